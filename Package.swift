@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+// The layout is the architecture; dependencies flow one way:
+//
+//   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  blazeface (CLI)
+//                    TFLiteImport ------------------^
+//   CLibPNG -> CPNGSupport -> BlazeImage ---------^
+import PackageDescription
+
+let package = Package(
+    name: "BlazeFace",
+    products: [
+        .library(name: "BlazeFace", targets: ["BlazeFace"]),
+        .executable(name: "blazeface", targets: ["blazeface"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // NHWC Float32 tensors, operators and their microkernels.
+        .target(name: "BlazeTensor"),
+        // The flat weights format and the graph runner built on BlazeTensor.
+        .target(name: "BlazeModel", dependencies: ["BlazeTensor"]),
+        // Reads TFLite flatbuffers and converts them to the flat format (the exporter).
+        .target(name: "TFLiteImport", dependencies: ["BlazeModel"]),
+        // The system libpng.
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"])]),
+        // A few lines of C around libpng: its errors longjmp, which Swift cannot catch.
+        .target(name: "CPNGSupport", dependencies: ["CLibPNG"]),
+        // Pixel buffers, PNG decoding and encoding, drawing.
+        .target(name: "BlazeImage", dependencies: ["CPNGSupport"]),
+        // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
+        .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage"]),
+        // The command-line tool.
+        .executableTarget(name: "blazeface", dependencies: [
+            "BlazeFace", "TFLiteImport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor"]),
+        .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport"]),
+        .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"]),
+        .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace"]),
+    ]
+)
