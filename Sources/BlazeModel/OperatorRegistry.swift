@@ -1,0 +1,118 @@
+import BlazeTensor
+
+/// Builds tensor operators from graph nodes. The attribute names and codes are the ones the
+/// exporter writes (TFLite's builtin options; see Weights/README.md):
+/// `stride` [h, w], `padding` 0 SAME / 1 VALID, `activation` 0 none / 1 relu / 3 relu6,
+/// `filter` [h, w], `paddings` [8], `shape` [...], `axis` [a].
+enum OperatorRegistry {
+    /// The operator for `node`, and which of its inputs are runtime values (the rest are weights
+    /// the operator has already taken in).
+    static func make(_ node: Node, index: Int, weights: (String) -> Tensor?) throws(ModelError)
+        -> (op: any TensorOperator, valueInputs: [String])
+    {
+        let parser = AttributeReader(node: node, index: index)
+        func weight(_ i: Int, optional: Bool = false) throws(ModelError) -> Tensor? {
+            guard i < node.inputs.count else {
+                if optional { return nil }
+                throw .invalidNode(node: index, op: node.op, reason: "input \(i) is missing")
+            }
+            guard let t = weights(node.inputs[i]) else {
+                throw .invalidNode(node: index, op: node.op, reason: "weight '\(node.inputs[i])' is not in the tensor table")
+            }
+            return t
+        }
+        do {
+            switch node.op {
+            case "CONV_2D":
+                let s = try parser.pair("stride")
+                let op = try Conv2D(weights: try weight(1)!, bias: try weight(2, optional: true),
+                                    strideH: s.0, strideW: s.1, padding: try parser.padding(),
+                                    activation: try parser.activation())
+                return (op, [node.inputs[0]])
+            case "DEPTHWISE_CONV_2D":
+                let s = try parser.pair("stride")
+                let multiplier = try parser.int("depth_multiplier", default: 1)
+                guard multiplier == 1 else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "depth multiplier \(multiplier) is not supported")
+                }
+                let op = try DepthwiseConv2D(weights: try weight(1)!, bias: try weight(2, optional: true),
+                                             strideH: s.0, strideW: s.1, padding: try parser.padding(),
+                                             activation: try parser.activation())
+                return (op, [node.inputs[0]])
+            case "MAX_POOL_2D":
+                let f = try parser.pair("filter"), s = try parser.pair("stride")
+                return (MaxPool2D(filterH: f.0, filterW: f.1, strideH: s.0, strideW: s.1,
+                                  padding: try parser.padding(), activation: try parser.activation()),
+                        [node.inputs[0]])
+            case "ADD":
+                return (Add(activation: try parser.activation()), node.inputs)
+            case "RELU":
+                return (ReLU(), node.inputs)
+            case "PAD":
+                let p = try parser.ints("paddings")
+                guard p.count == 8 else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "paddings has \(p.count) values, expected 8")
+                }
+                return (try Pad(paddings: (0..<4).map { (p[2 * $0], p[2 * $0 + 1]) }), [node.inputs[0]])
+            case "RESHAPE":
+                return (Reshape(newShape: try parser.ints("shape")), [node.inputs[0]])
+            case "CONCATENATION":
+                guard try parser.activation() == .none else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "a fused activation is not supported")
+                }
+                return (Concatenation(axis: try parser.int("axis")), node.inputs)
+            default:
+                throw ModelError.unknownOperator(op: node.op, node: index)
+            }
+        } catch let e as ModelError {
+            throw e
+        } catch let e as TensorError {
+            throw .invalidNode(node: index, op: node.op, reason: e.description)
+        } catch {
+            throw .invalidNode(node: index, op: node.op, reason: "\(error)")
+        }
+    }
+}
+
+/// Reads a node's integer attributes, turning absence or bad values into a ModelError.
+struct AttributeReader {
+    let node: Node, index: Int
+
+    func ints(_ key: String) throws(ModelError) -> [Int] {
+        guard let v = node.attributes[key] else {
+            throw .invalidNode(node: index, op: node.op, reason: "attribute '\(key)' is missing")
+        }
+        guard v.allSatisfy({ abs($0) < 1 << 31 }) else {
+            throw .invalidNode(node: index, op: node.op, reason: "attribute '\(key)' is out of range")
+        }
+        return v.map { Int($0) }
+    }
+    func int(_ key: String, default value: Int? = nil) throws(ModelError) -> Int {
+        if node.attributes[key] == nil, let value { return value }
+        let v = try ints(key)
+        guard v.count == 1 else { throw .invalidNode(node: index, op: node.op, reason: "attribute '\(key)' must be one value") }
+        return v[0]
+    }
+    func pair(_ key: String) throws(ModelError) -> (Int, Int) {
+        let v = try ints(key)
+        guard v.count == 2, v[0] > 0, v[1] > 0 else {
+            throw .invalidNode(node: index, op: node.op, reason: "attribute '\(key)' must be two positive values")
+        }
+        return (v[0], v[1])
+    }
+    func padding() throws(ModelError) -> Padding {
+        switch try int("padding") {
+        case 0: return .same
+        case 1: return .valid
+        case let p: throw .invalidNode(node: index, op: node.op, reason: "padding code \(p) is not SAME (0) or VALID (1)")
+        }
+    }
+    func activation() throws(ModelError) -> Activation {
+        switch try int("activation", default: 0) {
+        case 0: return .none
+        case 1: return .relu
+        case 3: return .relu6
+        case let a: throw .invalidNode(node: index, op: node.op, reason: "fused activation code \(a) is not supported")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// Where a 2-D window operator reads and writes: the shapes, strides and leading padding
+/// that every convolution and pooling microkernel takes. Padding is virtual: kernels skip
+/// taps that fall outside the input instead of reading a padded copy.
+public struct WindowGeometry: Sendable, Hashable {
+    public var input: NHWC
+    public var output: NHWC
+    public var kernelH: Int, kernelW: Int
+    public var strideH: Int, strideW: Int
+    public var padTop: Int, padLeft: Int
+
+    public init(input: NHWC, output: NHWC, kernelH: Int, kernelW: Int,
+                strideH: Int, strideW: Int, padTop: Int, padLeft: Int) {
+        self.input = input; self.output = output
+        self.kernelH = kernelH; self.kernelW = kernelW
+        self.strideH = strideH; self.strideW = strideW
+        self.padTop = padTop; self.padLeft = padLeft
+    }
+
+    /// The geometry of a window operator with TFLite padding semantics.
+    public static func make(input: NHWC, outputChannels: Int, kernelH: Int, kernelW: Int,
+                            strideH: Int, strideW: Int, padding: Padding) throws(TensorError) -> WindowGeometry {
+        guard kernelH > 0, kernelW > 0, strideH > 0, strideW > 0 else {
+            throw .invalidAttribute("kernel \(kernelH)x\(kernelW) and stride \(strideH)x\(strideW) must be positive")
+        }
+        let (oh, pt) = padding.outputSize(input: input.h, kernel: kernelH, stride: strideH)
+        let (ow, pl) = padding.outputSize(input: input.w, kernel: kernelW, stride: strideW)
+        guard oh > 0, ow > 0 else {
+            throw .shapeMismatch("a \(kernelH)x\(kernelW) window does not fit input \(input.shape)")
+        }
+        return WindowGeometry(input: input, output: NHWC(n: input.n, h: oh, w: ow, c: outputChannels),
+                              kernelH: kernelH, kernelW: kernelW, strideH: strideH, strideW: strideW,
+                              padTop: pt, padLeft: pl)
+    }
+
+    /// The range of kernel rows that land inside the input for output row `oy`.
+    @inline(__always) func kernelRows(_ oy: Int) -> Range<Int> {
+        let iy0 = oy * strideH - padTop
+        return max(0, -iy0)..<min(kernelH, input.h - iy0)
+    }
+
+    /// The range of kernel columns that land inside the input for output column `ox`.
+    @inline(__always) func kernelColumns(_ ox: Int) -> Range<Int> {
+        let ix0 = ox * strideW - padLeft
+        return max(0, -ix0)..<min(kernelW, input.w - ix0)
+    }
+}

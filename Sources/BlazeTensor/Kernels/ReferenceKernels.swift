@@ -1,0 +1,141 @@
+// Reference microkernels: plain loops, one per operator, the ground truth every faster
+// kernel is tested against. Names follow XNNPACK's scheme: data type, operation, variant.
+// Each takes raw pointers and a geometry; the operators in ../Operators own shapes and packing.
+
+/// Convolution, NHWC input, weights packed HWIO (`[kh][kw][ic][oc]`), bias per output channel.
+/// For each output pixel the accumulator row runs over output channels, which the compiler
+/// vectorises; padding taps are skipped.
+public func f32Conv2DReference(
+    _ g: WindowGeometry, input: UnsafePointer<Float>, weightsHWIO: UnsafePointer<Float>,
+    bias: UnsafePointer<Float>, activation: Activation, output: UnsafeMutablePointer<Float>
+) {
+    let ic = g.input.c, oc = g.output.c
+    for n in 0..<g.input.n {
+        let inImage = input + n * g.input.h * g.input.w * ic
+        for oy in 0..<g.output.h {
+            let rows = g.kernelRows(oy)
+            let iy0 = oy * g.strideH - g.padTop
+            for ox in 0..<g.output.w {
+                let cols = g.kernelColumns(ox)
+                let ix0 = ox * g.strideW - g.padLeft
+                let acc = output + ((n * g.output.h + oy) * g.output.w + ox) * oc
+                acc.update(from: bias, count: oc)
+                for ky in rows {
+                    for kx in cols {
+                        let pixel = inImage + ((iy0 + ky) * g.input.w + (ix0 + kx)) * ic
+                        let taps = weightsHWIO + (ky * g.kernelW + kx) * ic * oc
+                        for i in 0..<ic {
+                            let v = pixel[i]
+                            let w = taps + i * oc
+                            for o in 0..<oc { acc[o] += v * w[o] }
+                        }
+                    }
+                }
+                if activation != .none {
+                    for o in 0..<oc { acc[o] = activation.apply(acc[o]) }
+                }
+            }
+        }
+    }
+}
+
+/// Depthwise convolution with depth multiplier 1, weights packed HWC (`[kh][kw][c]`).
+public func f32DepthwiseConv2DReference(
+    _ g: WindowGeometry, input: UnsafePointer<Float>, weightsHWC: UnsafePointer<Float>,
+    bias: UnsafePointer<Float>, activation: Activation, output: UnsafeMutablePointer<Float>
+) {
+    let c = g.input.c
+    for n in 0..<g.input.n {
+        let inImage = input + n * g.input.h * g.input.w * c
+        for oy in 0..<g.output.h {
+            let rows = g.kernelRows(oy)
+            let iy0 = oy * g.strideH - g.padTop
+            for ox in 0..<g.output.w {
+                let cols = g.kernelColumns(ox)
+                let ix0 = ox * g.strideW - g.padLeft
+                let acc = output + ((n * g.output.h + oy) * g.output.w + ox) * c
+                acc.update(from: bias, count: c)
+                for ky in rows {
+                    for kx in cols {
+                        let pixel = inImage + ((iy0 + ky) * g.input.w + (ix0 + kx)) * c
+                        let w = weightsHWC + (ky * g.kernelW + kx) * c
+                        for i in 0..<c { acc[i] += pixel[i] * w[i] }
+                    }
+                }
+                if activation != .none {
+                    for i in 0..<c { acc[i] = activation.apply(acc[i]) }
+                }
+            }
+        }
+    }
+}
+
+/// Max pooling over the taps inside the input (TFLite ignores padding taps).
+public func f32MaxPool2DReference(
+    _ g: WindowGeometry, input: UnsafePointer<Float>, activation: Activation,
+    output: UnsafeMutablePointer<Float>
+) {
+    let c = g.input.c
+    for n in 0..<g.input.n {
+        let inImage = input + n * g.input.h * g.input.w * c
+        for oy in 0..<g.output.h {
+            let rows = g.kernelRows(oy)
+            let iy0 = oy * g.strideH - g.padTop
+            for ox in 0..<g.output.w {
+                let cols = g.kernelColumns(ox)
+                let ix0 = ox * g.strideW - g.padLeft
+                let out = output + ((n * g.output.h + oy) * g.output.w + ox) * c
+                out.update(repeating: -.infinity, count: c)
+                for ky in rows {
+                    for kx in cols {
+                        let pixel = inImage + ((iy0 + ky) * g.input.w + (ix0 + kx)) * c
+                        for i in 0..<c { out[i] = max(out[i], pixel[i]) }
+                    }
+                }
+                for i in 0..<c { out[i] = activation.apply(out[i]) }
+            }
+        }
+    }
+}
+
+/// Elementwise `a + b` over `count` values, then the activation.
+public func f32AddReference(
+    _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
+    activation: Activation, output: UnsafeMutablePointer<Float>
+) {
+    for i in 0..<count { output[i] = activation.apply(a[i] + b[i]) }
+}
+
+/// Elementwise `max(x, 0)`.
+public func f32ReLUReference(_ x: UnsafePointer<Float>, count: Int, output: UnsafeMutablePointer<Float>) {
+    for i in 0..<count { output[i] = max(x[i], 0) }
+}
+
+/// Zero padding of a rank-4 tensor: `before` and `after` give the pad per axis.
+public func f32PadReference(
+    input: UnsafePointer<Float>, shape: NHWC, before: [Int], output: UnsafeMutablePointer<Float>, outShape: NHWC
+) {
+    output.update(repeating: 0, count: outShape.count)
+    for n in 0..<shape.n {
+        for y in 0..<shape.h {
+            for x in 0..<shape.w {
+                let src = input + ((n * shape.h + y) * shape.w + x) * shape.c
+                let dst = output + (((n + before[0]) * outShape.h + y + before[1]) * outShape.w + x + before[2]) * outShape.c + before[3]
+                dst.update(from: src, count: shape.c)
+            }
+        }
+    }
+}
+
+/// Concatenation along one axis: `outer` blocks, each the inputs' `inner` runs in order.
+public func f32ConcatenateReference(
+    inputs: [(pointer: UnsafePointer<Float>, inner: Int)], outer: Int, output: UnsafeMutablePointer<Float>
+) {
+    var dst = output
+    for o in 0..<outer {
+        for (pointer, inner) in inputs {
+            dst.update(from: pointer + o * inner, count: inner)
+            dst += inner
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// How an operator pads its input, in TFLite's terms.
+public enum Padding: String, Sendable, Hashable {
+    /// Output size `ceil(in / stride)`; the missing rows and columns are split, the extra one after.
+    case same
+    /// No padding: output size `ceil((in - kernel + 1) / stride)`.
+    case valid
+
+    /// Output length and leading pad along one axis (TFLite's `ComputePaddingHeightWidth`).
+    public func outputSize(input: Int, kernel: Int, stride: Int, dilation: Int = 1) -> (size: Int, padBefore: Int) {
+        let effective = (kernel - 1) * dilation + 1
+        switch self {
+        case .same:
+            let out = (input + stride - 1) / stride
+            let total = max((out - 1) * stride + effective - input, 0)
+            return (out, total / 2)
+        case .valid:
+            return (max((input - effective + stride) / stride, 0), 0)
+        }
+    }
+}
+
+/// An activation fused into the operator that produces a value.
+public enum Activation: String, Sendable, Hashable {
+    case none, relu, relu6
+
+    @inline(__always) func apply(_ x: Float) -> Float {
+        switch self {
+        case .none: x
+        case .relu: max(x, 0)
+        case .relu6: min(max(x, 0), 6)
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import BlazeModel
+import BlazeTensor
+
+/// Converts a TFLite model into the flat weights format: constants dequantised to float32,
+/// DEQUANTIZE nodes folded away, every other operator kept one for one with its options
+/// written as node attributes. Refuses anything it cannot represent exactly.
+public enum Exporter {
+    public static func convert(_ model: TFLiteModel, metadata: [(key: String, value: String)]) throws(TFLiteError) -> ModelFile {
+        let names = uniqueNames(model.tensors.map(\.name))
+        // Float weights by tensor index, after folding DEQUANTIZE(const) into a constant.
+        var constants: [Int: BlazeTensor.Tensor] = [:]
+        var alias: [Int: Int] = [:]   // dequantize output -> its constant input
+        for (i, t) in model.tensors.enumerated() where t.data != nil && (t.type == .float32 || t.type == .float16) {
+            constants[i] = try floats(t)
+        }
+        for op in model.operators where op.code == TFLiteModel.Code.dequantize {
+            guard op.inputs.count == 1, op.outputs.count == 1, constants[op.inputs[0]] != nil else {
+                throw .unsupported("DEQUANTIZE of a non-constant tensor")
+            }
+            alias[op.outputs[0]] = op.inputs[0]
+        }
+        func resolve(_ i: Int) -> Int { alias[i] ?? i }
+
+        var nodes: [Node] = []
+        var usedWeights: [Int] = []
+        for i in model.inputs {
+            nodes.append(Node(op: "INPUT", inputs: [], outputs: [names[i]],
+                              attributes: ["shape": model.tensors[i].shape.map(Int64.init)]))
+        }
+        for (index, op) in model.operators.enumerated() where op.code != TFLiteModel.Code.dequantize {
+            let opName = TFLiteModel.Code.name(op.code)
+            func fail(_ why: String) -> TFLiteError { .unsupported("operator \(index) (\(opName)): \(why)") }
+            var inputs = op.inputs.filter { $0 >= 0 }.map(resolve)
+            var attributes: [String: [Int64]] = [:]
+            func weightInputs(_ positions: [Int]) throws(TFLiteError) {
+                for p in positions where p < inputs.count {
+                    guard constants[inputs[p]] != nil else { throw fail("input \(p) is not a constant") }
+                    if !usedWeights.contains(inputs[p]) { usedWeights.append(inputs[p]) }
+                }
+            }
+            func activation(_ code: UInt8) throws(TFLiteError) -> Int64 {
+                guard [0, 1, 3].contains(code) else { throw fail("fused activation \(code)") }
+                return Int64(code)
+            }
+            func padding(_ code: UInt8) throws(TFLiteError) -> Int64 {
+                guard code <= 1 else { throw fail("padding \(code)") }
+                return Int64(code)
+            }
+            switch op.code {
+            case TFLiteModel.Code.conv2D:
+                guard try op.int(4, default: 1) == 1, try op.int(5, default: 1) == 1 else { throw fail("dilation") }
+                attributes["padding"] = [try padding(try op.byte(0))]
+                attributes["stride"] = [Int64(try op.int(2)), Int64(try op.int(1))]
+                attributes["activation"] = [try activation(try op.byte(3))]
+                try weightInputs([1, 2])
+            case TFLiteModel.Code.depthwiseConv2D:
+                guard try op.int(5, default: 1) == 1, try op.int(6, default: 1) == 1 else { throw fail("dilation") }
+                attributes["padding"] = [try padding(try op.byte(0))]
+                attributes["stride"] = [Int64(try op.int(2)), Int64(try op.int(1))]
+                attributes["depth_multiplier"] = [Int64(try op.int(3, default: 1))]
+                attributes["activation"] = [try activation(try op.byte(4))]
+                try weightInputs([1, 2])
+            case TFLiteModel.Code.maxPool2D:
+                attributes["padding"] = [try padding(try op.byte(0))]
+                attributes["stride"] = [Int64(try op.int(2)), Int64(try op.int(1))]
+                attributes["filter"] = [Int64(try op.int(4)), Int64(try op.int(3))]
+                attributes["activation"] = [try activation(try op.byte(5))]
+            case TFLiteModel.Code.add:
+                attributes["activation"] = [try activation(try op.byte(0))]
+            case TFLiteModel.Code.concatenation:
+                attributes["axis"] = [Int64(try op.int(0))]
+                attributes["activation"] = [try activation(try op.byte(1))]
+            case TFLiteModel.Code.relu:
+                break
+            case TFLiteModel.Code.reshape:
+                // The output tensor's static shape is the target; the shape input is dropped.
+                guard let out = op.outputs.first else { throw fail("no output") }
+                attributes["shape"] = model.tensors[out].shape.map(Int64.init)
+                inputs = Array(inputs.prefix(1))
+            case TFLiteModel.Code.pad:
+                guard inputs.count == 2, let p = model.tensors[inputs[1]].data, model.tensors[inputs[1]].type == .int32,
+                      p.count == 32 else { throw fail("paddings must be a constant int32 [4, 2]") }
+                attributes["paddings"] = stride(from: 0, to: 32, by: 4).map {
+                    Int64(Int32(bitPattern: UInt32(p[$0]) | UInt32(p[$0 + 1]) << 8 | UInt32(p[$0 + 2]) << 16 | UInt32(p[$0 + 3]) << 24))
+                }
+                inputs = [inputs[0]]
+            default:
+                throw fail("not supported by the exporter yet")
+            }
+            nodes.append(Node(op: opName, inputs: inputs.map { names[$0] }, outputs: op.outputs.map { names[$0] },
+                              attributes: attributes))
+        }
+        nodes.append(Node(op: "OUTPUT", inputs: model.outputs.map { names[$0] }, outputs: []))
+        let tensors = usedWeights.map { (name: names[$0], tensor: constants[$0]!) }
+        return ModelFile(metadata: metadata, tensors: tensors, nodes: nodes)
+    }
+
+    /// A tensor's constant data as float32; float16 widens exactly.
+    static func floats(_ t: TFLiteModel.Tensor) throws(TFLiteError) -> BlazeTensor.Tensor {
+        let data = t.data ?? []
+        let count = t.shape.reduce(1, *)
+        let width = t.type == .float16 ? 2 : 4
+        guard data.count == count * width else {
+            throw .corrupt("tensor '\(t.name)' has \(data.count) bytes for shape \(t.shape)")
+        }
+        var values = [Float](repeating: 0, count: count)
+        for i in 0..<count {
+            if width == 2 {
+                values[i] = floatFromHalf(UInt16(data[2 * i]) | UInt16(data[2 * i + 1]) << 8)
+            } else {
+                let b = 4 * i
+                values[i] = Float(bitPattern: UInt32(data[b]) | UInt32(data[b + 1]) << 8 | UInt32(data[b + 2]) << 16 | UInt32(data[b + 3]) << 24)
+            }
+        }
+        guard let tensor = try? BlazeTensor.Tensor(shape: Shape(t.shape), scalars: values) else {
+            throw .corrupt("tensor '\(t.name)'")
+        }
+        return tensor
+    }
+
+    /// IEEE 754 binary16 to binary32, exactly (subnormals, infinities and NaN included).
+    static func floatFromHalf(_ h: UInt16) -> Float {
+        let sign = UInt32(h >> 15) << 31
+        let exponent = Int(h >> 10) & 0x1f
+        let mantissa = UInt32(h & 0x3ff)
+        switch exponent {
+        case 0:
+            // Zero or subnormal: mantissa * 2^-24, exact in float32.
+            let magnitude = Float(mantissa) * Float(sign: .plus, exponent: -24, significand: 1)
+            return sign != 0 ? -magnitude : magnitude
+        case 31:
+            return Float(bitPattern: sign | 0x7f80_0000 | mantissa << 13)
+        default:
+            return Float(bitPattern: sign | UInt32(exponent - 15 + 127) << 23 | mantissa << 13)
+        }
+    }
+
+    /// TFLite names are not guaranteed unique; suffix repeats with their tensor index.
+    static func uniqueNames(_ names: [String]) -> [String] {
+        var seen: [String: Int] = [:]
+        names.forEach { seen[$0, default: 0] += 1 }
+        return names.enumerated().map { i, n in n.isEmpty || seen[n]! > 1 ? "\(n)#\(i)" : n }
+    }
+}

@@ -1,0 +1,119 @@
+/// Why a TFLite file could not be read or converted.
+public enum TFLiteError: Error, Equatable, CustomStringConvertible {
+    case notTFLite
+    case corrupt(String)
+    case unsupported(String)
+
+    public var description: String {
+        switch self {
+        case .notTFLite: "not a TFLite model (no 'TFL3' identifier)"
+        case .corrupt(let s): "corrupt TFLite model: \(s)"
+        case .unsupported(let s): "unsupported TFLite model: \(s)"
+        }
+    }
+}
+
+/// The parts of a TFLite model (schema.fbs) the exporter needs, read into plain values.
+/// Field numbers below are the schema's field ids.
+public struct TFLiteModel: Sendable {
+    public enum ElementType: Int8, Sendable {
+        case float32 = 0, float16 = 1, int32 = 2, uint8 = 3, int64 = 4, int8 = 9
+    }
+
+    public struct Tensor: Sendable {
+        public var name: String
+        public var shape: [Int]
+        public var type: ElementType
+        /// The raw little-endian bytes of a constant, or nil for an activation.
+        public var data: [UInt8]?
+    }
+
+    public struct Operator: Sendable {
+        public var code: Int32            // BuiltinOperator
+        public var inputs: [Int]          // tensor indices, -1 for an omitted optional input
+        public var outputs: [Int]
+        /// The builtin options table, read by field id and width (see the schema's *Options).
+        var options: FlatBuffer.Table?
+
+        func byte(_ id: Int, default value: UInt8 = 0) throws(TFLiteError) -> UInt8 {
+            try options?.u8(id, default: value) ?? value
+        }
+        func int(_ id: Int, default value: Int32 = 0) throws(TFLiteError) -> Int32 {
+            try options?.i32(id, default: value) ?? value
+        }
+        func ints(_ id: Int) throws(TFLiteError) -> [Int32] { try options?.i32s(id) ?? [] }
+    }
+
+    public var version: UInt32
+    public var tensors: [Tensor]
+    public var operators: [Operator]
+    public var inputs: [Int]
+    public var outputs: [Int]
+
+    /// BuiltinOperator codes of the operators the exporter knows.
+    public enum Code {
+        public static let add: Int32 = 0, concatenation: Int32 = 2, conv2D: Int32 = 3
+        public static let depthwiseConv2D: Int32 = 4, dequantize: Int32 = 6, maxPool2D: Int32 = 17
+        public static let relu: Int32 = 19, reshape: Int32 = 22, pad: Int32 = 34
+
+        static let names: [Int32: String] = [
+            0: "ADD", 1: "AVERAGE_POOL_2D", 2: "CONCATENATION", 3: "CONV_2D", 4: "DEPTHWISE_CONV_2D",
+            5: "DEPTH_TO_SPACE", 6: "DEQUANTIZE", 9: "FULLY_CONNECTED", 14: "LOGISTIC", 17: "MAX_POOL_2D",
+            18: "MUL", 19: "RELU", 21: "RELU6", 22: "RESHAPE", 23: "RESIZE_BILINEAR", 25: "SOFTMAX",
+            28: "TANH", 34: "PAD", 39: "TRANSPOSE", 40: "MEAN", 41: "SUB", 42: "DIV", 45: "STRIDED_SLICE",
+            49: "SPLIT", 54: "PRELU", 59: "NEG", 74: "SUM", 75: "SQRT", 76: "RSQRT", 99: "SQUARED_DIFFERENCE",
+        ]
+        public static func name(_ code: Int32) -> String { names[code] ?? "BUILTIN_\(code)" }
+    }
+
+    /// Parses a `.tflite` flatbuffer (first subgraph only; BlazeFace has one).
+    public init(bytes: [UInt8]) throws(TFLiteError) {
+        guard bytes.count >= 8, Array(bytes[4..<8]) == Array("TFL3".utf8) else { throw .notTFLite }
+        let fb = FlatBuffer(bytes)
+        let model = try fb.root()
+        version = try model.u32(0)
+        let codes = try model.tables(1).map { c throws(TFLiteError) -> Int32 in
+            // builtin_code (3) superseded deprecated_builtin_code (0); take the larger, as TFLite does.
+            max(Int32(Int8(bitPattern: try c.u8(0))), try c.i32(3))
+        }
+        let buffers = try model.tables(4)
+        let subgraphs = try model.tables(2)
+        guard subgraphs.count == 1 else { throw .unsupported("\(subgraphs.count) subgraphs (expected 1)") }
+        let graph = subgraphs[0]
+
+        var tensors: [Tensor] = []
+        for t in try graph.tables(0) {
+            let name = try t.string(3) ?? "t\(tensors.count)"
+            let rawType = Int8(bitPattern: try t.u8(1))
+            guard let type = ElementType(rawValue: rawType) else {
+                throw .unsupported("tensor '\(name)' has element type \(rawType)")
+            }
+            if try t.table(6) != nil { throw .unsupported("tensor '\(name)' is sparse") }
+            let bufferIndex = Int(try t.u32(2))
+            guard bufferIndex < max(buffers.count, 1) else { throw .corrupt("tensor '\(name)' names buffer \(bufferIndex) of \(buffers.count)") }
+            var data: [UInt8]? = nil
+            if bufferIndex > 0, let bytes = try buffers[bufferIndex].bytes(0), !bytes.isEmpty { data = Array(bytes) }
+            if bufferIndex > 0, data == nil, try buffers[bufferIndex].u64(1) > 1 {
+                throw .unsupported("tensor '\(name)' keeps its data outside the flatbuffer")
+            }
+            let shape = try t.i32s(0).map(Int.init)
+            guard shape.allSatisfy({ $0 >= 0 && $0 < 1 << 24 }) else { throw .corrupt("tensor '\(name)' has shape \(shape)") }
+            tensors.append(Tensor(name: name, shape: shape, type: type, data: data))
+        }
+        var operators: [Operator] = []
+        for op in try graph.tables(3) {
+            let index = Int(try op.u32(0))
+            guard index < codes.count else { throw .corrupt("operator code index \(index) of \(codes.count)") }
+            let ins = try op.i32s(1).map(Int.init), outs = try op.i32s(2).map(Int.init)
+            guard (ins + outs).allSatisfy({ $0 >= -1 && $0 < tensors.count }) else {
+                throw .corrupt("operator \(operators.count) names a tensor out of range")
+            }
+            operators.append(Operator(code: codes[index], inputs: ins, outputs: outs, options: try op.table(4)))
+        }
+        let inputs = try graph.i32s(1).map(Int.init), outputs = try graph.i32s(2).map(Int.init)
+        guard (inputs + outputs).allSatisfy({ $0 >= 0 && $0 < tensors.count }) else {
+            throw .corrupt("graph inputs or outputs out of range")
+        }
+        (self.tensors, self.operators, self.inputs, self.outputs) = (tensors, operators, inputs, outputs)
+    }
+}
