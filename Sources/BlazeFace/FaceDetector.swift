@@ -1,0 +1,159 @@
+import BlazeImage
+import BlazeModel
+import BlazeTensor
+import Foundation
+import Synchronization
+
+/// Options of a face detector, MediaPipe's `FaceDetectorOptions`.
+public struct FaceDetectorOptions: Sendable {
+    /// A weights file in the flat format; nil finds the bundled short-range weights.
+    public var weightsPath: String?
+    /// Faces scoring below this are dropped before suppression (0...1, default 0.5).
+    public var minDetectionConfidence: Float = 0.5
+    /// Overlap (IoU) above which two detections are merged (0...1, default 0.3).
+    public var minSuppressionThreshold: Float = 0.3
+    /// At most this many faces, best first; nil for no limit. Must be at least 1.
+    public var maxFaces: Int?
+
+    public init(weightsPath: String? = nil, minDetectionConfidence: Float = 0.5,
+                minSuppressionThreshold: Float = 0.3, maxFaces: Int? = nil) {
+        self.weightsPath = weightsPath
+        self.minDetectionConfidence = minDetectionConfidence
+        self.minSuppressionThreshold = minSuppressionThreshold
+        self.maxFaces = maxFaces
+    }
+
+    func validated() throws(DetectorError) -> FaceDetectorOptions {
+        for (name, v) in [("minDetectionConfidence", minDetectionConfidence), ("minSuppressionThreshold", minSuppressionThreshold)] {
+            guard v.isFinite, (0...1).contains(v) else {
+                throw .invalidOption(name: name, value: "\(v)", allowed: "a number in 0...1")
+            }
+        }
+        if let maxFaces, maxFaces < 1 {
+            throw .invalidOption(name: "maxFaces", value: "\(maxFaces)", allowed: "at least 1, or nil for no limit")
+        }
+        return self
+    }
+}
+
+/// BlazeFace short-range face detection, stage for stage as MediaPipe's FaceDetectorGraph:
+/// letterbox to 128x128 in [-1, 1], the network, anchor decoding, weighted NMS, projection
+/// back to the image, pixel boxes.
+///
+/// One detector serves one call at a time (calls from several threads are serialised);
+/// create one per thread for parallel work.
+public final class FaceDetector: Sendable {
+    public let options: FaceDetectorOptions
+    private let state: Mutex<Pipeline>
+
+    public init(options: FaceDetectorOptions = FaceDetectorOptions()) throws(DetectorError) {
+        let options = try options.validated()
+        let path: String
+        if let explicit = options.weightsPath { path = explicit } else {
+            path = try WeightsLocator.path(for: "face_detection_short_range.bin")
+        }
+        let model: ModelFile
+        do { model = try WeightsFormat.read(contentsOf: path) } catch { throw .weights(error) }
+        self.options = options
+        self.state = Mutex(try Pipeline(model: model, options: options))
+    }
+
+    /// Detects faces in `image`; detections sorted by score, highest first.
+    public func detect(image: RGBImage) throws(DetectorError) -> FaceDetectorResult {
+        try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image) }
+    }
+
+    /// Stage 1: the model's input tensor (1x128x128x3) for `image`, and the transform back.
+    public func inputTensor(for image: RGBImage) throws(DetectorError) -> (tensor: [Float], transform: ImageToTensor.Transform) {
+        try state.withLock { pipeline throws(DetectorError) in
+            let t = try pipeline.preprocess(image)
+            return (Array(pipeline.network.input()), t)
+        }
+    }
+
+    /// Stage 2: the raw outputs (896x16 regressors, 896 logits) for an input tensor.
+    public func rawOutputs(for tensor: [Float]) throws(DetectorError) -> (regressors: [Float], logits: [Float]) {
+        try state.withLock { pipeline throws(DetectorError) in
+            let input = pipeline.network.input()
+            guard tensor.count == input.count else {
+                throw .invalidOption(name: "tensor", value: "\(tensor.count) values", allowed: "\(input.count) values")
+            }
+            _ = input.update(fromContentsOf: tensor)
+            pipeline.network.run()
+            return (Array(pipeline.network.output(pipeline.regressorsIndex)), Array(pipeline.network.output(pipeline.logitsIndex)))
+        }
+    }
+
+    /// Stage 3: detections from raw outputs, for an image of the given size.
+    public func detections(regressors: [Float], logits: [Float], transform: ImageToTensor.Transform,
+                           imageWidth: Int, imageHeight: Int) throws(DetectorError) -> FaceDetectorResult {
+        try state.withLock { pipeline throws(DetectorError) in
+            guard regressors.count == pipeline.decoder.anchors.count * 16, logits.count == pipeline.decoder.anchors.count else {
+                throw .invalidOption(name: "raw outputs", value: "\(regressors.count) and \(logits.count) values",
+                                     allowed: "\(pipeline.decoder.anchors.count * 16) and \(pipeline.decoder.anchors.count)")
+            }
+            return regressors.withUnsafeBufferPointer { r in
+                logits.withUnsafeBufferPointer { l in
+                    pipeline.postprocess(regressors: r, logits: l, transform: transform,
+                                         imageWidth: imageWidth, imageHeight: imageHeight)
+                }
+            }
+        }
+    }
+}
+
+/// The detector's mutable state: the bound network and the fixed stages around it.
+struct Pipeline {
+    let network: Network
+    let imageToTensor = ImageToTensor(width: 128, height: 128, valueRange: -1...1, keepAspectRatio: true)
+    let decoder: DetectionDecoder
+    let nms: WeightedNonMaxSuppression
+    let maxFaces: Int?
+    let regressorsIndex: Int, logitsIndex: Int
+
+    init(model: ModelFile, options: FaceDetectorOptions) throws(DetectorError) {
+        do { network = try Network(model: model) } catch { throw .weights(error) }
+        let anchors = AnchorOptions.shortRange.generate()
+        guard network.inputShapes == [Shape([1, 128, 128, 3])] else {
+            throw .weights(.unexpectedModel("input \(network.inputShapes), expected [[1x128x128x3]] for short-range BlazeFace"))
+        }
+        // The regressors are the output with 16 values per anchor, the scores the one with 1.
+        guard let r = network.outputShapes.firstIndex(of: Shape([1, anchors.count, 16])),
+              let l = network.outputShapes.firstIndex(of: Shape([1, anchors.count, 1])) else {
+            throw .weights(.unexpectedModel("outputs \(network.outputShapes), expected [1x\(anchors.count)x16] and [1x\(anchors.count)x1]"))
+        }
+        (regressorsIndex, logitsIndex) = (r, l)
+        decoder = DetectionDecoder(anchors: anchors, minScore: options.minDetectionConfidence)
+        nms = WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)
+        maxFaces = options.maxFaces
+    }
+
+    func preprocess(_ image: RGBImage) throws(DetectorError) -> ImageToTensor.Transform {
+        try imageToTensor.convert(image, into: network.input())
+    }
+
+    func detect(_ image: RGBImage) throws(DetectorError) -> FaceDetectorResult {
+        let transform = try preprocess(image)
+        network.run()
+        return postprocess(regressors: network.output(regressorsIndex), logits: network.output(logitsIndex),
+                           transform: transform, imageWidth: image.width, imageHeight: image.height)
+    }
+
+    func postprocess(regressors: UnsafeBufferPointer<Float>, logits: UnsafeBufferPointer<Float>,
+                     transform: ImageToTensor.Transform, imageWidth: Int, imageHeight: Int) -> FaceDetectorResult {
+        let projection = DetectionProjection(m: transform.projection)
+        var raw = nms(decoder.decode(regressors: regressors, logits: logits)).map(projection.callAsFunction)
+        // A NaN anywhere (from NaN pixels or weights) makes a detection meaningless: drop it.
+        raw.removeAll { d in !d.score.isFinite || !d.box.xMin.isFinite || !d.box.yMin.isFinite
+            || !d.box.width.isFinite || !d.box.height.isFinite || d.keypoints.contains { !$0.x.isFinite || !$0.y.isFinite } }
+        if let maxFaces, raw.count > maxFaces { raw.removeLast(raw.count - maxFaces) }
+        return FaceDetectorResult(detections: raw.map { d in
+            Detection(boundingBox: BoundingBox(d.box, imageWidth: imageWidth, imageHeight: imageHeight),
+                      relativeBoundingBox: d.box,
+                      categories: [Category(index: 0, score: d.score)],
+                      keypoints: zip(d.keypoints, FaceKeypoint.allCases).map {
+                          NormalizedKeypoint(x: $0.x, y: $0.y, label: $1.label)
+                      })
+        })
+    }
+}

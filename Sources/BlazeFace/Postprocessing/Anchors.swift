@@ -1,0 +1,60 @@
+/// An SSD anchor: a centre and size in normalized tensor coordinates.
+public struct Anchor: Sendable, Equatable {
+    public var xCenter: Float, yCenter: Float, width: Float, height: Float
+}
+
+/// The options of MediaPipe's SsdAnchorsCalculator that BlazeFace uses.
+public struct AnchorOptions: Sendable {
+    public var inputWidth: Int, inputHeight: Int
+    public var minScale: Float, maxScale: Float
+    public var strides: [Int]
+    public var aspectRatios: [Float] = [1]
+    public var offsetX: Float = 0.5, offsetY: Float = 0.5
+    public var interpolatedScaleAspectRatio: Float = 1
+    public var fixedAnchorSize = true
+
+    /// face_detector_graph.cc's configuration for the short-range model.
+    public static let shortRange = AnchorOptions(inputWidth: 128, inputHeight: 128, minScale: 0.1484375,
+                                                 maxScale: 0.75, strides: [8, 16, 16, 16])
+
+    /// The anchors in the model's output order (ssd_anchors_calculator.cc, `GenerateAnchors`):
+    /// layers with equal strides share one grid; per cell, one anchor per aspect ratio plus an
+    /// interpolated-scale anchor for each merged layer.
+    public func generate() -> [Anchor] {
+        func scale(_ i: Int) -> Float {
+            strides.count == 1 ? (minScale + maxScale) * 0.5
+                : minScale + (maxScale - minScale) * Float(i) / (Float(strides.count) - 1)
+        }
+        var anchors: [Anchor] = []
+        var layer = 0
+        while layer < strides.count {
+            var sizes: [(w: Float, h: Float)] = []
+            var last = layer
+            while last < strides.count, strides[last] == strides[layer] {
+                let s = scale(last)
+                for r in aspectRatios { sizes.append((s * r.squareRoot(), s / r.squareRoot())) }
+                if interpolatedScaleAspectRatio > 0 {
+                    let next: Float = last == strides.count - 1 ? 1 : scale(last + 1)
+                    let r = interpolatedScaleAspectRatio
+                    let s2 = (s * next).squareRoot()
+                    sizes.append((s2 * r.squareRoot(), s2 / r.squareRoot()))
+                }
+                last += 1
+            }
+            let stride = Float(strides[layer])
+            let rows = Int((Float(inputHeight) / stride).rounded(.up))
+            let cols = Int((Float(inputWidth) / stride).rounded(.up))
+            for y in 0..<rows {
+                for x in 0..<cols {
+                    for size in sizes {
+                        anchors.append(Anchor(
+                            xCenter: (Float(x) + offsetX) / Float(cols), yCenter: (Float(y) + offsetY) / Float(rows),
+                            width: fixedAnchorSize ? 1 : size.w, height: fixedAnchorSize ? 1 : size.h))
+                    }
+                }
+            }
+            layer = last
+        }
+        return anchors
+    }
+}

@@ -1,0 +1,70 @@
+/// A detection in normalized tensor or image coordinates, before pixel rounding: what
+/// MediaPipe passes between its post-processing calculators.
+public struct RawDetection: Sendable, Equatable {
+    public var score: Float
+    public var box: NormalizedRect
+    /// (x, y) pairs, `keypointCount` of them.
+    public var keypoints: [(x: Float, y: Float)]
+
+    public static func == (a: RawDetection, b: RawDetection) -> Bool {
+        a.score == b.score && a.box == b.box && a.keypoints.elementsEqual(b.keypoints) { $0 == $1 }
+    }
+}
+
+/// MediaPipe's TensorsToDetectionsCalculator (CPU path) for an SSD model whose raw boxes are
+/// XYWH (`reverse_output_order`) followed by keypoint (x, y) pairs, decoded against anchors.
+public struct DetectionDecoder: Sendable {
+    public let anchors: [Anchor]
+    public var coordinateCount = 16, keypointCount = 6, keypointOffset = 4
+    /// Regressor scale: the model's input size in pixels.
+    public var xScale: Float = 128, yScale: Float = 128, wScale: Float = 128, hScale: Float = 128
+    public var scoreClippingThreshold: Float = 100
+    public var minScore: Float
+
+    public init(anchors: [Anchor], minScore: Float) {
+        self.anchors = anchors
+        self.minScore = minScore
+    }
+
+    /// Sigmoid of the clipped logit, in float, as the calculator computes it.
+    @inline(__always) func score(_ logit: Float) -> Float {
+        let x = min(max(logit, -scoreClippingThreshold), scoreClippingThreshold)
+        return 1 / (1 + expf(-x))
+    }
+
+    /// The detections whose score reaches `minScore`, in anchor order. Boxes with a negative or
+    /// NaN size are dropped, as MediaPipe drops them.
+    public func decode(regressors: UnsafeBufferPointer<Float>, logits: UnsafeBufferPointer<Float>) -> [RawDetection] {
+        var out: [RawDetection] = []
+        for (i, anchor) in anchors.enumerated() {
+            let s = score(logits[i])
+            guard s >= minScore else { continue }
+            let r = regressors.baseAddress! + i * coordinateCount
+            let xCenter = r[0] / xScale * anchor.width + anchor.xCenter
+            let yCenter = r[1] / yScale * anchor.height + anchor.yCenter
+            let w = r[2] / wScale * anchor.width
+            let h = r[3] / hScale * anchor.height
+            let yMin = yCenter - h / 2, xMin = xCenter - w / 2
+            let yMax = yCenter + h / 2, xMax = xCenter + w / 2
+            let box = NormalizedRect(xMin: xMin, yMin: yMin, width: xMax - xMin, height: yMax - yMin)
+            guard box.width >= 0, box.height >= 0 else { continue }   // also false for NaN
+            var keypoints: [(x: Float, y: Float)] = []
+            keypoints.reserveCapacity(keypointCount)
+            for k in 0..<keypointCount {
+                let p = r + keypointOffset + 2 * k
+                keypoints.append((p[0] / xScale * anchor.width + anchor.xCenter,
+                                  p[1] / yScale * anchor.height + anchor.yCenter))
+            }
+            out.append(RawDetection(score: s, box: box, keypoints: keypoints))
+        }
+        return out
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#else
+import Darwin
+#endif

@@ -1,0 +1,64 @@
+/// MediaPipe's NonMaxSuppressionCalculator with `algorithm: WEIGHTED` and
+/// `overlap_type: INTERSECTION_OVER_UNION`, single class, no limit on the count.
+public struct WeightedNonMaxSuppression: Sendable {
+    public var minSuppressionThreshold: Float
+
+    public init(minSuppressionThreshold: Float) { self.minSuppressionThreshold = minSuppressionThreshold }
+
+    /// Repeatedly takes the best remaining detection and every detection overlapping it by more
+    /// than the threshold (itself included), and replaces them by their score-weighted mean box
+    /// and keypoints, keeping the best one's score.
+    public func callAsFunction(_ detections: [RawDetection]) -> [RawDetection] {
+        // Descending by score; ties keep anchor order.
+        var remaining = detections.indices.sorted { detections[$0].score > detections[$1].score }
+        var output: [RawDetection] = []
+        while let first = remaining.first {
+            let best = detections[first]
+            var candidates: [Int] = [], rest: [Int] = []
+            for i in remaining {
+                if iou(detections[i].box, best.box) > minSuppressionThreshold { candidates.append(i) } else { rest.append(i) }
+            }
+            var merged = best
+            if !candidates.isEmpty {
+                var xMin: Float = 0, yMin: Float = 0, xMax: Float = 0, yMax: Float = 0, total: Float = 0
+                var keypoints = [(x: Float, y: Float)](repeating: (0, 0), count: best.keypoints.count)
+                for c in candidates {
+                    let d = detections[c], s = d.score
+                    total += s
+                    xMin += d.box.xMin * s
+                    yMin += d.box.yMin * s
+                    xMax += (d.box.xMin + d.box.width) * s
+                    yMax += (d.box.yMin + d.box.height) * s
+                    for k in keypoints.indices {
+                        keypoints[k].x += d.keypoints[k].x * s
+                        keypoints[k].y += d.keypoints[k].y * s
+                    }
+                }
+                merged.box.xMin = xMin / total
+                merged.box.yMin = yMin / total
+                merged.box.width = xMax / total - merged.box.xMin
+                merged.box.height = yMax / total - merged.box.yMin
+                merged.keypoints = keypoints.map { ($0.x / total, $0.y / total) }
+            }
+            output.append(merged)
+            // A box that does not even overlap itself (zero area) ends the loop, as in MediaPipe.
+            if rest.count == remaining.count { break }
+            remaining = rest
+        }
+        return output
+    }
+
+    /// Intersection over union of two boxes (MediaPipe's `Rectangle_f` arithmetic, in float).
+    func iou(_ a: NormalizedRect, _ b: NormalizedRect) -> Float {
+        let (ax1, ay1) = (a.xMin + a.width, a.yMin + a.height)
+        let (bx1, by1) = (b.xMin + b.width, b.yMin + b.height)
+        let aEmpty = a.xMin > ax1 || a.yMin > ay1, bEmpty = b.xMin > bx1 || b.yMin > by1
+        if aEmpty || bEmpty || bx1 < a.xMin || ax1 < b.xMin || by1 < a.yMin || ay1 < b.yMin { return 0 }
+        let ix0 = max(a.xMin, b.xMin), iy0 = max(a.yMin, b.yMin)
+        let ix1 = min(ax1, bx1), iy1 = min(ay1, by1)
+        let intersection = (ix1 - ix0) * (iy1 - iy0)
+        let areaA = (ax1 - a.xMin) * (ay1 - a.yMin), areaB = (bx1 - b.xMin) * (by1 - b.yMin)
+        let union = areaA + areaB - intersection
+        return union > 0 ? intersection / union : 0
+    }
+}

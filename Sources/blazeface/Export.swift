@@ -1,0 +1,61 @@
+import ArgumentParser
+import BlazeModel
+import Foundation
+import TFLiteImport
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert a TFLite model into the flat weights format (Weights/README.md).")
+
+    @Argument(help: "The .tflite model.")
+    var model: String
+
+    @Option(name: .shortAndLong, help: "The weights file to write.")
+    var output: String
+
+    @Option(help: "A name recorded in the file's metadata (default: the model's file name).")
+    var name: String?
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: model) else {
+            throw ToolError("cannot read '\(model)'")
+        }
+        let bytes = [UInt8](data)
+        let file: ModelFile
+        do {
+            let tflite = try TFLiteModel(bytes: bytes)
+            let source = URL(fileURLWithPath: model).lastPathComponent
+            file = try Exporter.convert(tflite, metadata: [
+                ("name", name ?? source.replacingOccurrences(of: ".tflite", with: "")),
+                ("source", source),
+                ("source_sha256", SHA256.hex(bytes)),
+                ("exporter", "blazeface export (format version \(WeightsFormat.version))"),
+                ("license", "Apache-2.0 (MediaPipe models)"),
+            ])
+        } catch { throw ToolError("\(model): \(error.description)") }
+        do {
+            _ = try Network(model: file)   // refuse to write a graph the runtime cannot run
+            try WeightsFormat.write(file, to: output)
+        } catch { throw ToolError(error.description) }
+        let written = FileManager.default.contents(atPath: output).map { SHA256.hex([UInt8]($0)) } ?? "?"
+        print("wrote \(output): \(file.tensors.count) tensors, \(file.nodes.count) nodes, sha256 \(written)")
+    }
+}
+
+struct Describe: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a weights file's metadata and layer graph, one line per layer.")
+
+    @Argument(help: "A weights file.")
+    var weights: String
+
+    func run() throws {
+        do {
+            let file = try WeightsFormat.read(contentsOf: weights)
+            for (k, v) in file.metadata { print("\(k): \(v)") }
+            let network = try Network(model: file)
+            print("input \(network.inputShapes), outputs \(network.outputShapes)")
+            print(network.describe())
+        } catch { throw ToolError(error.description) }
+    }
+}
