@@ -38,7 +38,7 @@ let package = Package(
         ]),
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor"]),
         .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport"]),
-        .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"]),
+        .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Resources")]),
         .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace"]),
     ]
 )

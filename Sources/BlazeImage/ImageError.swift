@@ -1,0 +1,45 @@
+/// Why an image could not be made, decoded, encoded, read or written.
+public enum ImageError: Error, Equatable, CustomStringConvertible {
+    /// The data does not start with the PNG signature.
+    case notPNG
+    /// The data ends before the image does; the message says where.
+    case truncated(String)
+    /// libpng refused the data (bad CRC, missing PLTE, bad zlib stream...); its message.
+    case corrupt(String)
+    /// The header's size is over the decoder's limits; refused before allocating.
+    case tooLarge(width: Int, height: Int, limits: ImageLimits)
+    /// A side is zero or negative, or the byte count would overflow.
+    case invalidSize(width: Int, height: Int)
+    /// A pixel buffer whose byte count is not `width * height * 3`.
+    case pixelCountMismatch(expected: Int, actual: Int)
+    /// libpng could not encode the image; its message.
+    case encodingFailed(String)
+    /// A file could not be opened, read, written or renamed.
+    case io(path: String, reason: String)
+    /// A decoding error in the file at `path`, from `PNG.read(contentsOf:)`.
+    indirect case file(path: String, ImageError)
+
+    public var description: String {
+        switch self {
+        case .notPNG:
+            "not a PNG: the data does not start with the PNG signature"
+        case .truncated(let detail):
+            "truncated PNG: \(detail)"
+        case .corrupt(let detail):
+            "corrupt PNG: \(detail)"
+        case let .tooLarge(width, height, limits):
+            "image too large: \(width)x\(height) pixels, the limit is \(limits.maxWidth)x\(limits.maxHeight)"
+                + " and \(limits.maxPixels) pixels"
+        case let .invalidSize(width, height):
+            "invalid image size \(width)x\(height): both sides must be positive and the byte count must fit in an Int"
+        case let .pixelCountMismatch(expected, actual):
+            "pixel buffer has \(actual) bytes, expected width x height x 3 = \(expected)"
+        case .encodingFailed(let detail):
+            "cannot encode PNG: \(detail)"
+        case let .io(path, reason):
+            "\(path): \(reason)"
+        case let .file(path, error):
+            "\(path): \(error)"
+        }
+    }
+}

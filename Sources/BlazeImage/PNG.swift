@@ -1,0 +1,179 @@
+import CPNGSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// PNG decoding and encoding through libpng, to and from 8-bit RGB.
+public enum PNG {
+    /// Decodes any PNG (1-16 bit gray, gray+alpha, RGB, RGBA, palette, interlaced or not)
+    /// to 8-bit RGB the way MediaPipe sees it: samples as stored (no gamma or colour
+    /// profile), alpha and tRNS dropped without compositing, gray replicated to R=G=B,
+    /// 16-bit scaled with rounding. The header's size is checked against `limits` first.
+    public static func decode(_ bytes: [UInt8], limits: ImageLimits = .default) throws(ImageError) -> RGBImage {
+        let cLimits = BPNGLimits(
+            max_width: UInt32(clamping: limits.maxWidth),
+            max_height: UInt32(clamping: limits.maxHeight),
+            max_pixels: UInt64(clamping: limits.maxPixels))
+        var message = [CChar](repeating: 0, count: 256)
+        var width: UInt32 = 0
+        var height: UInt32 = 0
+        let headerStatus = bytes.withUnsafeBufferPointer { data in
+            message.withUnsafeMutableBufferPointer { text in
+                bpng_read_header(data.baseAddress, data.count, cLimits, &width, &height,
+                                 text.baseAddress, text.count)
+            }
+        }
+        let (w, h) = (Int(width), Int(height))
+        if let error = decodeError(headerStatus, message, width: w, height: h, limits: limits) { throw error }
+
+        let count = try RGBImage.byteCount(width: w, height: h)
+        var status = BPNG_OK
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+            status = bytes.withUnsafeBufferPointer { data in
+                message.withUnsafeMutableBufferPointer { text in
+                    bpng_decode_rgb8(data.baseAddress, data.count, cLimits, buffer.baseAddress, count,
+                                     text.baseAddress, text.count)
+                }
+            }
+            initializedCount = status == BPNG_OK ? count : 0
+        }
+        if let error = decodeError(status, message, width: w, height: h, limits: limits) { throw error }
+        return RGBImage(unchecked: w, h, pixels)
+    }
+
+    /// Reads and decodes the PNG file at `path`. A file that cannot be read gives `.io`,
+    /// one that does not decode gives `.file(path:_:)` around the decoding error.
+    public static func read(contentsOf path: String, limits: ImageLimits = .default) throws(ImageError) -> RGBImage {
+        let bytes = try readFile(path)
+        do {
+            return try decode(bytes, limits: limits)
+        } catch {
+            throw .file(path: path, error)
+        }
+    }
+
+    /// Encodes the image as an 8-bit RGB, non-interlaced PNG.
+    public static func encode(_ image: RGBImage) throws(ImageError) -> [UInt8] {
+        let expected = try RGBImage.byteCount(width: image.width, height: image.height)
+        guard image.pixels.count == expected else {
+            throw .pixelCountMismatch(expected: expected, actual: image.pixels.count)
+        }
+        guard let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height) else {
+            throw .encodingFailed("\(image.width)x\(image.height) is beyond the PNG format's size limit")
+        }
+        var message = [CChar](repeating: 0, count: 256)
+        var output: UnsafeMutablePointer<UInt8>?
+        var outputSize = 0
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            message.withUnsafeMutableBufferPointer { text in
+                bpng_encode_rgb8(pixels.baseAddress, width, height, &output, &outputSize,
+                                 text.baseAddress, text.count)
+            }
+        }
+        defer { bpng_free(output) }
+        guard status == BPNG_OK, let output else { throw .encodingFailed(string(message)) }
+        return Array(UnsafeBufferPointer(start: output, count: outputSize))
+    }
+
+    /// Encodes the image and writes it to `path` through a temporary file in the same
+    /// folder that is then renamed, so an error never leaves a partial file behind.
+    public static func write(_ image: RGBImage, to path: String) throws(ImageError) {
+        try writeFileAtomically(try encode(image), to: path)
+    }
+
+    /// Maps a C status to the Swift error, or nil for success.
+    private static func decodeError(_ status: BPNGStatus, _ message: [CChar], width: Int, height: Int,
+                                    limits: ImageLimits) -> ImageError? {
+        switch status {
+        case BPNG_OK: nil
+        case BPNG_NOT_PNG: .notPNG
+        case BPNG_TRUNCATED: .truncated(string(message))
+        case BPNG_TOO_LARGE: .tooLarge(width: width, height: height, limits: limits)
+        case BPNG_INVALID_SIZE: .invalidSize(width: width, height: height)
+        default: .corrupt(string(message))
+        }
+    }
+}
+
+/// A NUL-terminated C message buffer as a String.
+private func string(_ message: [CChar]) -> String {
+    String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+// MARK: - Files (POSIX, so the module does not need Foundation)
+
+/// The last system error as text.
+private func systemError() -> String {
+    String(cString: strerror(errno))
+}
+
+/// Larger inputs are refused rather than read until memory runs out (e.g. a device file).
+private let maxFileSize = 1 << 31
+
+/// The whole content of the file at `path`.
+private func readFile(_ path: String) throws(ImageError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw .io(path: path, reason: "cannot open: \(systemError())") }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw .io(path: path, reason: "cannot read: \(systemError())")
+        }
+        if n == 0 { return bytes }
+        bytes.append(contentsOf: chunk[..<n])
+        guard bytes.count <= maxFileSize else {
+            throw .io(path: path, reason: "larger than \(maxFileSize) bytes, not read")
+        }
+    }
+}
+
+/// Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
+private func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(ImageError) {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { buffer in
+        buffer.baseAddress.map { mkstemp($0) } ?? -1
+    }
+    guard fd >= 0 else {
+        throw .io(path: path, reason: "cannot create a temporary file in \(folder): \(systemError())")
+    }
+    let temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var isOpen = true
+    var renamed = false
+    defer {
+        if isOpen { close(fd) }
+        if !renamed { unlink(temporaryPath) }
+    }
+
+    var written = 0
+    while written < bytes.count {
+        let n = bytes.withUnsafeBytes { all in
+            let rest = UnsafeRawBufferPointer(rebasing: all[written...])
+            return write(fd, rest.baseAddress, rest.count)
+        }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw .io(path: path, reason: "cannot write \(temporaryPath): \(systemError())")
+        }
+        written += n
+    }
+    fchmod(fd, 0o644)  // mkstemp makes it 0600
+    guard fsync(fd) == 0 else { throw .io(path: path, reason: "cannot write \(temporaryPath): \(systemError())") }
+    isOpen = false
+    guard close(fd) == 0 else { throw .io(path: path, reason: "cannot write \(temporaryPath): \(systemError())") }
+    guard rename(temporaryPath, path) == 0 else {
+        throw .io(path: path, reason: "cannot rename \(temporaryPath) to it: \(systemError())")
+    }
+    renamed = true
+}
