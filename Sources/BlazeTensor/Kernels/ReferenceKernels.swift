@@ -1,10 +1,16 @@
 // Reference microkernels: plain loops, one per operator, the ground truth every faster
 // kernel is tested against. Names follow XNNPACK's scheme: data type, operation, variant.
 // Each takes raw pointers and a geometry; the operators in ../Operators own shapes and packing.
+//
+// Accumulation order is part of the contract. TFLite runs these models through XNNPACK,
+// whose x86 kernels start each accumulator at the bias and add every product with one fused
+// multiply-add, taps in a fixed order. The kernels here do the same, so their sums match
+// XNNPACK's bit for bit rather than to a tolerance (`addingProduct` is IEEE fma: exact on any
+// CPU, one instruction where the build targets FMA).
 
 /// Convolution, NHWC input, weights packed HWIO (`[kh][kw][ic][oc]`), bias per output channel.
-/// For each output pixel the accumulator row runs over output channels, which the compiler
-/// vectorises; padding taps are skipped.
+/// Sum order as XNNPACK's IGEMM: bias, then kernel rows, columns and input channels in turn
+/// (padding taps add fma(0, w) = nothing, so they are skipped).
 public func f32Conv2DReference(
     _ g: WindowGeometry, input: UnsafePointer<Float>, weightsHWIO: UnsafePointer<Float>,
     bias: UnsafePointer<Float>, activation: Activation, output: UnsafeMutablePointer<Float>
@@ -27,7 +33,7 @@ public func f32Conv2DReference(
                         for i in 0..<ic {
                             let v = pixel[i]
                             let w = taps + i * oc
-                            for o in 0..<oc { acc[o] += v * w[o] }
+                            for o in 0..<oc { acc[o] = acc[o].addingProduct(v, w[o]) }
                         }
                     }
                 }
@@ -40,6 +46,8 @@ public func f32Conv2DReference(
 }
 
 /// Depthwise convolution with depth multiplier 1, weights packed HWC (`[kh][kw][c]`).
+/// Sum order as XNNPACK's dwconv: bias, then taps column by column (its indirection buffer is
+/// column-major), each tap one fma.
 public func f32DepthwiseConv2DReference(
     _ g: WindowGeometry, input: UnsafePointer<Float>, weightsHWC: UnsafePointer<Float>,
     bias: UnsafePointer<Float>, activation: Activation, output: UnsafeMutablePointer<Float>
@@ -55,11 +63,11 @@ public func f32DepthwiseConv2DReference(
                 let ix0 = ox * g.strideW - g.padLeft
                 let acc = output + ((n * g.output.h + oy) * g.output.w + ox) * c
                 acc.update(from: bias, count: c)
-                for ky in rows {
-                    for kx in cols {
+                for kx in cols {
+                    for ky in rows {
                         let pixel = inImage + ((iy0 + ky) * g.input.w + (ix0 + kx)) * c
                         let w = weightsHWC + (ky * g.kernelW + kx) * c
-                        for i in 0..<c { acc[i] += pixel[i] * w[i] }
+                        for i in 0..<c { acc[i] = acc[i].addingProduct(pixel[i], w[i]) }
                     }
                 }
                 if activation != .none {

@@ -1,9 +1,9 @@
-import BlazeFace
-
-/// The detect contract (README "JSON contract"), written by hand so key order is fixed:
+/// The JSON contract of `blazeface detect` (README, "JSON contract"), written by hand so the
+/// key order is fixed and the line is built whole before anything is printed:
 /// {"image":P,"width":W,"height":H,"detections":[{"boundingBox":{...},"categories":[...],"keypoints":[...]}]}
-enum DetectionJSON {
-    static func line(image: String, width: Int, height: Int, result: FaceDetectorResult) -> String {
+public enum DetectionJSON {
+    /// One image's result as a single line of JSON.
+    public static func line(image: String, width: Int, height: Int, result: FaceDetectorResult) -> String {
         let detections = result.detections.map(detection).joined(separator: ",")
         return "{\"image\":\(string(image)),\"width\":\(width),\"height\":\(height),\"detections\":[\(detections)]}"
     }
