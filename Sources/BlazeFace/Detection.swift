@@ -39,6 +39,12 @@ public struct Detection: Sendable, Equatable {
     public var keypoints: [NormalizedKeypoint]
 
     public var score: Float { categories.first?.score ?? 0 }
+
+    public init(boundingBox: BoundingBox, relativeBoundingBox: NormalizedRect, categories: [Category],
+                keypoints: [NormalizedKeypoint]) {
+        (self.boundingBox, self.relativeBoundingBox) = (boundingBox, relativeBoundingBox)
+        (self.categories, self.keypoints) = (categories, keypoints)
+    }
 }
 
 /// The six BlazeFace keypoints, in the model's order. "Right" is the subject's right.
@@ -50,4 +56,5 @@ public enum FaceKeypoint: Int, CaseIterable, Sendable {
 /// What `FaceDetector.detect` returns: the faces, highest score first.
 public struct FaceDetectorResult: Sendable, Equatable {
     public var detections: [Detection]
+    public init(detections: [Detection]) { self.detections = detections }
 }

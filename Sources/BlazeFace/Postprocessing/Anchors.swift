@@ -1,6 +1,9 @@
 /// An SSD anchor: a centre and size in normalized tensor coordinates.
 public struct Anchor: Sendable, Equatable {
     public var xCenter: Float, yCenter: Float, width: Float, height: Float
+    public init(xCenter: Float, yCenter: Float, width: Float, height: Float) {
+        (self.xCenter, self.yCenter, self.width, self.height) = (xCenter, yCenter, width, height)
+    }
 }
 
 /// The options of MediaPipe's SsdAnchorsCalculator that BlazeFace uses.

@@ -6,6 +6,10 @@ public struct RawDetection: Sendable, Equatable {
     /// (x, y) pairs, `keypointCount` of them.
     public var keypoints: [(x: Float, y: Float)]
 
+    public init(score: Float, box: NormalizedRect, keypoints: [(x: Float, y: Float)]) {
+        (self.score, self.box, self.keypoints) = (score, box, keypoints)
+    }
+
     public static func == (a: RawDetection, b: RawDetection) -> Bool {
         a.score == b.score && a.box == b.box && a.keypoints.elementsEqual(b.keypoints) { $0 == $1 }
     }

@@ -1,0 +1,129 @@
+import BlazeModel
+import BlazeTensor
+import Foundation
+import Testing
+
+/// A two-layer graph: conv 1x1 (2 -> 3 channels) with ReLU, then a reshape.
+func tinyModel() throws -> ModelFile {
+    let w = try Tensor(shape: Shape([3, 1, 1, 2]), scalars: [1, 0, 0, 1, -1, 1])
+    let b = try Tensor(shape: Shape([3]), scalars: [0.5, -0.5, 0])
+    return ModelFile(
+        metadata: [("name", "tiny"), ("note", "ünïcode ok")],
+        tensors: [("w", w), ("b", b)],
+        nodes: [
+            Node(op: "INPUT", inputs: [], outputs: ["x"], attributes: ["shape": [1, 1, 2, 2]]),
+            Node(op: "CONV_2D", inputs: ["x", "w", "b"], outputs: ["y"],
+                 attributes: ["stride": [1, 1], "padding": [1], "activation": [1]]),
+            Node(op: "RESHAPE", inputs: ["y"], outputs: ["z"], attributes: ["shape": [1, 6]]),
+            Node(op: "OUTPUT", inputs: ["z"], outputs: []),
+        ])
+}
+
+@Suite struct WeightsFormatTests {
+    @Test func roundTripsExactly() throws {
+        let model = try tinyModel()
+        let bytes = WeightsFormat.encode(model)
+        #expect(Array(bytes.prefix(4)) == Array("BFWF".utf8))
+        #expect(try WeightsFormat.decode(bytes) == model)
+        // Tensor data starts on the declared alignment.
+        let dataOffset = bytes[24..<32].reversed().reduce(0) { $0 << 8 | Int($1) }
+        #expect(dataOffset % WeightsFormat.alignment == 0)
+    }
+
+    @Test func refusesWrongMagic() throws {
+        var bytes = WeightsFormat.encode(try tinyModel())
+        bytes[0] = UInt8(ascii: "X")
+        #expect(throws: ModelError.notAWeightsFile(found: "XFWF")) { try WeightsFormat.decode(bytes) }
+    }
+
+    @Test func refusesOtherVersions() throws {
+        var bytes = WeightsFormat.encode(try tinyModel())
+        bytes[4] = 2
+        #expect(throws: ModelError.unsupportedVersion(found: 2, supported: 1)) { try WeightsFormat.decode(bytes) }
+    }
+
+    @Test func refusesEveryTruncation() throws {
+        let bytes = WeightsFormat.encode(try tinyModel())
+        for n in 0..<bytes.count {
+            #expect(throws: ModelError.self) { try WeightsFormat.decode(Array(bytes.prefix(n))) }
+        }
+    }
+
+    @Test func refusesEveryFlippedByteAfterTheHeader() throws {
+        let bytes = WeightsFormat.encode(try tinyModel())
+        for i in 48..<bytes.count {
+            var corrupt = bytes
+            corrupt[i] ^= 0x5a
+            #expect(throws: ModelError.self) { try WeightsFormat.decode(corrupt) }
+        }
+    }
+
+    @Test func refusesMissingFile() {
+        #expect(throws: ModelError.self) { try WeightsFormat.read(contentsOf: "/nonexistent/weights.bin") }
+    }
+}
+
+@Suite struct NetworkTests {
+    @Test func runsTheGraph() throws {
+        let network = try Network(model: try tinyModel())
+        #expect(network.inputShapes == [Shape([1, 1, 2, 2])])
+        #expect(network.outputShapes == [Shape([1, 6])])
+        let x = try Tensor(shape: Shape([1, 1, 2, 2]), scalars: [1, 2, 3, 4])
+        // Per pixel (a, b): relu(a + 0.5), relu(b - 0.5), relu(b - a).
+        #expect(try network([x])[0].scalars == [1.5, 1.5, 1, 3.5, 3.5, 1])
+    }
+
+    @Test func refusesUnknownOperators() throws {
+        var model = try tinyModel()
+        model.nodes[1].op = "GELU"
+        #expect(throws: ModelError.unknownOperator(op: "GELU", node: 1)) { try Network(model: model) }
+    }
+
+    @Test func refusesUndefinedInputs() throws {
+        var model = try tinyModel()
+        model.nodes[2].inputs = ["nowhere"]
+        #expect(throws: ModelError.missingValue(name: "nowhere", node: 2)) { try Network(model: model) }
+    }
+
+    @Test func refusesWeightsOfTheWrongShape() throws {
+        var model = try tinyModel()
+        model.tensors[1] = ("b", try Tensor(shape: Shape([4]), scalars: [0, 0, 0, 0]))
+        #expect(throws: ModelError.self) { try Network(model: model) }
+        model = try tinyModel()
+        model.nodes[0].attributes["shape"] = [1, 1, 2, 5]   // 5 channels into a 2-channel conv
+        #expect(throws: ModelError.self) { try Network(model: model) }
+    }
+
+    @Test func refusesBadAttributes() throws {
+        var model = try tinyModel()
+        model.nodes[1].attributes["padding"] = [7]
+        #expect(throws: ModelError.self) { try Network(model: model) }
+        model = try tinyModel()
+        model.nodes[1].attributes["stride"] = [0, 1]
+        #expect(throws: ModelError.self) { try Network(model: model) }
+        model = try tinyModel()
+        model.nodes[1].attributes["activation"] = [4]   // TANH is not a fused activation we run
+        #expect(throws: ModelError.self) { try Network(model: model) }
+    }
+}
+
+/// The committed short-range weights: provenance and the layer list the exporter wrote.
+@Suite struct CommittedWeightsTests {
+    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Weights/face_detection_short_range.bin").path
+
+    @Test func recordsItsSourceAndGraph() throws {
+        let model = try WeightsFormat.read(contentsOf: Self.path)
+        #expect(model.metadata("source") == "face_detection_short_range.tflite")
+        #expect(model.metadata("source_sha256") == "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8")
+        // The TFLite graph's 164 operators less its 74 DEQUANTIZE nodes, plus INPUT and OUTPUT.
+        var counts: [String: Int] = [:]
+        model.nodes.forEach { counts[$0.op, default: 0] += 1 }
+        #expect(counts == ["INPUT": 1, "CONV_2D": 21, "DEPTHWISE_CONV_2D": 16, "ADD": 16, "RELU": 17, "PAD": 11,
+                           "MAX_POOL_2D": 3, "RESHAPE": 4, "CONCATENATION": 2, "OUTPUT": 1])
+        #expect(model.tensors.count == 74)
+        let network = try Network(model: model)
+        #expect(network.inputShapes == [Shape([1, 128, 128, 3])])
+        #expect(network.outputShapes == [Shape([1, 896, 16]), Shape([1, 896, 1])])
+    }
+}
