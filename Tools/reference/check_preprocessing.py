@@ -13,7 +13,7 @@ Finding (exact, bit-for-bit, on all fixtures):
   3. value = float32(v * float32(2/255) - 1) with one rounding (a fused
      multiply-add; OpenCV convertTo), so padding is -1.0, not 0.0.
 
-Usage: /root/mpenv/bin/python Tools/reference/check_preprocessing.py
+Usage: .venv-reference/bin/python Tools/reference/check_preprocessing.py
 """
 
 import glob

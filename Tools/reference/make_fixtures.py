@@ -12,7 +12,7 @@ Only Pillow and numpy are used for pixel work; all resampling is done with
 Pillow's LANCZOS filter, so the output is byte-identical for the pinned
 versions in requirements.txt.  Re-running the script overwrites the PNGs.
 
-Usage:  /root/mpenv/bin/python Tools/reference/make_fixtures.py
+Usage:  .venv-reference/bin/python Tools/reference/make_fixtures.py
 """
 
 import os

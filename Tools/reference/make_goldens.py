@@ -32,8 +32,8 @@ Pixels fed to MediaPipe are exactly PIL.Image.open(png).convert("RGB"):
 gray is replicated to RGB, alpha is dropped (not premultiplied).
 
 Usage:
-  /root/mpenv/bin/python Tools/reference/make_fixtures.py && \
-  /root/mpenv/bin/python Tools/reference/make_goldens.py
+  .venv-reference/bin/python Tools/reference/make_fixtures.py && \
+  .venv-reference/bin/python Tools/reference/make_goldens.py
 """
 
 import glob
@@ -60,8 +60,8 @@ MODEL = os.path.join(MP_DIR, "modules", "face_detection",
                      "face_detection_short_range.tflite")
 MODEL_SHA256 = "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8"
 
-COMMAND = ("/root/mpenv/bin/python Tools/reference/make_fixtures.py && "
-           "/root/mpenv/bin/python Tools/reference/make_goldens.py")
+COMMAND = (".venv-reference/bin/python Tools/reference/make_fixtures.py && "
+           ".venv-reference/bin/python Tools/reference/make_goldens.py")
 
 NUM_BOXES = 896
 NUM_COORDS = 16
