@@ -143,6 +143,13 @@ def main():
     paste(photo, head(330), 60, 228)
     paste(photo, head(190), 880, 130)
     save(photo, "two_faces_1280x853.png")
+
+    # 11-12. Odd sizes whose letterbox matrix depends on the last bit of
+    #    OpenCV's LU solve (getPerspectiveTransform): with these sizes a solver
+    #    that multiplies by the pivot's reciprocal instead of dividing gives a
+    #    different input tensor.  Found by check_agreement.py.
+    save(astro.resize((223, 231), Image.LANCZOS), "astronaut_223x231.png")
+    save(head(60).resize((71, 139), Image.LANCZOS), "head_71x139.png")
     return 0
 
 

@@ -25,8 +25,9 @@ struct PerspectiveTransform: Equatable {
         return PerspectiveTransform(m: b + [1])
     }
 
-    /// Gaussian elimination with partial pivoting, OpenCV's `LUImpl` step for step
-    /// (the pivot's reciprocal is kept and multiplied in back substitution).
+    /// Gaussian elimination with partial pivoting, OpenCV 4.x's `LUImpl` step for step
+    /// (matrix_decomp.cpp: elimination multiplies by -1/pivot, back substitution divides by
+    /// the pivot; older OpenCV multiplied by a stored reciprocal, which moves the last bit).
     private static func luSolve(_ a: inout [Double], _ b: inout [Double], n: Int) -> Bool {
         let eps = Double.ulpOfOne * 10
         for i in 0..<n {
@@ -43,12 +44,11 @@ struct PerspectiveTransform: Equatable {
                 for c in (i + 1)..<n { a[j * n + c] += alpha * a[i * n + c] }
                 b[j] += alpha * b[i]
             }
-            a[i * n + i] = -d
         }
         for i in stride(from: n - 1, through: 0, by: -1) {
             var s = b[i]
             for c in (i + 1)..<n { s -= a[i * n + c] * b[c] }
-            b[i] = s * a[i * n + i]
+            b[i] = s / a[i * n + i]
         }
         return true
     }
