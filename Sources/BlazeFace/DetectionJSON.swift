@@ -22,7 +22,8 @@ public enum DetectionJSON {
     /// cannot carry them, so they would print as null.
     static func number(_ v: Float) -> String { v.isFinite ? "\(v)" : "null" }
 
-    static func string(_ s: String) -> String {
+    /// A JSON string literal for `s`, escaped.
+    public static func string(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {

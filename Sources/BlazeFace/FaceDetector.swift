@@ -14,13 +14,16 @@ public struct FaceDetectorOptions: Sendable {
     public var minSuppressionThreshold: Float = 0.3
     /// At most this many faces, best first; nil for no limit. Must be at least 1.
     public var maxFaces: Int?
+    /// Threads the network may use (1...64, default 1). Results do not depend on it.
+    public var threads: Int = 1
 
     public init(weightsPath: String? = nil, minDetectionConfidence: Float = 0.5,
-                minSuppressionThreshold: Float = 0.3, maxFaces: Int? = nil) {
+                minSuppressionThreshold: Float = 0.3, maxFaces: Int? = nil, threads: Int = 1) {
         self.weightsPath = weightsPath
         self.minDetectionConfidence = minDetectionConfidence
         self.minSuppressionThreshold = minSuppressionThreshold
         self.maxFaces = maxFaces
+        self.threads = threads
     }
 
     func validated() throws(DetectorError) -> FaceDetectorOptions {
@@ -28,6 +31,9 @@ public struct FaceDetectorOptions: Sendable {
             guard v.isFinite, (0...1).contains(v) else {
                 throw .invalidOption(name: name, value: "\(v)", allowed: "a number in 0...1")
             }
+        }
+        guard (1...64).contains(threads) else {
+            throw .invalidOption(name: "threads", value: "\(threads)", allowed: "in 1...64")
         }
         if let maxFaces, maxFaces < 1 {
             throw .invalidOption(name: "maxFaces", value: "\(maxFaces)", allowed: "at least 1, or nil for no limit")
@@ -53,7 +59,10 @@ public final class FaceDetector: Sendable {
             path = try WeightsLocator.path(for: "face_detection_short_range.bin")
         }
         let model: ModelFile
-        do { model = try WeightsFormat.read(contentsOf: path) } catch { throw .weights(error) }
+        do { model = try WeightsFormat.read(contentsOf: path) } catch {
+            if case .io = error { throw .weights(error) }   // already names the path
+            throw .weightsFile(path: path, error)
+        }
         self.options = options
         self.state = Mutex(try Pipeline(model: model, options: options))
     }
@@ -61,6 +70,17 @@ public final class FaceDetector: Sendable {
     /// Detects faces in `image`; detections sorted by score, highest first.
     public func detect(image: RGBImage) throws(DetectorError) -> FaceDetectorResult {
         try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image) }
+    }
+
+    /// Runs only the network, once, on the input tensor left by the last call: what a benchmark
+    /// of inference alone measures (no pre- or post-processing, no copies).
+    public func runNetwork() {
+        state.withLock { $0.network.run() }
+    }
+
+    /// Per-layer median times of the network (see `Network.profileLayers`).
+    public func profileLayers(iterations: Int) -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
+        state.withLock { $0.network.profileLayers(iterations: iterations).map { ($0.node.op, "\($0.shape)", $0.medianSeconds, $0.macs) } }
     }
 
     /// Stage 1: the model's input tensor (1x128x128x3) for `image`, and the transform back.

@@ -3,9 +3,10 @@ import BlazeTensor
 /// A layer graph bound to buffers: built once from a `ModelFile`, then run many times.
 ///
 /// Building checks the graph (every input defined before use, every shape consistent),
-/// packs the weights into each operator and allocates one buffer per value. Running writes
-/// the input buffer, executes the bound steps in order and leaves the outputs in place;
-/// it allocates nothing. A network is not safe to run from two threads at once.
+/// fuses what it can, packs the weights into each operator, and places every value in one
+/// arena where values whose lifetimes do not overlap share memory. Running writes the input
+/// buffer, executes the bound steps in order and leaves the outputs in place; it allocates
+/// nothing. A network is not safe to run from two threads at once.
 public final class Network {
     /// Shapes of the graph's inputs and outputs, in declaration order.
     public let inputShapes: [Shape]
@@ -13,88 +14,60 @@ public final class Network {
     /// The operators in execution order, with the values they read and write (for `describe`).
     public let layers: [(node: Node, shape: Shape)]
 
+    /// Bytes of activation memory, all values together after reuse (see `MemoryPlan`).
+    public let arenaBytes: Int
+    private let arena: UnsafeMutableRawPointer
     private let buffers: [UnsafeMutablePointer<Float>]
     private let inputIndices: [Int]
     private let outputIndices: [Int]
-    private let steps: [() -> Void]
+    private let steps: [BoundWork]
 
-    public init(model: ModelFile) throws(ModelError) {
+    /// How a network is built: fusion on or off, fastest or reference kernels. Every
+    /// combination gives identical outputs; `reference` with no fusion runs the graph exactly
+    /// as the file lists it, through the plain loops.
+    public struct Options: Sendable {
+        public var fuse: Bool
+        public var kernels: KernelChoice
+        public init(fuse: Bool = true, kernels: KernelChoice = .fastest) { (self.fuse, self.kernels) = (fuse, kernels) }
+        public static let reference = Options(fuse: false, kernels: .reference)
+    }
+
+    public init(model: ModelFile, options: Options = Options()) throws(ModelError) {
         let weights = Dictionary(model.tensors.map { ($0.name, $0.tensor) }, uniquingKeysWith: { a, _ in a })
-        var valueIndex: [String: Int] = [:]
-        var shapes: [Shape] = []
-        var pending: [(op: any TensorOperator, inputs: [Int], outputs: [Int])] = []
-        var inputs: [Int] = [], outputs: [Int] = [], layers: [(Node, Shape)] = []
-
-        func define(_ name: String, _ shape: Shape, node: Int) throws(ModelError) -> Int {
-            guard valueIndex[name] == nil, weights[name] == nil else {
-                throw .malformed("node \(node) redefines value '\(name)'")
-            }
-            guard shape.count > 0, shape.count <= 1 << 28 else {
-                throw .malformed("value '\(name)' has unsupported shape \(shape)")
-            }
-            valueIndex[name] = shapes.count
-            shapes.append(shape)
-            return shapes.count - 1
+        // Fusion is an optimisation: if a fused node cannot be planned (say a pooled skip of
+        // odd size), the graph is planned as the file lists it, which also gives the true error.
+        let plan: GraphPlan
+        if options.fuse, let fused = try? GraphPlan(nodes: Fusion.apply(model.nodes), weights: weights, kernels: options.kernels) {
+            plan = fused
+        } else {
+            plan = try GraphPlan(nodes: model.nodes, weights: weights, kernels: options.kernels)
         }
-
-        for (i, node) in model.nodes.enumerated() {
-            switch node.op {
-            case "INPUT":
-                let dims = try AttributeReader(node: node, index: i).ints("shape")
-                guard node.outputs.count == 1 else { throw .invalidNode(node: i, op: "INPUT", reason: "needs one output") }
-                inputs.append(try define(node.outputs[0], Shape(dims), node: i))
-            case "OUTPUT":
-                for name in node.inputs {
-                    guard let v = valueIndex[name] else { throw .missingValue(name: name, node: i) }
-                    outputs.append(v)
-                }
-            default:
-                let (op, valueInputs) = try OperatorRegistry.make(node, index: i, weights: { weights[$0] })
-                var ins: [Int] = []
-                for name in valueInputs {
-                    guard let v = valueIndex[name] else { throw .missingValue(name: name, node: i) }
-                    ins.append(v)
-                }
-                let outShapes: [Shape]
-                do { outShapes = try op.outputShapes(for: ins.map { shapes[$0] }) } catch {
-                    throw .invalidNode(node: i, op: node.op, reason: error.description)
-                }
-                guard outShapes.count == node.outputs.count else {
-                    throw .invalidNode(node: i, op: node.op, reason: "declares \(node.outputs.count) outputs, operator makes \(outShapes.count)")
-                }
-                var outs: [Int] = []
-                for (name, shape) in zip(node.outputs, outShapes) { outs.append(try define(name, shape, node: i)) }
-                pending.append((op, ins, outs))
-                layers.append((node, outShapes[0]))
-            }
-        }
-        guard !inputs.isEmpty, !outputs.isEmpty else { throw .malformed("the graph declares no INPUT or no OUTPUT") }
-
-        let buffers = shapes.map { shape -> UnsafeMutablePointer<Float> in
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: shape.count)
-            p.initialize(repeating: 0, count: shape.count)
-            return p
-        }
-        var steps: [() -> Void] = []
-        for (op, ins, outs) in pending {
+        let memory = MemoryPlan(plan)
+        let arena = UnsafeMutableRawPointer.allocate(byteCount: max(memory.byteCount, 64), alignment: 64)
+        arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(memory.byteCount, 64))
+        let buffers = memory.offsets.map { (arena + $0).assumingMemoryBound(to: Float.self) }
+        var steps: [BoundWork] = []
+        for (op, ins, outs) in plan.operators {
             do {
                 steps.append(try op.bind(inputs: ins.map { UnsafePointer(buffers[$0]) },
-                                         shapes: ins.map { shapes[$0] }, outputs: outs.map { buffers[$0] }))
+                                         shapes: ins.map { plan.shapes[$0] }, outputs: outs.map { buffers[$0] }))
             } catch {
-                buffers.forEach { $0.deallocate() }
+                arena.deallocate()
                 throw .malformed(error.description)
             }
         }
+        self.arena = arena
+        self.arenaBytes = memory.byteCount
         self.buffers = buffers
         self.steps = steps
-        self.inputIndices = inputs
-        self.outputIndices = outputs
-        self.inputShapes = inputs.map { shapes[$0] }
-        self.outputShapes = outputs.map { shapes[$0] }
-        self.layers = layers
+        self.inputIndices = plan.inputs
+        self.outputIndices = plan.outputs
+        self.inputShapes = plan.inputs.map { plan.shapes[$0] }
+        self.outputShapes = plan.outputs.map { plan.shapes[$0] }
+        self.layers = plan.layers
     }
 
-    deinit { buffers.forEach { $0.deallocate() } }
+    deinit { arena.deallocate() }
 
     /// The buffer of input `i`: write the input here, then call `run()`.
     public func input(_ i: Int = 0) -> UnsafeMutableBufferPointer<Float> {
@@ -109,6 +82,25 @@ public final class Network {
     /// Runs every layer once on the current input buffers.
     public func run() {
         for step in steps { step() }
+    }
+
+    /// Median time of each layer over `iterations` runs, with its multiply-add count: the
+    /// per-kernel view of a benchmark (GFLOP/s = 2 * macs / seconds).
+    public func profileLayers(iterations: Int) -> [(node: Node, shape: Shape, medianSeconds: Double, macs: Int)] {
+        let clock = ContinuousClock()
+        var samples = [[Double]](repeating: [], count: steps.count)
+        for _ in 0..<max(iterations, 1) {
+            for (i, step) in steps.enumerated() {
+                let start = clock.now
+                step()
+                let d = clock.now - start
+                samples[i].append(Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds))
+            }
+        }
+        return steps.indices.map { i in
+            let sorted = samples[i].sorted()
+            return (layers[i].node, layers[i].shape, sorted[sorted.count / 2], steps[i].units * steps[i].costPerUnit)
+        }
     }
 
     /// Runs on tensors (copies in and out): for tests and tools.

@@ -7,7 +7,7 @@ import BlazeTensor
 enum OperatorRegistry {
     /// The operator for `node`, and which of its inputs are runtime values (the rest are weights
     /// the operator has already taken in).
-    static func make(_ node: Node, index: Int, weights: (String) -> Tensor?) throws(ModelError)
+    static func make(_ node: Node, index: Int, kernels: KernelChoice, weights: (String) -> Tensor?) throws(ModelError)
         -> (op: any TensorOperator, valueInputs: [String])
     {
         let parser = AttributeReader(node: node, index: index)
@@ -25,10 +25,16 @@ enum OperatorRegistry {
             switch node.op {
             case "CONV_2D":
                 let s = try parser.pair("stride")
+                // A fused residual (see Fusion) adds a fourth input, the skip value.
+                let residual = node.attributes["residual_pool"] == nil ? nil
+                    : Residual(pooled: try parser.int("residual_pool") != 0)
+                guard residual == nil || node.inputs.count == 4 else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "a residual needs inputs x, weights, bias, skip")
+                }
                 let op = try Conv2D(weights: try weight(1)!, bias: try weight(2, optional: true),
                                     strideH: s.0, strideW: s.1, padding: try parser.padding(),
-                                    activation: try parser.activation())
-                return (op, [node.inputs[0]])
+                                    activation: try parser.activation(), residual: residual, kernels: kernels)
+                return (op, residual == nil ? [node.inputs[0]] : [node.inputs[0], node.inputs[3]])
             case "DEPTHWISE_CONV_2D":
                 let s = try parser.pair("stride")
                 let multiplier = try parser.int("depth_multiplier", default: 1)
@@ -37,7 +43,7 @@ enum OperatorRegistry {
                 }
                 let op = try DepthwiseConv2D(weights: try weight(1)!, bias: try weight(2, optional: true),
                                              strideH: s.0, strideW: s.1, padding: try parser.padding(),
-                                             activation: try parser.activation())
+                                             activation: try parser.activation(), kernels: kernels)
                 return (op, [node.inputs[0]])
             case "MAX_POOL_2D":
                 let f = try parser.pair("filter"), s = try parser.pair("stride")

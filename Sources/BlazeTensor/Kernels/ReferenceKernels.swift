@@ -147,3 +147,27 @@ public func f32ConcatenateReference(
         }
     }
 }
+
+/// `output = activation(output + skip)` in place, the skip zero past its channels and, when
+/// `pooled`, max-pooled 2x2 with stride 2 (a fused residual, spelled out).
+public func f32AddResidualReference(
+    output: UnsafeMutablePointer<Float>, shape: NHWC, skip: UnsafePointer<Float>, skipShape: NHWC,
+    pooled: Bool, activation: Activation
+) {
+    for n in 0..<shape.n {
+        for y in 0..<shape.h {
+            for x in 0..<shape.w {
+                let out = output + ((n * shape.h + y) * shape.w + x) * shape.c
+                for c in 0..<shape.c {
+                    var s: Float = 0
+                    if c < skipShape.c {
+                        func at(_ sy: Int, _ sx: Int) -> Float { skip[((n * skipShape.h + sy) * skipShape.w + sx) * skipShape.c + c] }
+                        s = pooled ? max(max(at(2 * y, 2 * x), at(2 * y, 2 * x + 1)), max(at(2 * y + 1, 2 * x), at(2 * y + 1, 2 * x + 1)))
+                            : at(y, x)
+                    }
+                    out[c] = activation.apply(out[c] + s)
+                }
+            }
+        }
+    }
+}

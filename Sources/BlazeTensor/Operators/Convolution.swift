@@ -1,33 +1,57 @@
-/// CONV_2D: a 2-D convolution with bias and a fused activation (TFLite's conv.cc semantics).
+/// Which kernels an operator binds: the fastest that fits, or the plain reference loops
+/// (the ground truth; both give identical results).
+public enum KernelChoice: Sendable, Hashable {
+    case fastest, reference
+}
+
+/// A skip connection fused into a convolution: `output = activation(conv(x) + skip)`, where the
+/// skip may have fewer channels (the rest add zero: TFLite's channel PAD) and may be max-pooled
+/// 2x2 with stride 2 on the fly (TFLite's MAX_POOL_2D). Added after the bias-and-fma sum, exactly
+/// as the separate ADD would add it.
+public struct Residual: Sendable, Hashable {
+    /// Whether the skip is max-pooled 2x2 with stride 2 before it is added.
+    public var pooled: Bool
+    public init(pooled: Bool) { self.pooled = pooled }
+}
+
+/// CONV_2D: a 2-D convolution with bias and a fused activation (TFLite's conv.cc semantics),
+/// optionally with a fused residual (a second input).
 public struct Conv2D: TensorOperator {
     public let outputChannels: Int, inputChannels: Int
     public let kernelH: Int, kernelW: Int
     public let strideH: Int, strideW: Int
     public let padding: Padding
     public let activation: Activation
-    /// Weights packed once, at load, as HWIO: the layout the kernel streams.
+    public let residual: Residual?
+    public let kernels: KernelChoice
+    /// Weights packed once, at load: HWIO for the reference kernel, and in 8/16-channel blocks
+    /// (bias first) for the SIMD kernels.
     let weightsHWIO: [Float]
     let bias: [Float]
+    let packed: PackedPointwiseWeights
 
     /// - Parameter weights: TFLite's OHWI layout, `[outputChannels, kh, kw, inputChannels]`.
-    public init(weights: Tensor, bias: Tensor?, strideH: Int, strideW: Int,
-                padding: Padding, activation: Activation) throws(TensorError) {
+    public init(weights: Tensor, bias: Tensor?, strideH: Int, strideW: Int, padding: Padding,
+                activation: Activation, residual: Residual? = nil, kernels: KernelChoice = .fastest) throws(TensorError) {
         guard weights.shape.rank == 4 else {
             throw .shapeMismatch("CONV_2D weights must be OHWI, got \(weights.shape)")
         }
         let (o, kh, kw, i) = (weights.shape[0], weights.shape[1], weights.shape[2], weights.shape[3])
         guard strideH > 0, strideW > 0 else { throw .invalidAttribute("CONV_2D stride must be positive") }
+        guard o > 0, kh > 0, kw > 0, i > 0 else { throw .shapeMismatch("CONV_2D weights \(weights.shape) are empty") }
         if let bias, bias.shape.count != o {
             throw .shapeMismatch("CONV_2D bias has \(bias.shape.count) values for \(o) output channels")
         }
-        var packed = [Float](repeating: 0, count: weights.scalars.count)
+        var hwio = [Float](repeating: 0, count: weights.scalars.count)
         for oc in 0..<o { for y in 0..<kh { for x in 0..<kw { for ic in 0..<i {
-            packed[((y * kw + x) * i + ic) * o + oc] = weights.scalars[((oc * kh + y) * kw + x) * i + ic]
+            hwio[((y * kw + x) * i + ic) * o + oc] = weights.scalars[((oc * kh + y) * kw + x) * i + ic]
         } } } }
         (outputChannels, inputChannels, kernelH, kernelW) = (o, i, kh, kw)
         (self.strideH, self.strideW, self.padding, self.activation) = (strideH, strideW, padding, activation)
-        weightsHWIO = packed
+        (self.residual, self.kernels) = (residual, kernels)
+        weightsHWIO = hwio
         self.bias = bias?.scalars ?? [Float](repeating: 0, count: o)
+        packed = PackedPointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: kh * kw * i, outputChannels: o)
     }
 
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
@@ -35,26 +59,60 @@ public struct Conv2D: TensorOperator {
     }
 
     func geometry(_ inputs: [Shape]) throws(TensorError) -> WindowGeometry {
-        try requireInputs(inputs, 1, "CONV_2D")
+        try requireInputs(inputs, residual == nil ? 1 : 2, "CONV_2D")
         let x = try requireNHWC(inputs[0], "CONV_2D")
         guard x.c == inputChannels else {
             throw .shapeMismatch("CONV_2D expects \(inputChannels) input channels, got \(inputs[0])")
         }
-        return try .make(input: x, outputChannels: outputChannels, kernelH: kernelH, kernelW: kernelW,
-                         strideH: strideH, strideW: strideW, padding: padding)
+        let g = try WindowGeometry.make(input: x, outputChannels: outputChannels, kernelH: kernelH, kernelW: kernelW,
+                                        strideH: strideH, strideW: strideW, padding: padding)
+        if let residual {
+            let s = try requireNHWC(inputs[1], "CONV_2D residual")
+            let (h, w) = residual.pooled ? (s.h / 2, s.w / 2) : (s.h, s.w)
+            guard s.n == g.output.n, h == g.output.h, w == g.output.w, s.c <= outputChannels else {
+                throw .shapeMismatch("CONV_2D residual \(inputs[1]) does not fit output \(g.output.shape)")
+            }
+        }
+        return g
     }
 
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
-                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> () -> Void {
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let g = try geometry(shapes)
         let (x, y, act) = (inputs[0], outputs[0], activation)
-        let weights = weightsHWIO, bias = bias
-        return {
+        let skip = residual == nil ? nil : inputs[1]
+        let skipShape = residual == nil ? nil : NHWC(shapes[1])
+        let macsPerRow = g.output.w * outputChannels * kernelH * kernelW * inputChannels
+        let rows = g.output.n * g.output.h
+        let pointwise = kernelH == 1 && kernelW == 1 && strideH == 1 && strideW == 1
+        let packed = packed
+
+        if kernels == .fastest, pointwise, residual == nil || g.output.n == 1 {
+            let epilogue = PointwiseEpilogue(
+                activation: act, skip: skip, skipChannels: skipShape?.c ?? 0, pooled: residual?.pooled ?? false,
+                outputWidth: g.output.w, skipWidth: skipShape?.w ?? 1)
+            let width = g.output.w
+            return BoundWork(units: rows, costPerUnit: macsPerRow) { r in
+                f32PointwiseConvGEMM6x16FMA(pixels: r.lowerBound * width..<r.upperBound * width, input: x,
+                                            weights: packed, epilogue: epilogue, output: y)
+            }
+        }
+        if kernels == .fastest, residual == nil, g.output.n == 1 {
+            return BoundWork(units: g.output.h, costPerUnit: macsPerRow) { r in
+                f32Conv2DDirect4x16FMA(g, rows: r, input: x, weights: packed, activation: act, output: y)
+            }
+        }
+        let weights = weightsHWIO, bias = bias, residual = residual
+        return BoundWork(cost: rows * macsPerRow) {
             weights.withUnsafeBufferPointer { w in
                 bias.withUnsafeBufferPointer { b in
                     f32Conv2DReference(g, input: x, weightsHWIO: w.baseAddress!, bias: b.baseAddress!,
-                                       activation: act, output: y)
+                                       activation: residual == nil ? act : .none, output: y)
                 }
+            }
+            if let residual, let skip, let skipShape {
+                f32AddResidualReference(output: y, shape: g.output, skip: skip, skipShape: skipShape,
+                                        pooled: residual.pooled, activation: act)
             }
         }
     }
@@ -67,25 +125,30 @@ public struct DepthwiseConv2D: TensorOperator {
     public let strideH: Int, strideW: Int
     public let padding: Padding
     public let activation: Activation
+    public let kernels: KernelChoice
     /// Weights as HWC; TFLite's `[1, kh, kw, c]` is already that layout.
     let weightsHWC: [Float]
     let bias: [Float]
+    /// For 3x3 filters: channel blocks with the taps in the SIMD kernel's order.
+    let packed3x3: PackedDepthwise3x3Weights?
 
     /// - Parameter weights: TFLite's layout, `[1, kh, kw, channels]`.
-    public init(weights: Tensor, bias: Tensor?, strideH: Int, strideW: Int,
-                padding: Padding, activation: Activation) throws(TensorError) {
+    public init(weights: Tensor, bias: Tensor?, strideH: Int, strideW: Int, padding: Padding,
+                activation: Activation, kernels: KernelChoice = .fastest) throws(TensorError) {
         guard weights.shape.rank == 4, weights.shape[0] == 1 else {
             throw .shapeMismatch("DEPTHWISE_CONV_2D weights must be [1, kh, kw, c], got \(weights.shape)")
         }
         let (kh, kw, c) = (weights.shape[1], weights.shape[2], weights.shape[3])
         guard strideH > 0, strideW > 0 else { throw .invalidAttribute("DEPTHWISE_CONV_2D stride must be positive") }
+        guard kh > 0, kw > 0, c > 0 else { throw .shapeMismatch("DEPTHWISE_CONV_2D weights \(weights.shape) are empty") }
         if let bias, bias.shape.count != c {
             throw .shapeMismatch("DEPTHWISE_CONV_2D bias has \(bias.shape.count) values for \(c) channels")
         }
         (channels, kernelH, kernelW) = (c, kh, kw)
-        (self.strideH, self.strideW, self.padding, self.activation) = (strideH, strideW, padding, activation)
+        (self.strideH, self.strideW, self.padding, self.activation, self.kernels) = (strideH, strideW, padding, activation, kernels)
         weightsHWC = weights.scalars
         self.bias = bias?.scalars ?? [Float](repeating: 0, count: c)
+        packed3x3 = kh == 3 && kw == 3 ? PackedDepthwise3x3Weights(weightsHWC: weightsHWC, bias: self.bias, channels: c) : nil
     }
 
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
@@ -103,11 +166,17 @@ public struct DepthwiseConv2D: TensorOperator {
     }
 
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
-                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> () -> Void {
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let g = try geometry(shapes)
         let (x, y, act) = (inputs[0], outputs[0], activation)
+        let macsPerRow = g.output.w * channels * kernelH * kernelW
+        if kernels == .fastest, let packed = packed3x3 {
+            return BoundWork(units: g.output.h, costPerUnit: macsPerRow * g.output.n) { r in
+                f32Depthwise3x3FMA(g, rows: r, input: x, weights: packed, activation: act, output: y)
+            }
+        }
         let weights = weightsHWC, bias = bias
-        return {
+        return BoundWork(cost: macsPerRow * g.output.h * g.output.n) {
             weights.withUnsafeBufferPointer { w in
                 bias.withUnsafeBufferPointer { b in
                     f32DepthwiseConv2DReference(g, input: x, weightsHWC: w.baseAddress!, bias: b.baseAddress!,

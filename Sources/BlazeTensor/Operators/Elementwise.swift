@@ -13,10 +13,10 @@ public struct Add: TensorOperator {
     }
 
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
-                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> () -> Void {
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let count = try outputShapes(for: shapes)[0].count
         let (a, b, y, act) = (inputs[0], inputs[1], outputs[0], activation)
-        return { f32AddReference(a, b, count: count, activation: act, output: y) }
+        return BoundWork(cost: count) { f32AddReference(a, b, count: count, activation: act, output: y) }
     }
 }
 
@@ -30,9 +30,9 @@ public struct ReLU: TensorOperator {
     }
 
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
-                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> () -> Void {
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let count = try outputShapes(for: shapes)[0].count
         let (x, y) = (inputs[0], outputs[0])
-        return { f32ReLUReference(x, count: count, output: y) }
+        return BoundWork(cost: count) { f32ReLUReference(x, count: count, output: y) }
     }
 }

@@ -1,6 +1,6 @@
 /// An operator of the graph: shape inference plus a binding to fixed buffers.
 ///
-/// Binding happens once, when a network is planned; the returned closure is what runs per
+/// Binding happens once, when a network is planned; the returned work is what runs per
 /// call, so the steady state does no shape checks and no allocation.
 public protocol TensorOperator: Sendable {
     /// The output shapes for these input shapes, or why they do not fit.
@@ -8,7 +8,27 @@ public protocol TensorOperator: Sendable {
 
     /// Returns the work of one call on these buffers (shapes as checked by `outputShapes`).
     func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
-              outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> () -> Void
+              outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork
+}
+
+/// One call's work, bound to its buffers, split into independent units (usually output rows)
+/// so that threads can share it: `run` may be called on disjoint unit ranges concurrently.
+public struct BoundWork {
+    public let units: Int
+    /// Multiply-adds (or element operations) per unit: what decides whether threads pay off.
+    public let costPerUnit: Int
+    public let run: (Range<Int>) -> Void
+
+    public init(units: Int, costPerUnit: Int, run: @escaping (Range<Int>) -> Void) {
+        (self.units, self.costPerUnit, self.run) = (max(units, 1), costPerUnit, run)
+    }
+
+    /// Work that cannot be split.
+    public init(cost: Int, _ run: @escaping () -> Void) {
+        self.init(units: 1, costPerUnit: cost) { _ in run() }
+    }
+
+    public func callAsFunction() { run(0..<units) }
 }
 
 extension TensorOperator {
@@ -22,11 +42,12 @@ extension TensorOperator {
         let shapes = inputs.map(\.shape)
         let outputShapes = try outputShapes(for: shapes)
         let inputPointers = inputs.map { t -> UnsafeMutablePointer<Float> in
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: max(t.scalars.count, 1))
-            p.initialize(from: t.scalars, count: t.scalars.count)
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: t.scalars.count + kernelSlack)
+            p.initialize(repeating: 0, count: t.scalars.count + kernelSlack)
+            p.update(from: t.scalars, count: t.scalars.count)
             return p
         }
-        let outputPointers = outputShapes.map { UnsafeMutablePointer<Float>.allocate(capacity: max($0.count, 1)) }
+        let outputPointers = outputShapes.map { UnsafeMutablePointer<Float>.allocate(capacity: $0.count + kernelSlack) }
         defer {
             inputPointers.forEach { $0.deallocate() }
             outputPointers.forEach { $0.deallocate() }
@@ -40,6 +61,10 @@ extension TensorOperator {
         return outputs
     }
 }
+
+/// Floats of slack every buffer handed to a kernel has past its end: SIMD kernels may load
+/// (never store) a partial vector beyond the last channel of the last pixel.
+public let kernelSlack = 16
 
 @inline(__always)
 func requireInputs(_ shapes: [Shape], _ count: Int, _ op: String) throws(TensorError) {

@@ -16,12 +16,12 @@ public struct Pad: TensorOperator {
     }
 
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
-                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> () -> Void {
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let out = try requireNHWC(outputShapes(for: shapes)[0], "PAD")
         let shape = try requireNHWC(shapes[0], "PAD")
         let before = paddings.map(\.before)
         let (x, y) = (inputs[0], outputs[0])
-        return { f32PadReference(input: x, shape: shape, before: before, output: y, outShape: out) }
+        return BoundWork(cost: out.count) { f32PadReference(input: x, shape: shape, before: before, output: y, outShape: out) }
     }
 }
 
@@ -49,10 +49,10 @@ public struct MaxPool2D: TensorOperator {
     }
 
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
-                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> () -> Void {
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let g = try geometry(shapes)
         let (x, y, act) = (inputs[0], outputs[0], activation)
-        return { f32MaxPool2DReference(g, input: x, activation: act, output: y) }
+        return BoundWork(cost: g.output.count) { f32MaxPool2DReference(g, input: x, activation: act, output: y) }
     }
 }
 
@@ -83,10 +83,10 @@ public struct Reshape: TensorOperator {
     }
 
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
-                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> () -> Void {
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let count = try outputShapes(for: shapes)[0].count
         let (x, y) = (inputs[0], outputs[0])
-        return { y.update(from: x, count: count) }
+        return BoundWork(cost: count) { y.update(from: x, count: count) }
     }
 }
 
@@ -119,12 +119,14 @@ public struct Concatenation: TensorOperator {
     }
 
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
-                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> () -> Void {
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         _ = try outputShapes(for: shapes)
         let a = try normalizedAxis(shapes[0].rank)
         let outer = shapes[0].dims[..<a].reduce(1, *)
         let parts = zip(inputs, shapes).map { (pointer: $0, inner: $1.dims[a...].reduce(1, *)) }
         let y = outputs[0]
-        return { f32ConcatenateReference(inputs: parts, outer: outer, output: y) }
+        return BoundWork(cost: outer * parts.reduce(0) { $0 + $1.inner }) {
+            f32ConcatenateReference(inputs: parts, outer: outer, output: y)
+        }
     }
 }

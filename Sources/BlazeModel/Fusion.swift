@@ -1,0 +1,94 @@
+/// Graph rewrites that fold elementwise work into the convolution that feeds it, so the
+/// intermediate values are never written. Each rewrite applies only where the folded values
+/// have a single consumer, and gives bit-identical results (the same float operations on the
+/// same values, in the same order).
+///
+/// - `CONV_2D → RELU` becomes `CONV_2D` with `activation` ReLU.
+/// - BlazeFace's residual block, `RELU(ADD(CONV_2D(x), skip))`, becomes one `CONV_2D` with the
+///   skip as a fourth input (attribute `residual_pool`), where the skip
+///   may come through a channel-only `PAD` and a 2x2/2 `MAX_POOL_2D`, both then skipped.
+enum Fusion {
+    static func apply(_ nodes: [Node]) -> [Node] {
+        var nodes = nodes
+        var consumers: [String: Int] = [:]
+        var producer: [String: Int] = [:]
+        func recount() {
+            consumers = [:]; producer = [:]
+            for (i, n) in nodes.enumerated() {
+                n.inputs.forEach { consumers[$0, default: 0] += 1 }
+                n.outputs.forEach { producer[$0] = i }
+            }
+        }
+        func single(_ value: String) -> Bool { consumers[value] == 1 }
+        func node(producing value: String, _ op: String) -> Int? {
+            guard let i = producer[value], nodes[i].op == op, nodes[i].outputs.count == 1 else { return nil }
+            return i
+        }
+        var removed = Set<Int>()
+
+        recount()
+        for (i, add) in nodes.enumerated() where add.op == "ADD" && add.inputs.count == 2 {
+            // One operand is a 1x1 stride-1 convolution without activation, used only here.
+            guard let (convIndex, skipValue) = add.inputs.indices.lazy.compactMap({ k -> (Int, String)? in
+                guard let c = node(producing: add.inputs[k], "CONV_2D"), single(add.inputs[k]),
+                      (nodes[c].attributes["activation"] ?? [0]) == [0],
+                      nodes[c].inputs.count == 3 else { return nil }
+                return (c, add.inputs[1 - k])
+            }).first else { continue }
+            var activation = add.attributes["activation"] ?? [0]
+            var output = add.outputs[0]
+            var last = i
+            if activation == [0], single(output), let r = consumerIndex(of: output, nodes, "RELU") {
+                activation = [1]; output = nodes[r].outputs[0]; removed.insert(r); last = r
+            }
+            var skip = skipValue, pooled = false
+            if let p = node(producing: skip, "PAD"), single(skip), isChannelPad(nodes[p]) {
+                removed.insert(p); skip = nodes[p].inputs[0]
+                if let m = node(producing: skip, "MAX_POOL_2D"), single(skip), isPool2x2(nodes[m]) {
+                    removed.insert(m); skip = nodes[m].inputs[0]; pooled = true
+                }
+            } else if let m = node(producing: skip, "MAX_POOL_2D"), single(skip), isPool2x2(nodes[m]) {
+                removed.insert(m); skip = nodes[m].inputs[0]; pooled = true
+            }
+            var fused = nodes[convIndex]
+            fused.inputs.append(skip)
+            fused.outputs = [output]
+            fused.attributes["activation"] = activation
+            fused.attributes["residual_pool"] = [pooled ? 1 : 0]
+            removed.insert(convIndex); removed.insert(i)
+            nodes[last] = fused
+            removed.remove(last)
+        }
+        nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+
+        recount()
+        removed = []
+        for (i, relu) in nodes.enumerated() where relu.op == "RELU" {
+            guard let c = node(producing: relu.inputs[0], "CONV_2D"), single(relu.inputs[0]),
+                  (nodes[c].attributes["activation"] ?? [0]) == [0] else { continue }
+            var fused = nodes[c]
+            fused.attributes["activation"] = [1]
+            fused.outputs = relu.outputs
+            nodes[c] = fused
+            removed.insert(i)
+        }
+        return nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+    }
+
+    private static func consumerIndex(of value: String, _ nodes: [Node], _ op: String) -> Int? {
+        nodes.firstIndex { $0.op == op && $0.inputs == [value] }
+    }
+
+    private static func isChannelPad(_ n: Node) -> Bool {
+        guard let p = n.attributes["paddings"], p.count == 8 else { return false }
+        return p[0...6].allSatisfy { $0 == 0 } && p[7] >= 0
+    }
+
+    /// A 2x2 stride-2 max pool. TFLite marks BlazeFace's SAME, which on even sizes pads
+    /// nothing; on odd sizes the fused operator's shape check fails and the network is
+    /// planned unfused.
+    private static func isPool2x2(_ n: Node) -> Bool {
+        n.attributes["filter"] == [2, 2] && n.attributes["stride"] == [2, 2]
+            && (n.attributes["activation"] ?? [0]) == [0]
+    }
+}

@@ -1,0 +1,97 @@
+// A kxk convolution as a GEMM whose rows are gathered from the input window without a copy
+// (for an NHWC image, a window row of kw pixels x ic channels is contiguous). Four output
+// pixels x 16 output channels per tile; window taps outside the input are skipped per pixel
+// at the borders. Sum order: bias, then kernel row, column and input channel, with fma.
+
+/// Output rows `rows` of a convolution with weights packed as `PackedPointwiseWeights` whose
+/// "input channels" are the kh*kw*ic taps in HWIO order.
+public func f32Conv2DDirect4x16FMA(
+    _ g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
+    activation: Activation, output: UnsafeMutablePointer<Float>
+) {
+    let ic = g.input.c, oc = g.output.c, iw = g.input.w
+    let rowLength = g.kernelW * ic
+    let epilogue = PointwiseEpilogue(activation: activation)
+    weights.data.withUnsafeBufferPointer { packed in
+        for n in 0..<g.input.n {
+            let image = input + n * g.input.h * iw * ic
+            let out = output + n * g.output.h * g.output.w * oc
+            for oy in rows {
+                let iy0 = oy * g.strideH - g.padTop
+                let rowsInside = iy0 >= 0 && iy0 + g.kernelH <= g.input.h
+                // Interior columns: every tap inside the input.
+                let firstInside = (g.padLeft + g.strideW - 1) / g.strideW
+                let lastInside = (iw - g.kernelW + g.padLeft) / g.strideW   // inclusive
+                var ox = 0
+                while ox < g.output.w {
+                    let pixel = oy * g.output.w + ox
+                    if rowsInside && ox >= firstInside && ox + 3 <= lastInside {
+                        for (start, width, offset) in weights.blocks {
+                            directTile4(image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic, g.strideW * ic, iw * ic,
+                                        g.kernelH, rowLength, packed.baseAddress! + offset, width, pixel, start, oc, epilogue, out)
+                        }
+                        ox += 4
+                    } else {
+                        for (start, width, offset) in weights.blocks {
+                            directPixel(g, image, oy: oy, ox: ox, packed.baseAddress! + offset, width, pixel, start, oc, epilogue, out)
+                        }
+                        ox += 1
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Four horizontally adjacent output pixels whose windows lie inside the input.
+private func directTile4(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
+                         _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
+                         _ e: PointwiseEpilogue, _ out: UnsafeMutablePointer<Float>) {
+    let b0 = load8(w), b1 = width == 16 ? load8(w + 8) : F8()
+    var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1
+    var wr = w + width
+    for ky in 0..<kh {
+        let r0 = x0 + ky * rowStride, r1 = r0 + pixelStep, r2 = r1 + pixelStep, r3 = r2 + pixelStep
+        for j in 0..<rowLength {
+            let w0 = load8(wr)
+            let v0 = F8(repeating: r0[j]), v1 = F8(repeating: r1[j]), v2 = F8(repeating: r2[j]), v3 = F8(repeating: r3[j])
+            a00 = a00.addingProduct(v0, w0); a10 = a10.addingProduct(v1, w0)
+            a20 = a20.addingProduct(v2, w0); a30 = a30.addingProduct(v3, w0)
+            if width == 16 {
+                let w1 = load8(wr + 8)
+                a01 = a01.addingProduct(v0, w1); a11 = a11.addingProduct(v1, w1)
+                a21 = a21.addingProduct(v2, w1); a31 = a31.addingProduct(v3, w1)
+            }
+            wr += width
+        }
+    }
+    for (r, (lo, hi)) in [(a00, a01), (a10, a11), (a20, a21), (a30, a31)].enumerated() {
+        let base = out + (p + r) * oc
+        store8(e.finish(lo, pixel: p + r, channel: o), base + o, count: min(8, oc - o))
+        if width == 16, oc - o > 8 { store8(e.finish(hi, pixel: p + r, channel: o + 8), base + o + 8, count: min(8, oc - o - 8)) }
+    }
+}
+
+/// One output pixel, skipping window taps outside the input.
+private func directPixel(_ g: WindowGeometry, _ image: UnsafePointer<Float>, oy: Int, ox: Int,
+                         _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
+                         _ e: PointwiseEpilogue, _ out: UnsafeMutablePointer<Float>) {
+    let ic = g.input.c
+    var a0 = load8(w), a1 = width == 16 ? load8(w + 8) : F8()
+    let iy0 = oy * g.strideH - g.padTop, ix0 = ox * g.strideW - g.padLeft
+    let columns = g.kernelColumns(ox)
+    for ky in g.kernelRows(oy) {
+        for kx in columns {
+            let x = image + ((iy0 + ky) * g.input.w + ix0 + kx) * ic
+            var wr = w + width * (1 + (ky * g.kernelW + kx) * ic)
+            for i in 0..<ic {
+                let v = F8(repeating: x[i])
+                a0 = a0.addingProduct(v, load8(wr))
+                if width == 16 { a1 = a1.addingProduct(v, load8(wr + 8)) }
+                wr += width
+            }
+        }
+    }
+    store8(e.finish(a0, pixel: p, channel: o), out + p * oc + o, count: min(8, oc - o))
+    if width == 16, oc - o > 8 { store8(e.finish(a1, pixel: p, channel: o + 8), out + p * oc + o + 8, count: min(8, oc - o - 8)) }
+}

@@ -1,0 +1,189 @@
+// Pointwise (1x1, stride 1) convolution as a GEMM over pixels: XNNPACK's "broadcast" scheme.
+// A tile of 6 pixels x 16 output channels lives in twelve SIMD8 accumulators; each input
+// channel broadcasts one value per pixel against one packed weight row. Per output value the
+// sum is bias, then fma over input channels in order: the reference kernel's order, so the
+// results are identical to it.
+
+/// Pointwise weights packed once for the GEMM kernels: output channels in blocks of 16 (the last
+/// block 8 or 16 wide, zero-padded), each block holding its bias row, then one row per input channel.
+public struct PackedPointwiseWeights: Sendable {
+    public let inputChannels: Int, outputChannels: Int
+    /// First output channel, width (8 or 16) and offset into `data` of each block.
+    let blocks: [(start: Int, width: Int, offset: Int)]
+    let data: [Float]
+
+    /// - Parameters: `weightsIO` is `[inputChannels][outputChannels]`, `bias` has `outputChannels` values.
+    public init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int) {
+        var blocks: [(Int, Int, Int)] = []
+        var data: [Float] = []
+        var start = 0
+        while start < outputChannels {
+            let remaining = outputChannels - start
+            let width = remaining <= 8 ? 8 : 16
+            blocks.append((start, width, data.count))
+            for row in -1..<inputChannels {
+                for lane in 0..<width {
+                    let o = start + lane
+                    guard o < outputChannels else { data.append(0); continue }
+                    data.append(row < 0 ? bias[o] : weightsIO[row * outputChannels + o])
+                }
+            }
+            start += width
+        }
+        self.inputChannels = inputChannels
+        self.outputChannels = outputChannels
+        self.blocks = blocks
+        self.data = data
+    }
+}
+
+/// What happens to a pointwise result before it is stored: an optional residual added from the
+/// block input (the skip connection), then the activation. The skip may have fewer channels
+/// (TFLite's channel PAD: the rest add zero) and may be max-pooled 2x2 with stride 2 on the fly
+/// (TFLite's MAX_POOL_2D before the PAD), so neither the padded nor the pooled copy is made.
+public struct PointwiseEpilogue {
+    public var activation: Activation
+    public var skip: UnsafePointer<Float>?
+    public var skipChannels: Int
+    public var pooled: Bool
+    /// Width of the output (to find a pixel's row and column) and of the skip image.
+    public var outputWidth: Int, skipWidth: Int
+
+    public init(activation: Activation, skip: UnsafePointer<Float>? = nil, skipChannels: Int = 0,
+                pooled: Bool = false, outputWidth: Int = 1, skipWidth: Int = 1) {
+        (self.activation, self.skip, self.skipChannels, self.pooled) = (activation, skip, skipChannels, pooled)
+        (self.outputWidth, self.skipWidth) = (outputWidth, skipWidth)
+    }
+
+    /// The skip values for pixel `p`, output channels `o..<o+8` (zero past `skipChannels`).
+    @inline(__always) func skipVector(pixel p: Int, channel o: Int) -> F8 {
+        guard let skip else { return F8() }
+        let lanes = min(8, skipChannels - o)
+        guard lanes > 0 else { return F8() }
+        if !pooled { return load8(skip + p * skipChannels + o, count: lanes) }
+        let y = p / outputWidth, x = p - y * outputWidth
+        let row0 = skip + ((2 * y) * skipWidth + 2 * x) * skipChannels + o
+        let row1 = row0 + skipWidth * skipChannels
+        let a = load8(row0, count: lanes), b = load8(row0 + skipChannels, count: lanes)
+        let c = load8(row1, count: lanes), d = load8(row1 + skipChannels, count: lanes)
+        return a.pointwiseMax(b).pointwiseMax(c).pointwiseMax(d)
+    }
+
+    @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 {
+        activation.apply(skip == nil ? acc : acc + skipVector(pixel: p, channel: o))
+    }
+}
+
+extension SIMD8 where Scalar == Float {
+    @inline(__always) func pointwiseMax(_ other: F8) -> F8 { replacing(with: other, where: other .> self) }
+}
+
+/// out[p][o] = epilogue(bias[o] + Σ_i in[p][i] · w[i][o]) for pixels `pixels`.
+/// `input` is `[pixel][inputChannels]`, `output` is `[pixel][outputChannels]`.
+public func f32PointwiseConvGEMM6x16FMA(
+    pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
+    epilogue: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
+) {
+    let ic = weights.inputChannels, oc = weights.outputChannels
+    weights.data.withUnsafeBufferPointer { packed in
+        for (start, width, offset) in weights.blocks {
+            let w = packed.baseAddress! + offset
+            var p = pixels.lowerBound
+            if width == 16 {
+                while p + 6 <= pixels.upperBound {
+                    gemmTile6x16(p, input, ic, w, start, oc, epilogue, output)
+                    p += 6
+                }
+                while p < pixels.upperBound {
+                    gemmTile1x16(p, input, ic, w, start, oc, epilogue, output)
+                    p += 1
+                }
+            } else {
+                while p + 6 <= pixels.upperBound {
+                    gemmTile6x8(p, input, ic, w, start, oc, epilogue, output)
+                    p += 6
+                }
+                while p < pixels.upperBound {
+                    gemmTile1x8(p, input, ic, w, start, oc, epilogue, output)
+                    p += 1
+                }
+            }
+        }
+    }
+}
+
+@inline(__always)
+private func storeRow(_ v: F8, pixel p: Int, channel o: Int, _ oc: Int, _ e: PointwiseEpilogue,
+                      _ output: UnsafeMutablePointer<Float>) {
+    let lanes = oc - o
+    guard lanes > 0 else { return }
+    store8(e.finish(v, pixel: p, channel: o), output + p * oc + o, count: min(8, lanes))
+}
+
+private func gemmTile6x16(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
+                          _ o: Int, _ oc: Int, _ e: PointwiseEpilogue, _ output: UnsafeMutablePointer<Float>) {
+    let b0 = load8(w), b1 = load8(w + 8)
+    var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1
+    var a30 = b0, a31 = b1, a40 = b0, a41 = b1, a50 = b0, a51 = b1
+    let x0 = input + p * ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic, x4 = x3 + ic, x5 = x4 + ic
+    var wr = w + 16
+    for i in 0..<ic {
+        let w0 = load8(wr), w1 = load8(wr + 8)
+        let v0 = F8(repeating: x0[i]); a00 = a00.addingProduct(v0, w0); a01 = a01.addingProduct(v0, w1)
+        let v1 = F8(repeating: x1[i]); a10 = a10.addingProduct(v1, w0); a11 = a11.addingProduct(v1, w1)
+        let v2 = F8(repeating: x2[i]); a20 = a20.addingProduct(v2, w0); a21 = a21.addingProduct(v2, w1)
+        let v3 = F8(repeating: x3[i]); a30 = a30.addingProduct(v3, w0); a31 = a31.addingProduct(v3, w1)
+        let v4 = F8(repeating: x4[i]); a40 = a40.addingProduct(v4, w0); a41 = a41.addingProduct(v4, w1)
+        let v5 = F8(repeating: x5[i]); a50 = a50.addingProduct(v5, w0); a51 = a51.addingProduct(v5, w1)
+        wr += 16
+    }
+    storeRow(a00, pixel: p, channel: o, oc, e, output); storeRow(a01, pixel: p, channel: o + 8, oc, e, output)
+    storeRow(a10, pixel: p + 1, channel: o, oc, e, output); storeRow(a11, pixel: p + 1, channel: o + 8, oc, e, output)
+    storeRow(a20, pixel: p + 2, channel: o, oc, e, output); storeRow(a21, pixel: p + 2, channel: o + 8, oc, e, output)
+    storeRow(a30, pixel: p + 3, channel: o, oc, e, output); storeRow(a31, pixel: p + 3, channel: o + 8, oc, e, output)
+    storeRow(a40, pixel: p + 4, channel: o, oc, e, output); storeRow(a41, pixel: p + 4, channel: o + 8, oc, e, output)
+    storeRow(a50, pixel: p + 5, channel: o, oc, e, output); storeRow(a51, pixel: p + 5, channel: o + 8, oc, e, output)
+}
+
+private func gemmTile1x16(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
+                          _ o: Int, _ oc: Int, _ e: PointwiseEpilogue, _ output: UnsafeMutablePointer<Float>) {
+    var a0 = load8(w), a1 = load8(w + 8)
+    let x = input + p * ic
+    var wr = w + 16
+    for i in 0..<ic {
+        let v = F8(repeating: x[i])
+        a0 = a0.addingProduct(v, load8(wr)); a1 = a1.addingProduct(v, load8(wr + 8))
+        wr += 16
+    }
+    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p, channel: o + 8, oc, e, output)
+}
+
+private func gemmTile6x8(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
+                         _ o: Int, _ oc: Int, _ e: PointwiseEpilogue, _ output: UnsafeMutablePointer<Float>) {
+    let b = load8(w)
+    var a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b
+    let x0 = input + p * ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic, x4 = x3 + ic, x5 = x4 + ic
+    var wr = w + 8
+    for i in 0..<ic {
+        let w0 = load8(wr)
+        a0 = a0.addingProduct(F8(repeating: x0[i]), w0); a1 = a1.addingProduct(F8(repeating: x1[i]), w0)
+        a2 = a2.addingProduct(F8(repeating: x2[i]), w0); a3 = a3.addingProduct(F8(repeating: x3[i]), w0)
+        a4 = a4.addingProduct(F8(repeating: x4[i]), w0); a5 = a5.addingProduct(F8(repeating: x5[i]), w0)
+        wr += 8
+    }
+    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p + 1, channel: o, oc, e, output)
+    storeRow(a2, pixel: p + 2, channel: o, oc, e, output); storeRow(a3, pixel: p + 3, channel: o, oc, e, output)
+    storeRow(a4, pixel: p + 4, channel: o, oc, e, output); storeRow(a5, pixel: p + 5, channel: o, oc, e, output)
+}
+
+private func gemmTile1x8(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
+                         _ o: Int, _ oc: Int, _ e: PointwiseEpilogue, _ output: UnsafeMutablePointer<Float>) {
+    var a = load8(w)
+    let x = input + p * ic
+    var wr = w + 8
+    for i in 0..<ic {
+        a = a.addingProduct(F8(repeating: x[i]), load8(wr))
+        wr += 8
+    }
+    storeRow(a, pixel: p, channel: o, oc, e, output)
+}

@@ -1,0 +1,36 @@
+// Small helpers the SIMD microkernels share: unaligned vector loads and stores, and stores of
+// a vector's first lanes only (channel tails).
+
+typealias F8 = SIMD8<Float>
+
+@inline(__always) func load8(_ p: UnsafePointer<Float>) -> F8 {
+    UnsafeRawPointer(p).loadUnaligned(as: F8.self)
+}
+
+@inline(__always) func store8(_ v: F8, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: F8.self)
+}
+
+/// Stores lanes `0..<count` of `v` (count 1...8).
+@inline(__always) func store8(_ v: F8, _ p: UnsafeMutablePointer<Float>, count: Int) {
+    if count == 8 { store8(v, p); return }
+    for i in 0..<count { p[i] = v[i] }
+}
+
+/// Loads lanes `0..<count` (count 0...8), zero in the others; never reads past `count`.
+@inline(__always) func load8(_ p: UnsafePointer<Float>, count: Int) -> F8 {
+    if count >= 8 { return load8(p) }
+    var v = F8()
+    for i in 0..<count { v[i] = p[i] }
+    return v
+}
+
+extension Activation {
+    @inline(__always) func apply(_ v: F8) -> F8 {
+        switch self {
+        case .none: v
+        case .relu: v.replacing(with: 0, where: v .< 0)
+        case .relu6: v.replacing(with: 0, where: v .< 0).replacing(with: 6, where: v .> 6)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import BlazeFace
+import BlazeImage
+import Foundation
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Time inference and end-to-end detect(); medians and minima.")
+
+    @Option(help: "The model: short.")
+    var model: String = "short"
+
+    @Option(help: "Threads for inference.")
+    var threads: Int = 1
+
+    @Option(help: "Timed iterations (after warm-up).")
+    var iterations: Int = 200
+
+    @Option(help: "The photo for detect() (default: the bundled 1280x853 two-face photo).")
+    var image: String?
+
+    @Flag(help: "Print one JSON object instead of a table.")
+    var json = false
+
+    @Flag(help: "Also print each layer's median time and GFLOP/s.")
+    var layers = false
+
+    func validate() throws {
+        guard model == "short" else { throw ValidationError("--model must be short") }
+        guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be in 1...64") }
+        guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+    }
+
+    func run() throws {
+        let detector: FaceDetector
+        let photo: RGBImage
+        do {
+            detector = try FaceDetector(options: FaceDetectorOptions(threads: threads))
+            photo = try PNG.read(contentsOf: image ?? BenchDefaults.photo())
+        } catch let e as DetectorError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
+
+        // Inference alone, on the photo's input tensor.
+        _ = try detector.detect(image: photo)
+        let inference = Timing.measure(iterations: iterations) { detector.runNetwork() }
+        let detect = try Timing.measure(iterations: iterations) { _ = try detector.detect(image: photo) }
+        let cpu = Timing.cpuName()
+        if json {
+            print("{\"model\":\"\(model)\",\"threads\":\(threads),\"inference\":{\"median_us\":\(inference.median),\"min_us\":\(inference.min)},"
+                  + "\"detect\":{\"median_us\":\(detect.median),\"min_us\":\(detect.min)},\"cpu\":\(DetectionJSON.string(cpu))}")
+        } else {
+            print("model \(model), \(threads) thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(cpu)")
+            print("inference  median \(inference.median) us  min \(inference.min) us")
+            print("detect     median \(detect.median) us  min \(detect.min) us")
+        }
+        if layers {
+            for l in detector.profileLayers(iterations: iterations) {
+                let us = l.medianSeconds * 1e6
+                let gflops = l.macs > 0 && l.medianSeconds > 0 ? 2 * Double(l.macs) / l.medianSeconds / 1e9 : 0
+                print("\(l.op.padding(toLength: 18, withPad: " ", startingAt: 0)) \(l.shape.padding(toLength: 14, withPad: " ", startingAt: 0)) \(String(format: "%8.1f us %7.2f GFLOP/s", us, gflops))")
+            }
+        }
+    }
+}
+
+enum BenchDefaults {
+    static func photo() -> String {
+        let relative = "Tests/Fixtures/images/two_faces_1280x853.png"
+        if FileManager.default.fileExists(atPath: relative) { return relative }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return package.appendingPathComponent(relative).path
+    }
+}
+
+/// Wall-clock timing with a warm-up; results in microseconds, rounded to 0.1.
+enum Timing {
+    static func measure(iterations: Int, _ body: () throws -> Void) rethrows -> (median: Double, min: Double) {
+        for _ in 0..<max(3, iterations / 10) { try body() }
+        var samples: [Double] = []
+        samples.reserveCapacity(iterations)
+        let clock = ContinuousClock()
+        for _ in 0..<iterations {
+            let start = clock.now
+            try body()
+            let d = clock.now - start
+            samples.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12)
+        }
+        samples.sort()
+        let median = samples.count % 2 == 1 ? samples[samples.count / 2]
+            : (samples[samples.count / 2 - 1] + samples[samples.count / 2]) / 2
+        return ((median * 10).rounded() / 10, (samples[0] * 10).rounded() / 10)
+    }
+
+    static func cpuName() -> String {
+        guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
+        for line in info.split(separator: "\n") where line.hasPrefix("model name") {
+            return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        }
+        return "unknown"
+    }
+}
