@@ -126,4 +126,21 @@ func tinyModel() throws -> ModelFile {
         #expect(network.inputShapes == [Shape([1, 128, 128, 3])])
         #expect(network.outputShapes == [Shape([1, 896, 16]), Shape([1, 896, 1])])
     }
+
+    /// Fusion, the SIMD kernels and the memory plan change nothing: the optimised network and
+    /// the file's graph run through the reference loops give identical outputs.
+    @Test func optimisedNetworkEqualsReferenceGraph() throws {
+        let model = try WeightsFormat.read(contentsOf: Self.path)
+        let fast = try Network(model: model)
+        let reference = try Network(model: model, options: .reference)
+        #expect(fast.layers.count < reference.layers.count)   // fusion happened
+        var state: UInt64 = 7
+        let input = try Tensor(shape: Shape([1, 128, 128, 3]), scalars: (0..<128 * 128 * 3).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Float(Int(state >> 40) % 2001 - 1000) / 1000
+        })
+        let a = try fast([input]), b = try reference([input])
+        #expect(a == b)
+        #expect(try fast([input]) == a)   // and running again on reused buffers changes nothing
+    }
 }

@@ -1,0 +1,89 @@
+import BlazeTensor
+import Testing
+
+/// Every SIMD microkernel against the reference kernel: bit-identical outputs, because both
+/// sum in the same order with fma. Shapes cover BlazeFace's layers and awkward tails
+/// (channel counts that are not a multiple of 8 or 16, widths not a multiple of the tile).
+@Suite struct KernelTests {
+    static let pointwiseShapes: [(h: Int, w: Int, ic: Int, oc: Int)] = [
+        (64, 64, 24, 24), (64, 64, 24, 28), (32, 32, 28, 32), (32, 32, 36, 42), (16, 16, 42, 48),
+        (16, 16, 88, 2), (8, 8, 96, 6), (16, 16, 88, 32), (8, 8, 96, 96), (3, 5, 7, 9), (1, 1, 1, 1), (7, 1, 13, 17),
+    ]
+
+    @Test(arguments: pointwiseShapes.indices)
+    func pointwiseGEMMEqualsReference(_ i: Int) throws {
+        let (h, w, ic, oc) = Self.pointwiseShapes[i]
+        var rng = SeededGenerator(seed: UInt64(100 + i))
+        let x = randomTensor([1, h, w, ic], &rng)
+        let weights = randomTensor([oc, 1, 1, ic], &rng), bias = randomTensor([oc], &rng)
+        for activation in [Activation.none, .relu] {
+            let fast = try Conv2D(weights: weights, bias: bias, strideH: 1, strideW: 1, padding: .same, activation: activation)
+            let reference = try Conv2D(weights: weights, bias: bias, strideH: 1, strideW: 1, padding: .same,
+                                       activation: activation, kernels: .reference)
+            #expect(try fast(x) == reference(x))
+        }
+    }
+
+    /// The fused residual: skip with fewer channels, pooled 2x2 or not, then ReLU.
+    @Test(arguments: [(16, 16, 24, 28, 24, false), (8, 8, 28, 32, 28, true), (8, 8, 42, 48, 42, true),
+                      (4, 4, 96, 96, 96, false), (4, 4, 88, 96, 88, true), (5, 3, 7, 9, 5, true)])
+    func fusedResidualEqualsReference(_ h: Int, _ w: Int, _ ic: Int, _ oc: Int, _ skipC: Int, _ pooled: Bool) throws {
+        var rng = SeededGenerator(seed: UInt64(h * 1000 + ic + oc))
+        let x = randomTensor([1, h, w, ic], &rng)
+        let skip = randomTensor([1, pooled ? 2 * h : h, pooled ? 2 * w : w, skipC], &rng)
+        let weights = randomTensor([oc, 1, 1, ic], &rng), bias = randomTensor([oc], &rng)
+        func op(_ kernels: KernelChoice) throws -> Conv2D {
+            try Conv2D(weights: weights, bias: bias, strideH: 1, strideW: 1, padding: .valid, activation: .relu,
+                       residual: Residual(pooled: pooled), kernels: kernels)
+        }
+        let fused = try op(.fastest)(x, skip)
+        #expect(fused == (try op(.reference)(x, skip)))
+        // And the reference itself is conv, then (pool), pad, add, relu as separate TFLite ops.
+        let plain = try Conv2D(weights: weights, bias: bias, strideH: 1, strideW: 1, padding: .valid, activation: .none)(x)
+        var s = skip
+        if pooled { s = try MaxPool2D(filterH: 2, filterW: 2, strideH: 2, strideW: 2, padding: .valid)(s) }
+        s = try Pad(paddings: [(0, 0), (0, 0), (0, 0), (0, oc - skipC)])(s)
+        #expect(fused == (try ReLU()(try Add()(plain, s))))
+    }
+
+    @Test(arguments: [(128, 128, 3, 24, 5, 2, Padding.same), (13, 11, 3, 24, 5, 2, .same), (9, 9, 4, 10, 3, 1, .same),
+                      (9, 10, 5, 17, 3, 2, .valid), (6, 7, 2, 8, 2, 3, .same)])
+    func directConvolutionEqualsReference(_ h: Int, _ w: Int, _ ic: Int, _ oc: Int, _ k: Int, _ stride: Int, _ padding: Padding) throws {
+        var rng = SeededGenerator(seed: UInt64(h * w + oc))
+        let x = randomTensor([1, h, w, ic], &rng)
+        let weights = randomTensor([oc, k, k, ic], &rng), bias = randomTensor([oc], &rng)
+        let fast = try Conv2D(weights: weights, bias: bias, strideH: stride, strideW: stride, padding: padding, activation: .relu)
+        let reference = try Conv2D(weights: weights, bias: bias, strideH: stride, strideW: stride, padding: padding,
+                                   activation: .relu, kernels: .reference)
+        #expect(try fast(x) == reference(x))
+    }
+
+    @Test(arguments: [(64, 64, 24, 1, Padding.same), (64, 64, 28, 2, .same), (32, 32, 42, 2, .same), (16, 16, 88, 2, .same),
+                      (8, 8, 96, 1, .same), (7, 5, 3, 1, .same), (7, 9, 13, 2, .valid), (1, 1, 8, 1, .same)])
+    func depthwiseEqualsReference(_ h: Int, _ w: Int, _ c: Int, _ stride: Int, _ padding: Padding) throws {
+        var rng = SeededGenerator(seed: UInt64(h + w * c))
+        let x = randomTensor([1, h, w, c], &rng)
+        let weights = randomTensor([1, 3, 3, c], &rng), bias = randomTensor([c], &rng)
+        let fast = try DepthwiseConv2D(weights: weights, bias: bias, strideH: stride, strideW: stride, padding: padding, activation: .none)
+        let reference = try DepthwiseConv2D(weights: weights, bias: bias, strideH: stride, strideW: stride, padding: padding,
+                                            activation: .none, kernels: .reference)
+        #expect(try fast(x) == reference(x))
+    }
+
+    /// Splitting the work into unit ranges (as threads do) gives the same result as one call.
+    @Test func splitWorkEqualsWholeWork() throws {
+        var rng = SeededGenerator(seed: 9)
+        let x = randomTensor([1, 16, 16, 24], &rng)
+        let op = try Conv2D(weights: randomTensor([28, 1, 1, 24], &rng), bias: randomTensor([28], &rng),
+                            strideH: 1, strideW: 1, padding: .same, activation: .relu)
+        let whole = try op(x)
+        let out = UnsafeMutablePointer<Float>.allocate(capacity: 16 * 16 * 28 + kernelSlack)
+        defer { out.deallocate() }
+        try x.scalars.withUnsafeBufferPointer { input in
+            let work = try op.bind(inputs: [input.baseAddress!], shapes: [x.shape], outputs: [out])
+            #expect(work.units == 16)
+            for r in stride(from: 0, to: 16, by: 5) { work.run(r..<min(r + 5, 16)) }
+        }
+        #expect(Array(UnsafeBufferPointer(start: out, count: 16 * 16 * 28)) == whole.scalars)
+    }
+}
