@@ -132,7 +132,7 @@ struct Pipeline {
     let regressorsIndex: Int, logitsIndex: Int
 
     init(model: ModelFile, options: FaceDetectorOptions) throws(DetectorError) {
-        do { network = try Network(model: model) } catch { throw .weights(error) }
+        do { network = try Network(model: model, options: Network.Options(threads: options.threads)) } catch { throw .weights(error) }
         let anchors = AnchorOptions.shortRange.generate()
         guard network.inputShapes == [Shape([1, 128, 128, 3])] else {
             throw .weights(.unexpectedModel("input \(network.inputShapes), expected [[1x128x128x3]] for short-range BlazeFace"))

@@ -17,6 +17,10 @@ public final class Network {
     /// Bytes of activation memory, all values together after reuse (see `MemoryPlan`).
     public let arenaBytes: Int
     private let arena: UnsafeMutableRawPointer
+    private let pool: WorkerPool?
+    /// Layers with fewer multiply-adds than this run on the calling thread alone: sharing them
+    /// would cost more in synchronisation than it saves.
+    private static let parallelThreshold = 40_000
     private let buffers: [UnsafeMutablePointer<Float>]
     private let inputIndices: [Int]
     private let outputIndices: [Int]
@@ -28,7 +32,11 @@ public final class Network {
     public struct Options: Sendable {
         public var fuse: Bool
         public var kernels: KernelChoice
-        public init(fuse: Bool = true, kernels: KernelChoice = .fastest) { (self.fuse, self.kernels) = (fuse, kernels) }
+        /// Threads per run, the caller included (1...64). Results do not depend on it.
+        public var threads: Int
+        public init(fuse: Bool = true, kernels: KernelChoice = .fastest, threads: Int = 1) {
+            (self.fuse, self.kernels, self.threads) = (fuse, kernels, min(max(threads, 1), 64))
+        }
         public static let reference = Options(fuse: false, kernels: .reference)
     }
 
@@ -58,6 +66,7 @@ public final class Network {
         }
         self.arena = arena
         self.arenaBytes = memory.byteCount
+        self.pool = options.threads > 1 ? WorkerPool(threads: options.threads) : nil
         self.buffers = buffers
         self.steps = steps
         self.inputIndices = plan.inputs
@@ -81,7 +90,17 @@ public final class Network {
 
     /// Runs every layer once on the current input buffers.
     public func run() {
-        for step in steps { step() }
+        guard let pool else {
+            for step in steps { step() }
+            return
+        }
+        for step in steps {
+            if step.units >= pool.threads, step.units * step.costPerUnit >= Self.parallelThreshold {
+                pool.run(step)
+            } else {
+                step()
+            }
+        }
     }
 
     /// Median time of each layer over `iterations` runs, with its multiply-add count: the

@@ -43,6 +43,7 @@ struct Bench: ParsableCommand {
         _ = try detector.detect(image: photo)
         let inference = Timing.measure(iterations: iterations) { detector.runNetwork() }
         let detect = try Timing.measure(iterations: iterations) { _ = try detector.detect(image: photo) }
+        let preprocess = try Timing.measure(iterations: iterations) { _ = try detector.inputTensor(for: photo) }
         let cpu = Timing.cpuName()
         if json {
             print("{\"model\":\"\(model)\",\"threads\":\(threads),\"inference\":{\"median_us\":\(inference.median),\"min_us\":\(inference.min)},"
@@ -51,6 +52,7 @@ struct Bench: ParsableCommand {
             print("model \(model), \(threads) thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(cpu)")
             print("inference  median \(inference.median) us  min \(inference.min) us")
             print("detect     median \(detect.median) us  min \(detect.min) us")
+            print("  of which letterbox  median \(preprocess.median) us  min \(preprocess.min) us")
         }
         if layers {
             for l in detector.profileLayers(iterations: iterations) {

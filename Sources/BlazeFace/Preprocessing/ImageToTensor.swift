@@ -49,50 +49,88 @@ public struct ImageToTensor: Sendable {
     /// BORDER_CONSTANT 0) followed by `convertTo(CV_32F, scale, offset)`.
     private func warpBilinear(_ image: RGBImage, inverse t: PerspectiveTransform,
                               into tensor: UnsafeMutableBufferPointer<Float>) {
-        let m = t.m
         let scale = (valueRange.upperBound - valueRange.lowerBound) / 255
         let offset = valueRange.lowerBound
         let (iw, ih) = (image.width, image.height)
-        // OpenCV processes the destination in blocks of at most 32x32 / bh rows; the block's
-        // first column enters the position sums separately, which can move a rounding.
-        let bh0 = min(16, height)
-        let bw0 = min(1024 / bh0, width)
-        image.pixels.withUnsafeBufferPointer { px in
-            for y in 0..<height {
-                var xb = 0
-                while xb < width {
-                    let bw = min(bw0, width - xb)
-                    let x0 = m[0] * Double(xb) + m[1] * Double(y) + m[2]
-                    let y0 = m[3] * Double(xb) + m[4] * Double(y) + m[5]
-                    let w0 = m[6] * Double(xb) + m[7] * Double(y) + m[8]
-                    for x1 in 0..<bw {
-                        var w = w0 + m[6] * Double(x1)
-                        w = w != 0 ? 32 / w : 0
-                        let fx = min(max((x0 + m[0] * Double(x1)) * w, Double(Int32.min)), Double(Int32.max))
-                        let fy = min(max((y0 + m[3] * Double(x1)) * w, Double(Int32.min)), Double(Int32.max))
-                        let X = Int(fx.rounded(.toNearestOrEven)), Y = Int(fy.rounded(.toNearestOrEven))
-                        let sx = min(max(X >> 5, Int(Int16.min)), Int(Int16.max))
-                        let sy = min(max(Y >> 5, Int(Int16.min)), Int(Int16.max))
-                        let ax = X & 31, ay = Y & 31
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * width + 8) { positions in
+            image.pixels.withUnsafeBufferPointer { px in
+                let px = px.baseAddress!
+                for y in 0..<height {
+                    samplePositions(t.m, row: y, into: positions.baseAddress!)
+                    let out = tensor.baseAddress! + y * width * 3
+                    for x in 0..<width {
+                        let X = Int(positions[2 * x]), Y = Int(positions[2 * x + 1])
+                        let sx = X >> 5, sy = Y >> 5, ax = X & 31, ay = Y & 31
+                        // OpenCV's 15-bit weights are these times 32; the rounding is the same.
                         let w00 = (32 - ay) * (32 - ax), w01 = (32 - ay) * ax
                         let w10 = ay * (32 - ax), w11 = ay * ax
-                        let inX0 = sx >= 0 && sx < iw, inX1 = sx + 1 >= 0 && sx + 1 < iw
-                        let inY0 = sy >= 0 && sy < ih, inY1 = sy + 1 >= 0 && sy + 1 < ih
-                        let out = ((y * width) + xb + x1) * 3
-                        for c in 0..<3 {
-                            let v00 = inX0 && inY0 ? Int(px[(sy * iw + sx) * 3 + c]) : 0
-                            let v01 = inX1 && inY0 ? Int(px[(sy * iw + sx + 1) * 3 + c]) : 0
-                            let v10 = inX0 && inY1 ? Int(px[((sy + 1) * iw + sx) * 3 + c]) : 0
-                            let v11 = inX1 && inY1 ? Int(px[((sy + 1) * iw + sx + 1) * 3 + c]) : 0
-                            // Weights sum to 1024 here (32768 in OpenCV's table); round half up.
-                            let value = (v00 * w00 + v01 * w01 + v10 * w10 + v11 * w11 + 512) >> 10
-                            // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
-                            tensor[out + c] = offset.addingProduct(Float(value), scale)
+                        let o = out + 3 * x
+                        if sx >= 0 && sx + 1 < iw && sy >= 0 && sy + 1 < ih {
+                            let r0 = px + (sy * iw + sx) * 3, r1 = r0 + iw * 3
+                            for c in 0..<3 {
+                                let v = Int(r0[c]) * w00 + Int(r0[3 + c]) * w01 + Int(r1[c]) * w10 + Int(r1[3 + c]) * w11
+                                // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
+                                o[c] = offset.addingProduct(Float((v + 512) >> 10), scale)
+                            }
+                        } else {
+                            // Taps outside the image read OpenCV's constant border, 0.
+                            let inX0 = sx >= 0 && sx < iw, inX1 = sx >= -1 && sx + 1 < iw
+                            let inY0 = sy >= 0 && sy < ih, inY1 = sy >= -1 && sy + 1 < ih
+                            for c in 0..<3 {
+                                func at(_ yy: Int, _ xx: Int) -> Int { Int(px[(yy * iw + xx) * 3 + c]) }
+                                let v = (inX0 && inY0 ? at(sy, sx) * w00 : 0) + (inX1 && inY0 ? at(sy, sx + 1) * w01 : 0)
+                                    + (inX0 && inY1 ? at(sy + 1, sx) * w10 : 0) + (inX1 && inY1 ? at(sy + 1, sx + 1) * w11 : 0)
+                                o[c] = offset.addingProduct(Float((v + 512) >> 10), scale)
+                            }
                         }
                     }
-                    xb += bw
                 }
             }
         }
+    }
+
+    /// Where OpenCV samples each pixel of destination row `y`, in 1/32 pixels, as (x, y) pairs
+    /// (WarpPerspectiveInvoker): the destination is processed in blocks of `1024 / min(16, height)`
+    /// columns whose first column enters the double-precision sums separately from the offset
+    /// within the block; positions round half to even and saturate to 16 bits after the shift.
+    /// Four columns at a time in SIMD: the same operations per lane, so the same bits.
+    private func samplePositions(_ m: [Double], row y: Int, into out: UnsafeMutablePointer<Int32>) {
+        typealias D4 = SIMD4<Double>
+        let blockWidth = min(1024 / min(16, height), width)
+        let yd = Double(y)
+        let lanes = D4(0, 1, 2, 3)
+        var xb = 0
+        while xb < width {
+            let bw = min(blockWidth, width - xb)
+            let x0 = m[0] * Double(xb) + m[1] * yd + m[2]
+            let y0 = m[3] * Double(xb) + m[4] * yd + m[5]
+            let w0 = m[6] * Double(xb) + m[7] * yd + m[8]
+            var x1 = 0
+            while x1 < bw {
+                let x = lanes + D4(repeating: Double(x1))
+                var w = D4(repeating: w0) + D4(repeating: m[6]) * x
+                w = (D4(repeating: 32) / w).replacing(with: 0, where: w .== 0)
+                let fx = ((D4(repeating: x0) + D4(repeating: m[0]) * x) * w).clamped(lowerBound: D4(repeating: -2.0e9),
+                                                                                    upperBound: D4(repeating: 2.0e9))
+                let fy = ((D4(repeating: y0) + D4(repeating: m[3]) * x) * w).clamped(lowerBound: D4(repeating: -2.0e9),
+                                                                                    upperBound: D4(repeating: 2.0e9))
+                let rx = fx.rounded(.toNearestOrEven), ry = fy.rounded(.toNearestOrEven)
+                for l in 0..<min(4, bw - x1) {
+                    // OpenCV keeps X >> 5 in a short; saturate there, keeping the fraction bits.
+                    let X = Int32(rx[l]), Y = Int32(ry[l])
+                    out[2 * (xb + x1 + l)] = Self.saturatedPosition(X)
+                    out[2 * (xb + x1 + l) + 1] = Self.saturatedPosition(Y)
+                }
+                x1 += 4
+            }
+            xb += bw
+        }
+    }
+
+    /// A 1/32-pixel position whose integer part saturates to Int16, as OpenCV stores it.
+    @inline(__always)
+    private static func saturatedPosition(_ v: Int32) -> Int32 {
+        let whole = min(max(v >> 5, Int32(Int16.min)), Int32(Int16.max))
+        return whole << 5 | (v & 31)
     }
 }

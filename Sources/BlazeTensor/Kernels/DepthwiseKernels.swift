@@ -1,6 +1,8 @@
 // Depthwise 3x3 convolution, SIMD over channels: for each block of 8 channels the nine taps
-// and the bias stay in registers while the kernel walks the output pixels. Taps are summed
-// column by column with fma, the reference kernel's (and XNNPACK's) order.
+// stay in registers while the kernel walks the output pixels. Taps are summed column by
+// column with fma, the reference kernel's (and XNNPACK's) order. Interior pixels take a
+// branch-free path (two at a time at stride 1, sharing two of their three input columns);
+// border pixels skip the taps outside the input.
 
 /// Depthwise weights packed once: per block of 8 channels, the bias then the 3x3 taps in
 /// column-major order (kx outer, ky inner), zero-padded to a multiple of 8 channels.
@@ -12,11 +14,10 @@ public struct PackedDepthwise3x3Weights: Sendable {
     public init(weightsHWC: [Float], bias: [Float], channels: Int) {
         var data: [Float] = []
         for block in stride(from: 0, to: channels, by: 8) {
-            let lane = { (c: Int, v: (Int) -> Float) -> Float in c < channels ? v(c) : 0 }
-            for i in 0..<8 { data.append(lane(block + i) { bias[$0] }) }
+            for i in 0..<8 { data.append(block + i < channels ? bias[block + i] : 0) }
             for kx in 0..<3 {
                 for ky in 0..<3 {
-                    for i in 0..<8 { data.append(lane(block + i) { weightsHWC[(ky * 3 + kx) * channels + $0] }) }
+                    for i in 0..<8 { data.append(block + i < channels ? weightsHWC[(ky * 3 + kx) * channels + block + i] : 0) }
                 }
             }
         }
@@ -31,47 +32,95 @@ public func f32Depthwise3x3FMA(
     _ g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedDepthwise3x3Weights,
     activation: Activation, output: UnsafeMutablePointer<Float>
 ) {
-    let c = g.input.c, iw = g.input.w, ow = g.output.w
+    let c = g.input.c, iw = g.input.w, ow = g.output.w, sw = g.strideW
+    // Output columns whose three input columns are all inside the input.
+    let firstInside = (g.padLeft + sw - 1) / sw
+    let lastInside = iw - 3 + g.padLeft >= 0 ? (iw - 3 + g.padLeft) / sw : -1   // inclusive
+    let interior = firstInside..<max(firstInside, min(ow, lastInside + 1))
     weights.data.withUnsafeBufferPointer { packed in
         for block in stride(from: 0, to: c, by: 8) {
             let w = packed.baseAddress! + (block / 8) * 80
             let lanes = min(8, c - block)
+            let plain = lanes == 8 && activation == .none   // store the sum as it is
             let bias = load8(w)
             let k00 = load8(w + 8), k10 = load8(w + 16), k20 = load8(w + 24)
             let k01 = load8(w + 32), k11 = load8(w + 40), k21 = load8(w + 48)
             let k02 = load8(w + 56), k12 = load8(w + 64), k22 = load8(w + 72)
-            let taps = [k00, k10, k20, k01, k11, k21, k02, k12, k22]
             for n in 0..<g.input.n {
-                let image = input + n * g.input.h * iw * c + block
-                let out = output + n * g.output.h * ow * c + block
+                let image = input + (n * g.input.h * iw * c + block)
+                let out = output + (n * g.output.h * ow * c + block)
                 for oy in rows {
                     let iy0 = oy * g.strideH - g.padTop
-                    let rowsInside = iy0 >= 0 && iy0 + 2 < g.input.h
-                    for ox in 0..<ow {
-                        let ix0 = ox * g.strideW - g.padLeft
-                        var acc = bias
-                        if rowsInside && ix0 >= 0 && ix0 + 2 < iw {
-                            let r0 = image + (iy0 * iw + ix0) * c, r1 = r0 + iw * c, r2 = r1 + iw * c
-                            acc = acc.addingProduct(load8(r0), k00)
-                            acc = acc.addingProduct(load8(r1), k10)
-                            acc = acc.addingProduct(load8(r2), k20)
-                            acc = acc.addingProduct(load8(r0 + c), k01)
-                            acc = acc.addingProduct(load8(r1 + c), k11)
-                            acc = acc.addingProduct(load8(r2 + c), k21)
-                            acc = acc.addingProduct(load8(r0 + 2 * c), k02)
-                            acc = acc.addingProduct(load8(r1 + 2 * c), k12)
-                            acc = acc.addingProduct(load8(r2 + 2 * c), k22)
-                        } else {
-                            for kx in g.kernelColumns(ox) {
-                                for ky in g.kernelRows(oy) {
-                                    acc = acc.addingProduct(load8(image + ((iy0 + ky) * iw + ix0 + kx) * c), taps[kx * 3 + ky])
-                                }
-                            }
-                        }
-                        store8(activation.apply(acc), out + (oy * ow + ox) * c, count: lanes)
+                    let outRow = out + oy * ow * c
+                    guard iy0 >= 0, iy0 + 2 < g.input.h, !interior.isEmpty else {
+                        for ox in 0..<ow { put(borderPixel(g, image, oy, ox, w, bias), outRow + ox * c, activation, lanes) }
+                        continue
                     }
+                    for ox in 0..<interior.lowerBound { put(borderPixel(g, image, oy, ox, w, bias), outRow + ox * c, activation, lanes) }
+                    let r0 = image + iy0 * iw * c, r1 = r0 + iw * c, r2 = r1 + iw * c
+                    var ox = interior.lowerBound
+                    if sw == 1 {
+                        while ox &+ 2 <= interior.upperBound {
+                            let col = (ox - g.padLeft) &* c
+                            let a0 = load8(r0 + col), a1 = load8(r1 + col), a2 = load8(r2 + col)
+                            let b0 = load8(r0 + col + c), b1 = load8(r1 + col + c), b2 = load8(r2 + col + c)
+                            var p = bias.addingProduct(a0, k00), q = bias.addingProduct(b0, k00)
+                            p = p.addingProduct(a1, k10); q = q.addingProduct(b1, k10)
+                            p = p.addingProduct(a2, k20); q = q.addingProduct(b2, k20)
+                            let c0 = load8(r0 + col + 2 * c), c1 = load8(r1 + col + 2 * c), c2 = load8(r2 + col + 2 * c)
+                            p = p.addingProduct(b0, k01); q = q.addingProduct(c0, k01)
+                            p = p.addingProduct(b1, k11); q = q.addingProduct(c1, k11)
+                            p = p.addingProduct(b2, k21); q = q.addingProduct(c2, k21)
+                            let d0 = load8(r0 + col + 3 * c), d1 = load8(r1 + col + 3 * c), d2 = load8(r2 + col + 3 * c)
+                            p = p.addingProduct(c0, k02); q = q.addingProduct(d0, k02)
+                            p = p.addingProduct(c1, k12); q = q.addingProduct(d1, k12)
+                            p = p.addingProduct(c2, k22); q = q.addingProduct(d2, k22)
+                            if plain {
+                                store8(p, outRow + ox &* c); store8(q, outRow + (ox &+ 1) &* c)
+                            } else {
+                                put(p, outRow + ox &* c, activation, lanes); put(q, outRow + (ox &+ 1) &* c, activation, lanes)
+                            }
+                            ox &+= 2
+                        }
+                    }
+                    while ox < interior.upperBound {
+                        let col = (ox &* sw &- g.padLeft) &* c
+                        var acc = bias.addingProduct(load8(r0 + col), k00)
+                        acc = acc.addingProduct(load8(r1 + col), k10)
+                        acc = acc.addingProduct(load8(r2 + col), k20)
+                        acc = acc.addingProduct(load8(r0 + col + c), k01)
+                        acc = acc.addingProduct(load8(r1 + col + c), k11)
+                        acc = acc.addingProduct(load8(r2 + col + c), k21)
+                        acc = acc.addingProduct(load8(r0 + col + 2 * c), k02)
+                        acc = acc.addingProduct(load8(r1 + col + 2 * c), k12)
+                        acc = acc.addingProduct(load8(r2 + col + 2 * c), k22)
+                        if plain { store8(acc, outRow + ox &* c) } else { put(acc, outRow + ox &* c, activation, lanes) }
+                        ox &+= 1
+                    }
+                    for ox in interior.upperBound..<ow { put(borderPixel(g, image, oy, ox, w, bias), outRow + ox * c, activation, lanes) }
                 }
             }
         }
     }
+}
+
+/// Applies the activation and stores `lanes` channels.
+private func put(_ acc: F8, _ dst: UnsafeMutablePointer<Float>, _ activation: Activation, _ lanes: Int) {
+    let v = activation.apply(acc)
+    if lanes == 8 { store8(v, dst) } else { store8(v, dst, count: lanes) }
+}
+
+/// One output pixel near the border: only the taps inside the input, in column-major order.
+@inline(never)
+private func borderPixel(_ g: WindowGeometry, _ image: UnsafePointer<Float>, _ oy: Int, _ ox: Int,
+                         _ w: UnsafePointer<Float>, _ bias: F8) -> F8 {
+    let c = g.input.c
+    let iy0 = oy * g.strideH - g.padTop, ix0 = ox * g.strideW - g.padLeft
+    var acc = bias
+    for kx in g.kernelColumns(ox) {
+        for ky in g.kernelRows(oy) {
+            acc = acc.addingProduct(load8(image + ((iy0 + ky) * g.input.w + ix0 + kx) * c), load8(w + 8 + (kx * 3 + ky) * 8))
+        }
+    }
+    return acc
 }

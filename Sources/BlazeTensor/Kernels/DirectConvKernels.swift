@@ -1,17 +1,17 @@
 // A kxk convolution as a GEMM whose rows are gathered from the input window without a copy
 // (for an NHWC image, a window row of kw pixels x ic channels is contiguous). Four output
-// pixels x 16 output channels per tile; window taps outside the input are skipped per pixel
+// pixels x up to 24 output channels per tile; window taps outside the input are skipped per pixel
 // at the borders. Sum order: bias, then kernel row, column and input channel, with fma.
 
 /// Output rows `rows` of a convolution with weights packed as `PackedPointwiseWeights` whose
 /// "input channels" are the kh*kw*ic taps in HWIO order.
-public func f32Conv2DDirect4x16FMA(
+public func f32Conv2DDirect4x24FMA(
     _ g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
     activation: Activation, output: UnsafeMutablePointer<Float>
 ) {
     let ic = g.input.c, oc = g.output.c, iw = g.input.w
     let rowLength = g.kernelW * ic
-    let epilogue = PointwiseEpilogue(activation: activation)
+    let epilogue = ActivationOnly(activation: activation)
     weights.data.withUnsafeBufferPointer { packed in
         for n in 0..<g.input.n {
             let image = input + n * g.input.h * iw * ic
@@ -26,7 +26,11 @@ public func f32Conv2DDirect4x16FMA(
                 while ox < g.output.w {
                     let pixel = oy * g.output.w + ox
                     if rowsInside && ox >= firstInside && ox + 3 <= lastInside {
-                        for (start, width, offset) in weights.blocks {
+                        for (start, width, offset) in weights.blocks where width == 24 {
+                            directTile4x24(image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic, g.strideW * ic, iw * ic,
+                                           g.kernelH, rowLength, packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
+                        }
+                        for (start, width, offset) in weights.blocks where width != 24 {
                             directTile4(image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic, g.strideW * ic, iw * ic,
                                         g.kernelH, rowLength, packed.baseAddress! + offset, width, pixel, start, oc, epilogue, out)
                         }
@@ -43,10 +47,43 @@ public func f32Conv2DDirect4x16FMA(
     }
 }
 
-/// Four horizontally adjacent output pixels whose windows lie inside the input.
+/// Four horizontally adjacent output pixels whose windows lie inside the input, 24 channels.
+private func directTile4x24(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
+                            _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
+                            _ e: ActivationOnly, _ out: UnsafeMutablePointer<Float>) {
+    let b0 = load8(w), b1 = load8(w + 8), b2 = load8(w + 16)
+    var a00 = b0, a01 = b1, a02 = b2, a10 = b0, a11 = b1, a12 = b2
+    var a20 = b0, a21 = b1, a22 = b2, a30 = b0, a31 = b1, a32 = b2
+    var wr = w + 24
+    for ky in 0..<kh {
+        let r0 = x0 + ky &* rowStride, r1 = r0 + pixelStep, r2 = r1 + pixelStep, r3 = r2 + pixelStep
+        for j in 0..<rowLength {
+            let w0 = load8(wr), w1 = load8(wr + 8), w2 = load8(wr + 16)
+            let v0 = F8(repeating: r0[j])
+            a00 = a00.addingProduct(v0, w0); a01 = a01.addingProduct(v0, w1); a02 = a02.addingProduct(v0, w2)
+            let v1 = F8(repeating: r1[j])
+            a10 = a10.addingProduct(v1, w0); a11 = a11.addingProduct(v1, w1); a12 = a12.addingProduct(v1, w2)
+            let v2 = F8(repeating: r2[j])
+            a20 = a20.addingProduct(v2, w0); a21 = a21.addingProduct(v2, w1); a22 = a22.addingProduct(v2, w2)
+            let v3 = F8(repeating: r3[j])
+            a30 = a30.addingProduct(v3, w0); a31 = a31.addingProduct(v3, w1); a32 = a32.addingProduct(v3, w2)
+            wr += 24
+        }
+    }
+    storeRow(a00, pixel: p, channel: o, oc, e, out); storeRow(a01, pixel: p, channel: o &+ 8, oc, e, out)
+    storeRow(a02, pixel: p, channel: o &+ 16, oc, e, out)
+    storeRow(a10, pixel: p &+ 1, channel: o, oc, e, out); storeRow(a11, pixel: p &+ 1, channel: o &+ 8, oc, e, out)
+    storeRow(a12, pixel: p &+ 1, channel: o &+ 16, oc, e, out)
+    storeRow(a20, pixel: p &+ 2, channel: o, oc, e, out); storeRow(a21, pixel: p &+ 2, channel: o &+ 8, oc, e, out)
+    storeRow(a22, pixel: p &+ 2, channel: o &+ 16, oc, e, out)
+    storeRow(a30, pixel: p &+ 3, channel: o, oc, e, out); storeRow(a31, pixel: p &+ 3, channel: o &+ 8, oc, e, out)
+    storeRow(a32, pixel: p &+ 3, channel: o &+ 16, oc, e, out)
+}
+
+/// Four horizontally adjacent output pixels whose windows lie inside the input, 8 or 16 channels.
 private func directTile4(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
                          _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
-                         _ e: PointwiseEpilogue, _ out: UnsafeMutablePointer<Float>) {
+                         _ e: ActivationOnly, _ out: UnsafeMutablePointer<Float>) {
     let b0 = load8(w), b1 = width == 16 ? load8(w + 8) : F8()
     var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1
     var wr = w + width
@@ -65,19 +102,20 @@ private func directTile4(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStri
             wr += width
         }
     }
-    for (r, (lo, hi)) in [(a00, a01), (a10, a11), (a20, a21), (a30, a31)].enumerated() {
-        let base = out + (p + r) * oc
-        store8(e.finish(lo, pixel: p + r, channel: o), base + o, count: min(8, oc - o))
-        if width == 16, oc - o > 8 { store8(e.finish(hi, pixel: p + r, channel: o + 8), base + o + 8, count: min(8, oc - o - 8)) }
+    storeRow(a00, pixel: p, channel: o, oc, e, out); storeRow(a10, pixel: p &+ 1, channel: o, oc, e, out)
+    storeRow(a20, pixel: p &+ 2, channel: o, oc, e, out); storeRow(a30, pixel: p &+ 3, channel: o, oc, e, out)
+    if width == 16 {
+        storeRow(a01, pixel: p, channel: o &+ 8, oc, e, out); storeRow(a11, pixel: p &+ 1, channel: o &+ 8, oc, e, out)
+        storeRow(a21, pixel: p &+ 2, channel: o &+ 8, oc, e, out); storeRow(a31, pixel: p &+ 3, channel: o &+ 8, oc, e, out)
     }
 }
 
 /// One output pixel, skipping window taps outside the input.
 private func directPixel(_ g: WindowGeometry, _ image: UnsafePointer<Float>, oy: Int, ox: Int,
                          _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
-                         _ e: PointwiseEpilogue, _ out: UnsafeMutablePointer<Float>) {
+                         _ e: ActivationOnly, _ out: UnsafeMutablePointer<Float>) {
     let ic = g.input.c
-    var a0 = load8(w), a1 = width == 16 ? load8(w + 8) : F8()
+    var a0 = load8(w), a1 = width >= 16 ? load8(w + 8) : F8(), a2 = width == 24 ? load8(w + 16) : F8()
     let iy0 = oy * g.strideH - g.padTop, ix0 = ox * g.strideW - g.padLeft
     let columns = g.kernelColumns(ox)
     for ky in g.kernelRows(oy) {
@@ -87,11 +125,13 @@ private func directPixel(_ g: WindowGeometry, _ image: UnsafePointer<Float>, oy:
             for i in 0..<ic {
                 let v = F8(repeating: x[i])
                 a0 = a0.addingProduct(v, load8(wr))
-                if width == 16 { a1 = a1.addingProduct(v, load8(wr + 8)) }
+                if width >= 16 { a1 = a1.addingProduct(v, load8(wr + 8)) }
+                if width == 24 { a2 = a2.addingProduct(v, load8(wr + 16)) }
                 wr += width
             }
         }
     }
-    store8(e.finish(a0, pixel: p, channel: o), out + p * oc + o, count: min(8, oc - o))
-    if width == 16, oc - o > 8 { store8(e.finish(a1, pixel: p, channel: o + 8), out + p * oc + o + 8, count: min(8, oc - o - 8)) }
+    storeRow(a0, pixel: p, channel: o, oc, e, out)
+    if width >= 16 { storeRow(a1, pixel: p, channel: o + 8, oc, e, out) }
+    if width == 24 { storeRow(a2, pixel: p, channel: o + 16, oc, e, out) }
 }

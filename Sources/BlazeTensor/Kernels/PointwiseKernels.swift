@@ -4,8 +4,9 @@
 // sum is bias, then fma over input channels in order: the reference kernel's order, so the
 // results are identical to it.
 
-/// Pointwise weights packed once for the GEMM kernels: output channels in blocks of 16 (the last
-/// block 8 or 16 wide, zero-padded), each block holding its bias row, then one row per input channel.
+/// Weights packed once for the GEMM-style kernels: output channels in blocks of `maxWidth`
+/// (16, or 24 for the direct convolution; the last block 8, 16 or 24 wide, zero-padded), each
+/// block holding its bias row, then one row per input channel (or per kernel tap and channel).
 public struct PackedPointwiseWeights: Sendable {
     public let inputChannels: Int, outputChannels: Int
     /// First output channel, width (8 or 16) and offset into `data` of each block.
@@ -13,13 +14,13 @@ public struct PackedPointwiseWeights: Sendable {
     let data: [Float]
 
     /// - Parameters: `weightsIO` is `[inputChannels][outputChannels]`, `bias` has `outputChannels` values.
-    public init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int) {
+    public init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int, maxWidth: Int = 16) {
         var blocks: [(Int, Int, Int)] = []
         var data: [Float] = []
         var start = 0
         while start < outputChannels {
             let remaining = outputChannels - start
-            let width = remaining <= 8 ? 8 : 16
+            let width = remaining <= 8 ? 8 : remaining <= 16 || maxWidth == 16 ? 16 : 24
             blocks.append((start, width, data.count))
             for row in -1..<inputChannels {
                 for lane in 0..<width {
@@ -54,23 +55,46 @@ public struct PointwiseEpilogue {
         (self.activation, self.skip, self.skipChannels, self.pooled) = (activation, skip, skipChannels, pooled)
         (self.outputWidth, self.skipWidth) = (outputWidth, skipWidth)
     }
+}
 
-    /// The skip values for pixel `p`, output channels `o..<o+8` (zero past `skipChannels`).
-    @inline(__always) func skipVector(pixel p: Int, channel o: Int) -> F8 {
-        guard let skip else { return F8() }
-        let lanes = min(8, skipChannels - o)
-        guard lanes > 0 else { return F8() }
-        if !pooled { return load8(skip + p * skipChannels + o, count: lanes) }
-        let y = p / outputWidth, x = p - y * outputWidth
-        let row0 = skip + ((2 * y) * skipWidth + 2 * x) * skipChannels + o
-        let row1 = row0 + skipWidth * skipChannels
-        let a = load8(row0, count: lanes), b = load8(row0 + skipChannels, count: lanes)
-        let c = load8(row1, count: lanes), d = load8(row1 + skipChannels, count: lanes)
-        return a.pointwiseMax(b).pointwiseMax(c).pointwiseMax(d)
-    }
+/// The epilogue, specialised per kind so that the tile loops carry no per-store branching.
+protocol TileEpilogue {
+    /// Finishes output channels `o..<o+8` of pixel `p` (lanes past the output channels are discarded).
+    func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8
+}
 
+struct ActivationOnly: TileEpilogue {
+    let activation: Activation
+    @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 { activation.apply(acc) }
+}
+
+struct AddSkip: TileEpilogue {
+    let activation: Activation, skip: UnsafePointer<Float>, skipChannels: Int
     @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 {
-        activation.apply(skip == nil ? acc : acc + skipVector(pixel: p, channel: o))
+        let lanes = skipChannels &- o
+        let base = skip + (p &* skipChannels &+ o)
+        let s = lanes >= 8 ? load8(base) : load8(base, count: max(lanes, 0))
+        return activation.apply(acc + s)
+    }
+}
+
+struct AddPooledSkip: TileEpilogue {
+    let activation: Activation, skip: UnsafePointer<Float>, skipChannels: Int, outputWidth: Int, skipWidth: Int
+    @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 {
+        let lanes = skipChannels &- o
+        let y = p / outputWidth, x = p &- y &* outputWidth
+        let row0 = skip + (((2 &* y) &* skipWidth &+ 2 &* x) &* skipChannels &+ o)
+        let row1 = row0 + skipWidth &* skipChannels
+        let s: F8
+        if lanes >= 8 {
+            s = load8(row0).pointwiseMax(load8(row0 + skipChannels)).pointwiseMax(load8(row1))
+                .pointwiseMax(load8(row1 + skipChannels))
+        } else {
+            let n = max(lanes, 0)
+            s = load8(row0, count: n).pointwiseMax(load8(row0 + skipChannels, count: n))
+                .pointwiseMax(load8(row1, count: n)).pointwiseMax(load8(row1 + skipChannels, count: n))
+        }
+        return activation.apply(acc + s)
     }
 }
 
@@ -82,50 +106,68 @@ extension SIMD8 where Scalar == Float {
 /// `input` is `[pixel][inputChannels]`, `output` is `[pixel][outputChannels]`.
 public func f32PointwiseConvGEMM6x16FMA(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
-    epilogue: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
+    epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
 ) {
+    switch (e.skip, e.pooled) {
+    case (nil, _):
+        gemm(pixels, input, weights, ActivationOnly(activation: e.activation), output)
+    case (let skip?, false):
+        gemm(pixels, input, weights, AddSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels), output)
+    case (let skip?, true):
+        gemm(pixels, input, weights, AddPooledSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels,
+                                                   outputWidth: e.outputWidth, skipWidth: e.skipWidth), output)
+    }
+}
+
+@inline(__always)
+private func gemm<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePointer<Float>, _ weights: PackedPointwiseWeights,
+                                   _ e: E, _ output: UnsafeMutablePointer<Float>) {
     let ic = weights.inputChannels, oc = weights.outputChannels
     weights.data.withUnsafeBufferPointer { packed in
         for (start, width, offset) in weights.blocks {
             let w = packed.baseAddress! + offset
             var p = pixels.lowerBound
             if width == 16 {
-                while p + 6 <= pixels.upperBound {
-                    gemmTile6x16(p, input, ic, w, start, oc, epilogue, output)
-                    p += 6
+                while p &+ 6 <= pixels.upperBound {
+                    gemmTile6x16(p, input, ic, w, start, oc, e, output)
+                    p &+= 6
                 }
                 while p < pixels.upperBound {
-                    gemmTile1x16(p, input, ic, w, start, oc, epilogue, output)
-                    p += 1
+                    gemmTile1x16(p, input, ic, w, start, oc, e, output)
+                    p &+= 1
                 }
             } else {
-                while p + 6 <= pixels.upperBound {
-                    gemmTile6x8(p, input, ic, w, start, oc, epilogue, output)
-                    p += 6
+                while p &+ 6 <= pixels.upperBound {
+                    gemmTile6x8(p, input, ic, w, start, oc, e, output)
+                    p &+= 6
                 }
                 while p < pixels.upperBound {
-                    gemmTile1x8(p, input, ic, w, start, oc, epilogue, output)
-                    p += 1
+                    gemmTile1x8(p, input, ic, w, start, oc, e, output)
+                    p &+= 1
                 }
             }
         }
     }
 }
 
+/// Finishes and stores output channels `o..<o+8` of pixel `p`, masking lanes past `oc`.
 @inline(__always)
-private func storeRow(_ v: F8, pixel p: Int, channel o: Int, _ oc: Int, _ e: PointwiseEpilogue,
-                      _ output: UnsafeMutablePointer<Float>) {
-    let lanes = oc - o
+func storeRow<E: TileEpilogue>(_ v: F8, pixel p: Int, channel o: Int, _ oc: Int, _ e: E,
+                               _ output: UnsafeMutablePointer<Float>) {
+    let lanes = oc &- o
     guard lanes > 0 else { return }
-    store8(e.finish(v, pixel: p, channel: o), output + p * oc + o, count: min(8, lanes))
+    let r = e.finish(v, pixel: p, channel: o)
+    let dst = output + (p &* oc &+ o)
+    if lanes >= 8 { store8(r, dst) } else { store8(r, dst, count: lanes) }
 }
 
-private func gemmTile6x16(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
-                          _ o: Int, _ oc: Int, _ e: PointwiseEpilogue, _ output: UnsafeMutablePointer<Float>) {
+@inline(__always)
+private func gemmTile6x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
+                                           _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
     let b0 = load8(w), b1 = load8(w + 8)
     var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1
     var a30 = b0, a31 = b1, a40 = b0, a41 = b1, a50 = b0, a51 = b1
-    let x0 = input + p * ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic, x4 = x3 + ic, x5 = x4 + ic
+    let x0 = input + p &* ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic, x4 = x3 + ic, x5 = x4 + ic
     var wr = w + 16
     for i in 0..<ic {
         let w0 = load8(wr), w1 = load8(wr + 8)
@@ -137,32 +179,34 @@ private func gemmTile6x16(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ 
         let v5 = F8(repeating: x5[i]); a50 = a50.addingProduct(v5, w0); a51 = a51.addingProduct(v5, w1)
         wr += 16
     }
-    storeRow(a00, pixel: p, channel: o, oc, e, output); storeRow(a01, pixel: p, channel: o + 8, oc, e, output)
-    storeRow(a10, pixel: p + 1, channel: o, oc, e, output); storeRow(a11, pixel: p + 1, channel: o + 8, oc, e, output)
-    storeRow(a20, pixel: p + 2, channel: o, oc, e, output); storeRow(a21, pixel: p + 2, channel: o + 8, oc, e, output)
-    storeRow(a30, pixel: p + 3, channel: o, oc, e, output); storeRow(a31, pixel: p + 3, channel: o + 8, oc, e, output)
-    storeRow(a40, pixel: p + 4, channel: o, oc, e, output); storeRow(a41, pixel: p + 4, channel: o + 8, oc, e, output)
-    storeRow(a50, pixel: p + 5, channel: o, oc, e, output); storeRow(a51, pixel: p + 5, channel: o + 8, oc, e, output)
+    storeRow(a00, pixel: p, channel: o, oc, e, output); storeRow(a01, pixel: p, channel: o &+ 8, oc, e, output)
+    storeRow(a10, pixel: p &+ 1, channel: o, oc, e, output); storeRow(a11, pixel: p &+ 1, channel: o &+ 8, oc, e, output)
+    storeRow(a20, pixel: p &+ 2, channel: o, oc, e, output); storeRow(a21, pixel: p &+ 2, channel: o &+ 8, oc, e, output)
+    storeRow(a30, pixel: p &+ 3, channel: o, oc, e, output); storeRow(a31, pixel: p &+ 3, channel: o &+ 8, oc, e, output)
+    storeRow(a40, pixel: p &+ 4, channel: o, oc, e, output); storeRow(a41, pixel: p &+ 4, channel: o &+ 8, oc, e, output)
+    storeRow(a50, pixel: p &+ 5, channel: o, oc, e, output); storeRow(a51, pixel: p &+ 5, channel: o &+ 8, oc, e, output)
 }
 
-private func gemmTile1x16(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
-                          _ o: Int, _ oc: Int, _ e: PointwiseEpilogue, _ output: UnsafeMutablePointer<Float>) {
+@inline(__always)
+private func gemmTile1x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
+                                           _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
     var a0 = load8(w), a1 = load8(w + 8)
-    let x = input + p * ic
+    let x = input + p &* ic
     var wr = w + 16
     for i in 0..<ic {
         let v = F8(repeating: x[i])
         a0 = a0.addingProduct(v, load8(wr)); a1 = a1.addingProduct(v, load8(wr + 8))
         wr += 16
     }
-    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p, channel: o + 8, oc, e, output)
+    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p, channel: o &+ 8, oc, e, output)
 }
 
-private func gemmTile6x8(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
-                         _ o: Int, _ oc: Int, _ e: PointwiseEpilogue, _ output: UnsafeMutablePointer<Float>) {
+@inline(__always)
+private func gemmTile6x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
+                                          _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
     let b = load8(w)
     var a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b
-    let x0 = input + p * ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic, x4 = x3 + ic, x5 = x4 + ic
+    let x0 = input + p &* ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic, x4 = x3 + ic, x5 = x4 + ic
     var wr = w + 8
     for i in 0..<ic {
         let w0 = load8(wr)
@@ -171,15 +215,16 @@ private func gemmTile6x8(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w
         a4 = a4.addingProduct(F8(repeating: x4[i]), w0); a5 = a5.addingProduct(F8(repeating: x5[i]), w0)
         wr += 8
     }
-    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p + 1, channel: o, oc, e, output)
-    storeRow(a2, pixel: p + 2, channel: o, oc, e, output); storeRow(a3, pixel: p + 3, channel: o, oc, e, output)
-    storeRow(a4, pixel: p + 4, channel: o, oc, e, output); storeRow(a5, pixel: p + 5, channel: o, oc, e, output)
+    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, output)
+    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, output); storeRow(a3, pixel: p &+ 3, channel: o, oc, e, output)
+    storeRow(a4, pixel: p &+ 4, channel: o, oc, e, output); storeRow(a5, pixel: p &+ 5, channel: o, oc, e, output)
 }
 
-private func gemmTile1x8(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
-                         _ o: Int, _ oc: Int, _ e: PointwiseEpilogue, _ output: UnsafeMutablePointer<Float>) {
+@inline(__always)
+private func gemmTile1x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
+                                          _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
     var a = load8(w)
-    let x = input + p * ic
+    let x = input + p &* ic
     var wr = w + 8
     for i in 0..<ic {
         a = a.addingProduct(F8(repeating: x[i]), load8(wr))

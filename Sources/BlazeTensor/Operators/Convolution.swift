@@ -29,6 +29,8 @@ public struct Conv2D: TensorOperator {
     let weightsHWIO: [Float]
     let bias: [Float]
     let packed: PackedPointwiseWeights
+    /// For kxk kernels: the same in blocks of up to 24 channels (the direct kernel's widest tile).
+    let packedDirect: PackedPointwiseWeights
 
     /// - Parameter weights: TFLite's OHWI layout, `[outputChannels, kh, kw, inputChannels]`.
     public init(weights: Tensor, bias: Tensor?, strideH: Int, strideW: Int, padding: Padding,
@@ -52,6 +54,8 @@ public struct Conv2D: TensorOperator {
         weightsHWIO = hwio
         self.bias = bias?.scalars ?? [Float](repeating: 0, count: o)
         packed = PackedPointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: kh * kw * i, outputChannels: o)
+        packedDirect = PackedPointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: kh * kw * i,
+                                              outputChannels: o, maxWidth: 24)
     }
 
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
@@ -99,7 +103,7 @@ public struct Conv2D: TensorOperator {
         }
         if kernels == .fastest, residual == nil, g.output.n == 1 {
             return BoundWork(units: g.output.h, costPerUnit: macsPerRow) { r in
-                f32Conv2DDirect4x16FMA(g, rows: r, input: x, weights: packed, activation: act, output: y)
+                f32Conv2DDirect4x24FMA(g, rows: r, input: x, weights: packedDirect, activation: act, output: y)
             }
         }
         let weights = weightsHWIO, bias = bias, residual = residual

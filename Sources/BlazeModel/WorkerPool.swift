@@ -1,0 +1,102 @@
+import BlazeTensor
+import Foundation
+import Synchronization
+
+/// Persistent worker threads that share one layer's work with the calling thread.
+///
+/// A network runs ~70 short layers per frame, so waking threads through the kernel for each
+/// would cost more than the layers: workers spin on an atomic generation counter for a short
+/// while after each job, and sleep on a condition variable only when no job comes. Work is
+/// split statically into contiguous unit ranges (output rows), so every thread count gives
+/// the same results bit for bit.
+final class WorkerPool {
+    private let state: PoolState
+
+    /// A pool in which `threads` threads (the caller included) run each job.
+    init(threads: Int) {
+        state = PoolState(workers: threads - 1)
+        for index in 1..<threads {
+            let state = state
+            let thread = Thread { state.workerLoop(index: index) }
+            thread.name = "BlazeModel.worker\(index)"
+            thread.start()
+        }
+    }
+
+    deinit { state.shutdown() }
+
+    var threads: Int { state.workers + 1 }
+
+    /// Runs `work` split across all threads; returns when every part is done.
+    func run(_ work: BoundWork) {
+        state.dispatch(work)
+    }
+}
+
+/// The state the workers share; separate from `WorkerPool` so that threads do not keep the
+/// pool alive (its deinit stops them).
+private final class PoolState: @unchecked Sendable {
+    let workers: Int
+    private let generation = Atomic<Int>(0)
+    private let finished = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let exited = Atomic<Int>(0)
+    private let condition = NSCondition()
+    /// The current job; written by the dispatching thread before the generation is published.
+    nonisolated(unsafe) private var job: BoundWork?
+
+    init(workers: Int) { self.workers = workers }
+
+    func dispatch(_ work: BoundWork) {
+        job = work
+        finished.store(0, ordering: .relaxed)
+        condition.lock()
+        generation.wrappingAdd(1, ordering: .releasing)
+        condition.broadcast()
+        condition.unlock()
+        runShare(of: work, index: 0)
+        while finished.load(ordering: .acquiring) < workers {}
+        job = nil
+    }
+
+    /// Thread `index` of `workers + 1` takes a contiguous slice of the units.
+    private func runShare(of work: BoundWork, index: Int) {
+        let parts = workers + 1
+        let lower = work.units * index / parts, upper = work.units * (index + 1) / parts
+        if lower < upper { work.run(lower..<upper) }
+    }
+
+    func workerLoop(index: Int) {
+        var seen = 0
+        let clock = ContinuousClock()
+        while true {
+            // Spin for a while: the next layer usually comes within microseconds.
+            let deadline = clock.now.advanced(by: .microseconds(200))
+            var spins = 0
+            while generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
+                spins += 1
+                if spins & 1023 == 0, clock.now > deadline { break }
+            }
+            if generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
+                condition.lock()
+                while generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
+                    condition.wait()
+                }
+                condition.unlock()
+            }
+            if stopping.load(ordering: .acquiring) { break }
+            seen = generation.load(ordering: .acquiring)
+            if let work = job { runShare(of: work, index: index) }
+            finished.wrappingAdd(1, ordering: .releasing)
+        }
+        exited.wrappingAdd(1, ordering: .releasing)
+    }
+
+    func shutdown() {
+        condition.lock()
+        stopping.store(true, ordering: .releasing)
+        condition.broadcast()
+        condition.unlock()
+        while exited.load(ordering: .acquiring) < workers { usleep(50) }
+    }
+}
