@@ -16,8 +16,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
+        // One vector fused multiply-add, the only intrinsic the kernels need that Swift lacks.
+        .target(name: "CVectorFMA"),
         // NHWC Float32 tensors, operators and their microkernels.
-        .target(name: "BlazeTensor"),
+        .target(name: "BlazeTensor", dependencies: ["CVectorFMA"]),
         // The flat weights format and the graph runner built on BlazeTensor.
         .target(name: "BlazeModel", dependencies: ["BlazeTensor"]),
         // Reads TFLite flatbuffers and converts them to the flat format (the exporter).

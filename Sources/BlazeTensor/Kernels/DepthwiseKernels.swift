@@ -64,17 +64,17 @@ public func f32Depthwise3x3FMA(
                             let col = (ox - g.padLeft) &* c
                             let a0 = load8(r0 + col), a1 = load8(r1 + col), a2 = load8(r2 + col)
                             let b0 = load8(r0 + col + c), b1 = load8(r1 + col + c), b2 = load8(r2 + col + c)
-                            var p = bias.addingProduct(a0, k00), q = bias.addingProduct(b0, k00)
-                            p = p.addingProduct(a1, k10); q = q.addingProduct(b1, k10)
-                            p = p.addingProduct(a2, k20); q = q.addingProduct(b2, k20)
+                            var p = bias.fma(a0, k00), q = bias.fma(b0, k00)
+                            p = p.fma(a1, k10); q = q.fma(b1, k10)
+                            p = p.fma(a2, k20); q = q.fma(b2, k20)
                             let c0 = load8(r0 + col + 2 * c), c1 = load8(r1 + col + 2 * c), c2 = load8(r2 + col + 2 * c)
-                            p = p.addingProduct(b0, k01); q = q.addingProduct(c0, k01)
-                            p = p.addingProduct(b1, k11); q = q.addingProduct(c1, k11)
-                            p = p.addingProduct(b2, k21); q = q.addingProduct(c2, k21)
+                            p = p.fma(b0, k01); q = q.fma(c0, k01)
+                            p = p.fma(b1, k11); q = q.fma(c1, k11)
+                            p = p.fma(b2, k21); q = q.fma(c2, k21)
                             let d0 = load8(r0 + col + 3 * c), d1 = load8(r1 + col + 3 * c), d2 = load8(r2 + col + 3 * c)
-                            p = p.addingProduct(c0, k02); q = q.addingProduct(d0, k02)
-                            p = p.addingProduct(c1, k12); q = q.addingProduct(d1, k12)
-                            p = p.addingProduct(c2, k22); q = q.addingProduct(d2, k22)
+                            p = p.fma(c0, k02); q = q.fma(d0, k02)
+                            p = p.fma(c1, k12); q = q.fma(d1, k12)
+                            p = p.fma(c2, k22); q = q.fma(d2, k22)
                             if plain {
                                 store8(p, outRow + ox &* c); store8(q, outRow + (ox &+ 1) &* c)
                             } else {
@@ -85,15 +85,15 @@ public func f32Depthwise3x3FMA(
                     }
                     while ox < interior.upperBound {
                         let col = (ox &* sw &- g.padLeft) &* c
-                        var acc = bias.addingProduct(load8(r0 + col), k00)
-                        acc = acc.addingProduct(load8(r1 + col), k10)
-                        acc = acc.addingProduct(load8(r2 + col), k20)
-                        acc = acc.addingProduct(load8(r0 + col + c), k01)
-                        acc = acc.addingProduct(load8(r1 + col + c), k11)
-                        acc = acc.addingProduct(load8(r2 + col + c), k21)
-                        acc = acc.addingProduct(load8(r0 + col + 2 * c), k02)
-                        acc = acc.addingProduct(load8(r1 + col + 2 * c), k12)
-                        acc = acc.addingProduct(load8(r2 + col + 2 * c), k22)
+                        var acc = bias.fma(load8(r0 + col), k00)
+                        acc = acc.fma(load8(r1 + col), k10)
+                        acc = acc.fma(load8(r2 + col), k20)
+                        acc = acc.fma(load8(r0 + col + c), k01)
+                        acc = acc.fma(load8(r1 + col + c), k11)
+                        acc = acc.fma(load8(r2 + col + c), k21)
+                        acc = acc.fma(load8(r0 + col + 2 * c), k02)
+                        acc = acc.fma(load8(r1 + col + 2 * c), k12)
+                        acc = acc.fma(load8(r2 + col + 2 * c), k22)
                         if plain { store8(acc, outRow + ox &* c) } else { put(acc, outRow + ox &* c, activation, lanes) }
                         ox &+= 1
                     }
@@ -119,7 +119,7 @@ private func borderPixel(_ g: WindowGeometry, _ image: UnsafePointer<Float>, _ o
     var acc = bias
     for kx in g.kernelColumns(ox) {
         for ky in g.kernelRows(oy) {
-            acc = acc.addingProduct(load8(image + ((iy0 + ky) * g.input.w + ix0 + kx) * c), load8(w + 8 + (kx * 3 + ky) * 8))
+            acc = acc.fma(load8(image + ((iy0 + ky) * g.input.w + ix0 + kx) * c), load8(w + 8 + (kx * 3 + ky) * 8))
         }
     }
     return acc

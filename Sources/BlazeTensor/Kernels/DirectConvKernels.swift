@@ -60,13 +60,13 @@ private func directTile4x24(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowS
         for j in 0..<rowLength {
             let w0 = load8(wr), w1 = load8(wr + 8), w2 = load8(wr + 16)
             let v0 = F8(repeating: r0[j])
-            a00 = a00.addingProduct(v0, w0); a01 = a01.addingProduct(v0, w1); a02 = a02.addingProduct(v0, w2)
+            a00 = a00.fma(v0, w0); a01 = a01.fma(v0, w1); a02 = a02.fma(v0, w2)
             let v1 = F8(repeating: r1[j])
-            a10 = a10.addingProduct(v1, w0); a11 = a11.addingProduct(v1, w1); a12 = a12.addingProduct(v1, w2)
+            a10 = a10.fma(v1, w0); a11 = a11.fma(v1, w1); a12 = a12.fma(v1, w2)
             let v2 = F8(repeating: r2[j])
-            a20 = a20.addingProduct(v2, w0); a21 = a21.addingProduct(v2, w1); a22 = a22.addingProduct(v2, w2)
+            a20 = a20.fma(v2, w0); a21 = a21.fma(v2, w1); a22 = a22.fma(v2, w2)
             let v3 = F8(repeating: r3[j])
-            a30 = a30.addingProduct(v3, w0); a31 = a31.addingProduct(v3, w1); a32 = a32.addingProduct(v3, w2)
+            a30 = a30.fma(v3, w0); a31 = a31.fma(v3, w1); a32 = a32.fma(v3, w2)
             wr += 24
         }
     }
@@ -92,12 +92,12 @@ private func directTile4(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStri
         for j in 0..<rowLength {
             let w0 = load8(wr)
             let v0 = F8(repeating: r0[j]), v1 = F8(repeating: r1[j]), v2 = F8(repeating: r2[j]), v3 = F8(repeating: r3[j])
-            a00 = a00.addingProduct(v0, w0); a10 = a10.addingProduct(v1, w0)
-            a20 = a20.addingProduct(v2, w0); a30 = a30.addingProduct(v3, w0)
+            a00 = a00.fma(v0, w0); a10 = a10.fma(v1, w0)
+            a20 = a20.fma(v2, w0); a30 = a30.fma(v3, w0)
             if width == 16 {
                 let w1 = load8(wr + 8)
-                a01 = a01.addingProduct(v0, w1); a11 = a11.addingProduct(v1, w1)
-                a21 = a21.addingProduct(v2, w1); a31 = a31.addingProduct(v3, w1)
+                a01 = a01.fma(v0, w1); a11 = a11.fma(v1, w1)
+                a21 = a21.fma(v2, w1); a31 = a31.fma(v3, w1)
             }
             wr += width
         }
@@ -124,9 +124,9 @@ private func directPixel(_ g: WindowGeometry, _ image: UnsafePointer<Float>, oy:
             var wr = w + width * (1 + (ky * g.kernelW + kx) * ic)
             for i in 0..<ic {
                 let v = F8(repeating: x[i])
-                a0 = a0.addingProduct(v, load8(wr))
-                if width >= 16 { a1 = a1.addingProduct(v, load8(wr + 8)) }
-                if width == 24 { a2 = a2.addingProduct(v, load8(wr + 16)) }
+                a0 = a0.fma(v, load8(wr))
+                if width >= 16 { a1 = a1.fma(v, load8(wr + 8)) }
+                if width == 24 { a2 = a2.fma(v, load8(wr + 16)) }
                 wr += width
             }
         }

@@ -171,12 +171,12 @@ private func gemmTile6x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Floa
     var wr = w + 16
     for i in 0..<ic {
         let w0 = load8(wr), w1 = load8(wr + 8)
-        let v0 = F8(repeating: x0[i]); a00 = a00.addingProduct(v0, w0); a01 = a01.addingProduct(v0, w1)
-        let v1 = F8(repeating: x1[i]); a10 = a10.addingProduct(v1, w0); a11 = a11.addingProduct(v1, w1)
-        let v2 = F8(repeating: x2[i]); a20 = a20.addingProduct(v2, w0); a21 = a21.addingProduct(v2, w1)
-        let v3 = F8(repeating: x3[i]); a30 = a30.addingProduct(v3, w0); a31 = a31.addingProduct(v3, w1)
-        let v4 = F8(repeating: x4[i]); a40 = a40.addingProduct(v4, w0); a41 = a41.addingProduct(v4, w1)
-        let v5 = F8(repeating: x5[i]); a50 = a50.addingProduct(v5, w0); a51 = a51.addingProduct(v5, w1)
+        let v0 = F8(repeating: x0[i]); a00 = a00.fma(v0, w0); a01 = a01.fma(v0, w1)
+        let v1 = F8(repeating: x1[i]); a10 = a10.fma(v1, w0); a11 = a11.fma(v1, w1)
+        let v2 = F8(repeating: x2[i]); a20 = a20.fma(v2, w0); a21 = a21.fma(v2, w1)
+        let v3 = F8(repeating: x3[i]); a30 = a30.fma(v3, w0); a31 = a31.fma(v3, w1)
+        let v4 = F8(repeating: x4[i]); a40 = a40.fma(v4, w0); a41 = a41.fma(v4, w1)
+        let v5 = F8(repeating: x5[i]); a50 = a50.fma(v5, w0); a51 = a51.fma(v5, w1)
         wr += 16
     }
     storeRow(a00, pixel: p, channel: o, oc, e, output); storeRow(a01, pixel: p, channel: o &+ 8, oc, e, output)
@@ -195,7 +195,7 @@ private func gemmTile1x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Floa
     var wr = w + 16
     for i in 0..<ic {
         let v = F8(repeating: x[i])
-        a0 = a0.addingProduct(v, load8(wr)); a1 = a1.addingProduct(v, load8(wr + 8))
+        a0 = a0.fma(v, load8(wr)); a1 = a1.fma(v, load8(wr + 8))
         wr += 16
     }
     storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p, channel: o &+ 8, oc, e, output)
@@ -210,9 +210,9 @@ private func gemmTile6x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float
     var wr = w + 8
     for i in 0..<ic {
         let w0 = load8(wr)
-        a0 = a0.addingProduct(F8(repeating: x0[i]), w0); a1 = a1.addingProduct(F8(repeating: x1[i]), w0)
-        a2 = a2.addingProduct(F8(repeating: x2[i]), w0); a3 = a3.addingProduct(F8(repeating: x3[i]), w0)
-        a4 = a4.addingProduct(F8(repeating: x4[i]), w0); a5 = a5.addingProduct(F8(repeating: x5[i]), w0)
+        a0 = a0.fma(F8(repeating: x0[i]), w0); a1 = a1.fma(F8(repeating: x1[i]), w0)
+        a2 = a2.fma(F8(repeating: x2[i]), w0); a3 = a3.fma(F8(repeating: x3[i]), w0)
+        a4 = a4.fma(F8(repeating: x4[i]), w0); a5 = a5.fma(F8(repeating: x5[i]), w0)
         wr += 8
     }
     storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, output)
@@ -227,7 +227,7 @@ private func gemmTile1x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float
     let x = input + p &* ic
     var wr = w + 8
     for i in 0..<ic {
-        a = a.addingProduct(F8(repeating: x[i]), load8(wr))
+        a = a.fma(F8(repeating: x[i]), load8(wr))
         wr += 8
     }
     storeRow(a, pixel: p, channel: o, oc, e, output)

@@ -1,7 +1,14 @@
 // Small helpers the SIMD microkernels share: unaligned vector loads and stores, and stores of
 // a vector's first lanes only (channel tails).
 
+import CVectorFMA
+
 typealias F8 = SIMD8<Float>
+
+extension SIMD8 where Scalar == Float {
+    /// `self + a * b` per lane with one rounding, as one vector fma (see CVectorFMA.h).
+    @inline(__always) func fma(_ a: F8, _ b: F8) -> F8 { bf_fma8(a, b, self) }
+}
 
 @inline(__always) func load8(_ p: UnsafePointer<Float>) -> F8 {
     UnsafeRawPointer(p).loadUnaligned(as: F8.self)
