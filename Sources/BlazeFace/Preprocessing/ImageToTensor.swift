@@ -1,4 +1,5 @@
 import BlazeImage
+import CVectorFMA
 
 /// Cuts a region out of an image into a model's input tensor, as MediaPipe's
 /// ImageToTensorCalculator does on CPU (image_to_tensor_converter_opencv.cc):
@@ -52,35 +53,42 @@ public struct ImageToTensor: Sendable {
         let scale = (valueRange.upperBound - valueRange.lowerBound) / 255
         let offset = valueRange.lowerBound
         let (iw, ih) = (image.width, image.height)
+        let pixelCount = iw * ih
+        let scale4 = SIMD4<Float>(repeating: scale), offset4 = SIMD4<Float>(repeating: offset)
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * width + 8) { positions in
             image.pixels.withUnsafeBufferPointer { px in
                 let px = px.baseAddress!
+                /// R, G, B (and the next byte, unused) of source pixel `i`, widened.
+                @inline(__always) func tap(_ i: Int) -> SIMD4<Int32> {
+                    SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(px + 3 * i).loadUnaligned(as: SIMD4<UInt8>.self))
+                }
                 for y in 0..<height {
                     samplePositions(t.m, row: y, into: positions.baseAddress!)
                     let out = tensor.baseAddress! + y * width * 3
                     for x in 0..<width {
                         let X = Int(positions[2 * x]), Y = Int(positions[2 * x + 1])
-                        let sx = X >> 5, sy = Y >> 5, ax = X & 31, ay = Y & 31
+                        let sx = X >> 5, sy = Y >> 5, ax = Int32(X & 31), ay = Int32(Y & 31)
                         // OpenCV's 15-bit weights are these times 32; the rounding is the same.
-                        let w00 = (32 - ay) * (32 - ax), w01 = (32 - ay) * ax
-                        let w10 = ay * (32 - ax), w11 = ay * ax
-                        let o = out + 3 * x
-                        if sx >= 0 && sx + 1 < iw && sy >= 0 && sy + 1 < ih {
-                            let r0 = px + (sy * iw + sx) * 3, r1 = r0 + iw * 3
-                            for c in 0..<3 {
-                                let v = Int(r0[c]) * w00 + Int(r0[3 + c]) * w01 + Int(r1[c]) * w10 + Int(r1[3 + c]) * w11
-                                // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
-                                o[c] = offset.addingProduct(Float((v + 512) >> 10), scale)
-                            }
+                        let w00 = (32 - ay) * (32 - ax), w01 = (32 - ay) * ax, w10 = ay * (32 - ax), w11 = ay * ax
+                        let i00 = sy * iw + sx
+                        // Inside, with the last tap's 4-byte read still within the image.
+                        if sx >= 0 && sx + 1 < iw && sy >= 0 && sy + 1 < ih && i00 + iw + 2 < pixelCount {
+                            var v = tap(i00) &* w00
+                            v &+= tap(i00 + 1) &* w01
+                            v &+= tap(i00 + iw) &* w10
+                            v &+= tap(i00 + iw + 1) &* w11
+                            // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
+                            let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
+                            out[3 * x] = f[0]; out[3 * x + 1] = f[1]; out[3 * x + 2] = f[2]
                         } else {
                             // Taps outside the image read OpenCV's constant border, 0.
                             let inX0 = sx >= 0 && sx < iw, inX1 = sx >= -1 && sx + 1 < iw
                             let inY0 = sy >= 0 && sy < ih, inY1 = sy >= -1 && sy + 1 < ih
                             for c in 0..<3 {
-                                func at(_ yy: Int, _ xx: Int) -> Int { Int(px[(yy * iw + xx) * 3 + c]) }
+                                func at(_ yy: Int, _ xx: Int) -> Int32 { Int32(px[(yy * iw + xx) * 3 + c]) }
                                 let v = (inX0 && inY0 ? at(sy, sx) * w00 : 0) + (inX1 && inY0 ? at(sy, sx + 1) * w01 : 0)
                                     + (inX0 && inY1 ? at(sy + 1, sx) * w10 : 0) + (inX1 && inY1 ? at(sy + 1, sx + 1) * w11 : 0)
-                                o[c] = offset.addingProduct(Float((v + 512) >> 10), scale)
+                                out[3 * x + c] = offset.addingProduct(Float((v + 512) >> 10), scale)
                             }
                         }
                     }

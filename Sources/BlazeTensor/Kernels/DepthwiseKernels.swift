@@ -5,7 +5,8 @@
 // border pixels skip the taps outside the input.
 
 /// Depthwise weights packed once: per block of 8 channels, the bias then the 3x3 taps in
-/// column-major order (kx outer, ky inner), zero-padded to a multiple of 8 channels.
+/// column-major order (kx outer, ky inner), zero-padded to a multiple of 8 channels; then a
+/// zero vector, which taps outside the input read (as XNNPACK's indirection buffer does).
 public struct PackedDepthwise3x3Weights: Sendable {
     public let channels: Int
     let data: [Float]
@@ -21,6 +22,7 @@ public struct PackedDepthwise3x3Weights: Sendable {
                 }
             }
         }
+        data += [Float](repeating: 0, count: 16)   // the zero vector border taps read
         self.channels = channels
         self.data = data
     }
@@ -38,6 +40,7 @@ public func f32Depthwise3x3FMA(
     let lastInside = iw - 3 + g.padLeft >= 0 ? (iw - 3 + g.padLeft) / sw : -1   // inclusive
     let interior = firstInside..<max(firstInside, min(ow, lastInside + 1))
     weights.data.withUnsafeBufferPointer { packed in
+        let zero = packed.baseAddress! + packed.count - 16
         for block in stride(from: 0, to: c, by: 8) {
             let w = packed.baseAddress! + (block / 8) * 80
             let lanes = min(8, c - block)
@@ -53,10 +56,10 @@ public func f32Depthwise3x3FMA(
                     let iy0 = oy * g.strideH - g.padTop
                     let outRow = out + oy * ow * c
                     guard iy0 >= 0, iy0 + 2 < g.input.h, !interior.isEmpty else {
-                        for ox in 0..<ow { put(borderPixel(g, image, oy, ox, w, bias), outRow + ox * c, activation, lanes) }
+                        for ox in 0..<ow { put(borderPixel(g, image, oy, ox, w, bias, zero), outRow + ox * c, activation, lanes) }
                         continue
                     }
-                    for ox in 0..<interior.lowerBound { put(borderPixel(g, image, oy, ox, w, bias), outRow + ox * c, activation, lanes) }
+                    for ox in 0..<interior.lowerBound { put(borderPixel(g, image, oy, ox, w, bias, zero), outRow + ox * c, activation, lanes) }
                     let r0 = image + iy0 * iw * c, r1 = r0 + iw * c, r2 = r1 + iw * c
                     var ox = interior.lowerBound
                     if sw == 1 {
@@ -97,7 +100,7 @@ public func f32Depthwise3x3FMA(
                         if plain { store8(acc, outRow + ox &* c) } else { put(acc, outRow + ox &* c, activation, lanes) }
                         ox &+= 1
                     }
-                    for ox in interior.upperBound..<ow { put(borderPixel(g, image, oy, ox, w, bias), outRow + ox * c, activation, lanes) }
+                    for ox in interior.upperBound..<ow { put(borderPixel(g, image, oy, ox, w, bias, zero), outRow + ox * c, activation, lanes) }
                 }
             }
         }
@@ -110,17 +113,24 @@ private func put(_ acc: F8, _ dst: UnsafeMutablePointer<Float>, _ activation: Ac
     if lanes == 8 { store8(v, dst) } else { store8(v, dst, count: lanes) }
 }
 
-/// One output pixel near the border: only the taps inside the input, in column-major order.
+/// One output pixel near the border: taps outside the input read a zero vector, and adding
+/// fma(0, w) leaves the sum as it was, so this equals skipping them.
 @inline(never)
 private func borderPixel(_ g: WindowGeometry, _ image: UnsafePointer<Float>, _ oy: Int, _ ox: Int,
-                         _ w: UnsafePointer<Float>, _ bias: F8) -> F8 {
-    let c = g.input.c
+                         _ w: UnsafePointer<Float>, _ bias: F8, _ zero: UnsafePointer<Float>) -> F8 {
+    let c = g.input.c, iw = g.input.w, ih = g.input.h
     let iy0 = oy * g.strideH - g.padTop, ix0 = ox * g.strideW - g.padLeft
-    var acc = bias
-    for kx in g.kernelColumns(ox) {
-        for ky in g.kernelRows(oy) {
-            acc = acc.fma(load8(image + ((iy0 + ky) * g.input.w + ix0 + kx) * c), load8(w + 8 + (kx * 3 + ky) * 8))
-        }
+    @inline(__always) func tap(_ ky: Int, _ kx: Int) -> F8 {
+        let y = iy0 &+ ky, x = ix0 &+ kx
+        return load8(y >= 0 && y < ih && x >= 0 && x < iw ? image + (y &* iw &+ x) &* c : zero)
     }
-    return acc
+    var acc = bias.fma(tap(0, 0), load8(w + 8))
+    acc = acc.fma(tap(1, 0), load8(w + 16))
+    acc = acc.fma(tap(2, 0), load8(w + 24))
+    acc = acc.fma(tap(0, 1), load8(w + 32))
+    acc = acc.fma(tap(1, 1), load8(w + 40))
+    acc = acc.fma(tap(2, 1), load8(w + 48))
+    acc = acc.fma(tap(0, 2), load8(w + 56))
+    acc = acc.fma(tap(1, 2), load8(w + 64))
+    return acc.fma(tap(2, 2), load8(w + 72))
 }

@@ -1,3 +1,5 @@
+import CVectorFMA
+
 // Pointwise (1x1, stride 1) convolution as a GEMM over pixels: XNNPACK's "broadcast" scheme.
 // A tile of 6 pixels x 16 output channels lives in twelve SIMD8 accumulators; each input
 // channel broadcasts one value per pixel against one packed weight row. Per output value the
@@ -39,7 +41,8 @@ public struct PackedPointwiseWeights: Sendable {
 }
 
 /// What happens to a pointwise result before it is stored: an optional residual added from the
-/// block input (the skip connection), then the activation. The skip may have fewer channels
+/// block input (the skip connection), then the activation. Skip reads are whole vectors with
+/// the lanes past the skip's channels zeroed (buffers carry `kernelSlack`). The skip may have fewer channels
 /// (TFLite's channel PAD: the rest add zero) and may be max-pooled 2x2 with stride 2 on the fly
 /// (TFLite's MAX_POOL_2D before the PAD), so neither the padded nor the pooled copy is made.
 public struct PointwiseEpilogue {
@@ -71,9 +74,7 @@ struct ActivationOnly: TileEpilogue {
 struct AddSkip: TileEpilogue {
     let activation: Activation, skip: UnsafePointer<Float>, skipChannels: Int
     @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 {
-        let lanes = skipChannels &- o
-        let base = skip + (p &* skipChannels &+ o)
-        let s = lanes >= 8 ? load8(base) : load8(base, count: max(lanes, 0))
+        let s = load8Masked(skip + (p &* skipChannels &+ o), count: skipChannels &- o)
         return activation.apply(acc + s)
     }
 }
@@ -85,21 +86,11 @@ struct AddPooledSkip: TileEpilogue {
         let y = p / outputWidth, x = p &- y &* outputWidth
         let row0 = skip + (((2 &* y) &* skipWidth &+ 2 &* x) &* skipChannels &+ o)
         let row1 = row0 + skipWidth &* skipChannels
-        let s: F8
-        if lanes >= 8 {
-            s = load8(row0).pointwiseMax(load8(row0 + skipChannels)).pointwiseMax(load8(row1))
-                .pointwiseMax(load8(row1 + skipChannels))
-        } else {
-            let n = max(lanes, 0)
-            s = load8(row0, count: n).pointwiseMax(load8(row0 + skipChannels, count: n))
-                .pointwiseMax(load8(row1, count: n)).pointwiseMax(load8(row1 + skipChannels, count: n))
-        }
+        let m = load8(row0).pointwiseMax(load8(row0 + skipChannels)).pointwiseMax(load8(row1))
+            .pointwiseMax(load8(row1 + skipChannels))
+        let s = lanes >= 8 ? m : bf_first_lanes8(m, Int32(truncatingIfNeeded: max(lanes, 0)))
         return activation.apply(acc + s)
     }
-}
-
-extension SIMD8 where Scalar == Float {
-    @inline(__always) func pointwiseMax(_ other: F8) -> F8 { replacing(with: other, where: other .> self) }
 }
 
 /// out[p][o] = epilogue(bias[o] + Σ_i in[p][i] · w[i][o]) for pixels `pixels`.

@@ -114,9 +114,9 @@ public func f32AddReference(
     for i in 0..<count { output[i] = activation.apply(a[i] + b[i]) }
 }
 
-/// Elementwise `max(x, 0)`.
+/// Elementwise ReLU (TFLite's `max(0, x)`).
 public func f32ReLUReference(_ x: UnsafePointer<Float>, count: Int, output: UnsafeMutablePointer<Float>) {
-    for i in 0..<count { output[i] = max(x[i], 0) }
+    for i in 0..<count { output[i] = Activation.relu.apply(x[i]) }
 }
 
 /// Zero padding of a rank-4 tensor: `before` and `after` give the pad per axis.

@@ -24,6 +24,13 @@ extension SIMD8 where Scalar == Float {
     for i in 0..<count { p[i] = v[i] }
 }
 
+/// Lanes `0..<count` of a full vector load, zero in the others (count may be <= 0 or >= 8).
+/// Reads all eight floats: only for buffers with `kernelSlack` past their end.
+@inline(__always) func load8Masked(_ p: UnsafePointer<Float>, count: Int) -> F8 {
+    let v = load8(p)
+    return count >= 8 ? v : bf_first_lanes8(v, Int32(truncatingIfNeeded: max(count, 0)))
+}
+
 /// Loads lanes `0..<count` (count 0...8), zero in the others; never reads past `count`.
 @inline(__always) func load8(_ p: UnsafePointer<Float>, count: Int) -> F8 {
     if count >= 8 { return load8(p) }
@@ -32,12 +39,17 @@ extension SIMD8 where Scalar == Float {
     return v
 }
 
+extension SIMD8 where Scalar == Float {
+    /// The larger of each pair of lanes (a vector maxps; see CVectorFMA.h).
+    @inline(__always) func pointwiseMax(_ other: F8) -> F8 { bf_max8(self, other) }
+}
+
 extension Activation {
     @inline(__always) func apply(_ v: F8) -> F8 {
         switch self {
         case .none: v
-        case .relu: v.replacing(with: 0, where: v .< 0)
-        case .relu6: v.replacing(with: 0, where: v .< 0).replacing(with: 6, where: v .> 6)
+        case .relu: bf_max8(v, F8())
+        case .relu6: bf_min8(bf_max8(v, F8()), F8(repeating: 6))
         }
     }
 }

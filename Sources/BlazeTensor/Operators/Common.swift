@@ -23,11 +23,12 @@ public enum Padding: String, Sendable, Hashable {
 public enum Activation: String, Sendable, Hashable {
     case none, relu, relu6
 
+    /// TFLite's `std::max(0.f, x)` (and `std::min(6.f, ...)`): NaN maps to 0, as XNNPACK's maxps does.
     @inline(__always) func apply(_ x: Float) -> Float {
         switch self {
         case .none: x
-        case .relu: max(x, 0)
-        case .relu6: min(max(x, 0), 6)
+        case .relu: x > 0 ? x : 0
+        case .relu6: x > 0 ? (x < 6 ? x : 6) : 0
         }
     }
 }
