@@ -10,13 +10,16 @@ let package = Package(
     name: "BlazeFace",
     products: [
         .library(name: "BlazeFace", targets: ["BlazeFace"]),
+        .library(name: "BlazeImage", targets: ["BlazeImage"]),
+        .library(name: "BlazeModel", targets: ["BlazeModel"]),
+        .library(name: "BlazeTensor", targets: ["BlazeTensor"]),
         .executable(name: "blazeface", targets: ["blazeface"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // One vector fused multiply-add, the only intrinsic the kernels need that Swift lacks.
+        // The few vector operations (fma, max, min, lane masks) that Swift's SIMD types spell as per-lane loops.
         .target(name: "CVectorFMA"),
         // NHWC Float32 tensors, operators and their microkernels.
         .target(name: "BlazeTensor", dependencies: ["CVectorFMA"]),
@@ -32,7 +35,7 @@ let package = Package(
         // Pixel buffers, PNG decoding and encoding, drawing.
         .target(name: "BlazeImage", dependencies: ["CPNGSupport"]),
         // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
-        .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage"]),
+        .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage", "CVectorFMA"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
             "BlazeFace", "TFLiteImport",

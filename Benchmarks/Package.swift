@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+// The benchmark suite, a package of its own so that building and testing the library does not
+// build the benchmark toolchain. Run from this folder:
+//
+//   swift package --allow-writing-to-package-directory benchmark
+//
+// For AVX2/FMA code (what the README's figures use) add, before `benchmark`:
+//   -Xswiftc -target-cpu -Xswiftc haswell     (swift package ... -Xswiftc ... benchmark)
+import PackageDescription
+
+let package = Package(
+    name: "BlazeFaceBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "BlazeFace", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "BlazeFaceBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "BlazeFace", package: "BlazeFace"),
+                .product(name: "BlazeImage", package: "BlazeFace"),
+                .product(name: "BlazeModel", package: "BlazeFace"),
+                .product(name: "BlazeTensor", package: "BlazeFace"),
+            ],
+            path: "BlazeFaceBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
+    ]
+)
