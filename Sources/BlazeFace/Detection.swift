@@ -28,33 +28,78 @@ public struct NormalizedRect: Sendable, Equatable {
     }
 }
 
+/// Up to eight (x, y) points stored inline, so that a detection costs no heap allocation.
+public struct KeypointList: Sendable, Equatable, RandomAccessCollection, MutableCollection {
+    public static let capacity = 8
+    public private(set) var count: Int
+    /// x0, y0, x1, y1, ...; lanes past `count` stay zero.
+    private var storage = SIMD16<Float>()
+
+    /// `count` points at (0, 0).
+    public init(count: Int) {
+        precondition((0...Self.capacity).contains(count), "at most \(Self.capacity) keypoints")
+        self.count = count
+    }
+
+    public init(_ points: [(x: Float, y: Float)]) {
+        self.init(count: points.count)
+        for (i, p) in points.enumerated() { self[i] = p }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+    public subscript(i: Int) -> (x: Float, y: Float) {
+        get { (storage[2 * i], storage[2 * i + 1]) }
+        set { storage[2 * i] = newValue.x; storage[2 * i + 1] = newValue.y }
+    }
+
+    public static func == (a: KeypointList, b: KeypointList) -> Bool { a.count == b.count && a.storage == b.storage }
+}
+
 /// One detected face: MediaPipe's `Detection`.
 public struct Detection: Sendable, Equatable {
     /// Pixel box, truncated and clamped to the image as MediaPipe's DetectionTransformationCalculator does.
     public var boundingBox: BoundingBox
     /// The unrounded box in normalized image coordinates (MediaPipe's relative_bounding_box).
     public var relativeBoundingBox: NormalizedRect
-    public var categories: [Category]
-    /// Six keypoints, labelled, in `FaceKeypoint` order.
-    public var keypoints: [NormalizedKeypoint]
+    /// The face score, 0...1.
+    public var score: Float
+    /// The keypoints in `FaceKeypoint` order, normalized to the image.
+    public var keypointList: KeypointList
 
-    public var score: Float { categories.first?.score ?? 0 }
+    public init(boundingBox: BoundingBox, relativeBoundingBox: NormalizedRect, score: Float, keypoints: KeypointList) {
+        (self.boundingBox, self.relativeBoundingBox, self.score, self.keypointList) = (boundingBox, relativeBoundingBox, score, keypoints)
+    }
 
-    public init(boundingBox: BoundingBox, relativeBoundingBox: NormalizedRect, categories: [Category],
-                keypoints: [NormalizedKeypoint]) {
-        (self.boundingBox, self.relativeBoundingBox) = (boundingBox, relativeBoundingBox)
-        (self.categories, self.keypoints) = (categories, keypoints)
+    /// MediaPipe's categories: one, index 0, with the score.
+    public var categories: [Category] { [Category(index: 0, score: score)] }
+
+    /// The keypoints with their labels (`rightEye`, `leftEye`, ...), as MediaPipe lists them.
+    public var keypoints: [NormalizedKeypoint] {
+        keypointList.enumerated().map { i, p in
+            NormalizedKeypoint(x: p.x, y: p.y, label: FaceKeypoint(rawValue: i)?.label)
+        }
     }
 }
 
 /// The six BlazeFace keypoints, in the model's order. "Right" is the subject's right.
 public enum FaceKeypoint: Int, CaseIterable, Sendable {
     case rightEye, leftEye, noseTip, mouthCenter, rightEarTragion, leftEarTragion
-    public var label: String { "\(self)" }
+
+    public var label: String {
+        switch self {
+        case .rightEye: "rightEye"
+        case .leftEye: "leftEye"
+        case .noseTip: "noseTip"
+        case .mouthCenter: "mouthCenter"
+        case .rightEarTragion: "rightEarTragion"
+        case .leftEarTragion: "leftEarTragion"
+        }
+    }
 }
 
 /// What `FaceDetector.detect` returns: the faces, highest score first.
 public struct FaceDetectorResult: Sendable, Equatable {
     public var detections: [Detection]
-    public init(detections: [Detection]) { self.detections = detections }
+    public init(detections: [Detection] = []) { self.detections = detections }
 }

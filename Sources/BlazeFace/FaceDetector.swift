@@ -69,7 +69,15 @@ public final class FaceDetector: Sendable {
 
     /// Detects faces in `image`; detections sorted by score, highest first.
     public func detect(image: RGBImage) throws(DetectorError) -> FaceDetectorResult {
-        try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image) }
+        var result = FaceDetectorResult()
+        try detect(image: image, into: &result)
+        return result
+    }
+
+    /// Detects faces into `result`, reusing its storage: with a result kept from frame to
+    /// frame, a detection allocates nothing on the heap.
+    public func detect(image: RGBImage, into result: inout FaceDetectorResult) throws(DetectorError) {
+        try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image, into: &result) }
     }
 
     /// Runs only the network, once, on the input tensor left by the last call: what a benchmark
@@ -112,17 +120,20 @@ public final class FaceDetector: Sendable {
                 throw .invalidOption(name: "raw outputs", value: "\(regressors.count) and \(logits.count) values",
                                      allowed: "\(pipeline.decoder.anchors.count * 16) and \(pipeline.decoder.anchors.count)")
             }
-            return regressors.withUnsafeBufferPointer { r in
+            var result = FaceDetectorResult()
+            regressors.withUnsafeBufferPointer { r in
                 logits.withUnsafeBufferPointer { l in
                     pipeline.postprocess(regressors: r, logits: l, transform: transform,
-                                         imageWidth: imageWidth, imageHeight: imageHeight)
+                                         imageWidth: imageWidth, imageHeight: imageHeight, into: &result)
                 }
             }
+            return result
         }
     }
 }
 
-/// The detector's mutable state: the bound network and the fixed stages around it.
+/// The detector's mutable state: the bound network, the fixed stages around it, and the
+/// buffers post-processing reuses from frame to frame.
 struct Pipeline {
     let network: Network
     let imageToTensor = ImageToTensor(width: 128, height: 128, valueRange: -1...1, keepAspectRatio: true)
@@ -130,6 +141,8 @@ struct Pipeline {
     let nms: WeightedNonMaxSuppression
     let maxFaces: Int?
     let regressorsIndex: Int, logitsIndex: Int
+    var decoded: [RawDetection] = [], merged: [RawDetection] = []
+    var nmsScratch = WeightedNonMaxSuppression.Scratch()
 
     init(model: ModelFile, options: FaceDetectorOptions) throws(DetectorError) {
         do { network = try Network(model: model, options: Network.Options(threads: options.threads)) } catch { throw .weights(error) }
@@ -146,34 +159,37 @@ struct Pipeline {
         decoder = DetectionDecoder(anchors: anchors, minScore: options.minDetectionConfidence)
         nms = WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)
         maxFaces = options.maxFaces
+        decoded.reserveCapacity(anchors.count)
+        merged.reserveCapacity(anchors.count)
     }
 
     func preprocess(_ image: RGBImage) throws(DetectorError) -> ImageToTensor.Transform {
         try imageToTensor.convert(image, into: network.input())
     }
 
-    func detect(_ image: RGBImage) throws(DetectorError) -> FaceDetectorResult {
+    mutating func detect(_ image: RGBImage, into result: inout FaceDetectorResult) throws(DetectorError) {
         let transform = try preprocess(image)
         network.run()
-        return postprocess(regressors: network.output(regressorsIndex), logits: network.output(logitsIndex),
-                           transform: transform, imageWidth: image.width, imageHeight: image.height)
+        postprocess(regressors: network.output(regressorsIndex), logits: network.output(logitsIndex),
+                    transform: transform, imageWidth: image.width, imageHeight: image.height, into: &result)
     }
 
-    func postprocess(regressors: UnsafeBufferPointer<Float>, logits: UnsafeBufferPointer<Float>,
-                     transform: ImageToTensor.Transform, imageWidth: Int, imageHeight: Int) -> FaceDetectorResult {
+    mutating func postprocess(regressors: UnsafeBufferPointer<Float>, logits: UnsafeBufferPointer<Float>,
+                              transform: ImageToTensor.Transform, imageWidth: Int, imageHeight: Int,
+                              into result: inout FaceDetectorResult) {
+        decoder.decode(regressors: regressors, logits: logits, into: &decoded)
+        nms(decoded, scratch: &nmsScratch, into: &merged)
         let projection = DetectionProjection(m: transform.projection)
-        var raw = nms(decoder.decode(regressors: regressors, logits: logits)).map(projection.callAsFunction)
-        // A NaN anywhere (from NaN pixels or weights) makes a detection meaningless: drop it.
-        raw.removeAll { d in !d.score.isFinite || !d.box.xMin.isFinite || !d.box.yMin.isFinite
-            || !d.box.width.isFinite || !d.box.height.isFinite || d.keypoints.contains { !$0.x.isFinite || !$0.y.isFinite } }
-        if let maxFaces, raw.count > maxFaces { raw.removeLast(raw.count - maxFaces) }
-        return FaceDetectorResult(detections: raw.map { d in
-            Detection(boundingBox: BoundingBox(d.box, imageWidth: imageWidth, imageHeight: imageHeight),
-                      relativeBoundingBox: d.box,
-                      categories: [Category(index: 0, score: d.score)],
-                      keypoints: zip(d.keypoints, FaceKeypoint.allCases).map {
-                          NormalizedKeypoint(x: $0.x, y: $0.y, label: $1.label)
-                      })
-        })
+        result.detections.removeAll(keepingCapacity: true)
+        for var d in merged {
+            projection(&d)
+            // A NaN anywhere (from NaN pixels or weights) makes a detection meaningless: drop it.
+            guard d.score.isFinite, d.box.xMin.isFinite, d.box.yMin.isFinite, d.box.width.isFinite,
+                  d.box.height.isFinite, d.keypoints.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
+            if let maxFaces, result.detections.count == maxFaces { break }
+            result.detections.append(Detection(
+                boundingBox: BoundingBox(d.box, imageWidth: imageWidth, imageHeight: imageHeight),
+                relativeBoundingBox: d.box, score: d.score, keypoints: d.keypoints))
+        }
     }
 }

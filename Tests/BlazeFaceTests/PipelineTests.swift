@@ -48,7 +48,7 @@ import Testing
 
     func raw(_ score: Float, _ x: Float, _ y: Float, _ size: Float) -> RawDetection {
         RawDetection(score: score, box: NormalizedRect(xMin: x, yMin: y, width: size, height: size),
-                     keypoints: [(x + size / 2, y + size / 2)])
+                     keypoints: KeypointList([(x + size / 2, y + size / 2)]))
     }
 
     @Test func weightedSuppressionAveragesOverlapsByScore() {

@@ -3,15 +3,10 @@
 public struct RawDetection: Sendable, Equatable {
     public var score: Float
     public var box: NormalizedRect
-    /// (x, y) pairs, `keypointCount` of them.
-    public var keypoints: [(x: Float, y: Float)]
+    public var keypoints: KeypointList
 
-    public init(score: Float, box: NormalizedRect, keypoints: [(x: Float, y: Float)]) {
+    public init(score: Float, box: NormalizedRect, keypoints: KeypointList) {
         (self.score, self.box, self.keypoints) = (score, box, keypoints)
-    }
-
-    public static func == (a: RawDetection, b: RawDetection) -> Bool {
-        a.score == b.score && a.box == b.box && a.keypoints.elementsEqual(b.keypoints) { $0 == $1 }
     }
 }
 
@@ -40,6 +35,14 @@ public struct DetectionDecoder: Sendable {
     /// NaN size are dropped, as MediaPipe drops them.
     public func decode(regressors: UnsafeBufferPointer<Float>, logits: UnsafeBufferPointer<Float>) -> [RawDetection] {
         var out: [RawDetection] = []
+        decode(regressors: regressors, logits: logits, into: &out)
+        return out
+    }
+
+    /// The same into `out` (emptied first, its capacity kept: no allocation once it has grown).
+    public func decode(regressors: UnsafeBufferPointer<Float>, logits: UnsafeBufferPointer<Float>,
+                       into out: inout [RawDetection]) {
+        out.removeAll(keepingCapacity: true)
         for (i, anchor) in anchors.enumerated() {
             let s = score(logits[i])
             guard s >= minScore else { continue }
@@ -52,16 +55,14 @@ public struct DetectionDecoder: Sendable {
             let yMax = yCenter + h / 2, xMax = xCenter + w / 2
             let box = NormalizedRect(xMin: xMin, yMin: yMin, width: xMax - xMin, height: yMax - yMin)
             guard box.width >= 0, box.height >= 0 else { continue }   // also false for NaN
-            var keypoints: [(x: Float, y: Float)] = []
-            keypoints.reserveCapacity(keypointCount)
+            var keypoints = KeypointList(count: keypointCount)
             for k in 0..<keypointCount {
                 let p = r + keypointOffset + 2 * k
-                keypoints.append((p[0] / xScale * anchor.width + anchor.xCenter,
-                                  p[1] / yScale * anchor.height + anchor.yCenter))
+                keypoints[k] = (p[0] / xScale * anchor.width + anchor.xCenter,
+                                p[1] / yScale * anchor.height + anchor.yCenter)
             }
             out.append(RawDetection(score: s, box: box, keypoints: keypoints))
         }
-        return out
     }
 }
 

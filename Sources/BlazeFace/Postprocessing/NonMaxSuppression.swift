@@ -5,23 +5,52 @@ public struct WeightedNonMaxSuppression: Sendable {
 
     public init(minSuppressionThreshold: Float) { self.minSuppressionThreshold = minSuppressionThreshold }
 
+    /// Index lists reused from call to call, so that suppression allocates nothing once warm.
+    public struct Scratch: Sendable {
+        var order: [Int] = [], candidates: [Int] = [], rest: [Int] = []
+        public init() {}
+    }
+
     /// Repeatedly takes the best remaining detection and every detection overlapping it by more
     /// than the threshold (itself included), and replaces them by their score-weighted mean box
     /// and keypoints, keeping the best one's score.
     public func callAsFunction(_ detections: [RawDetection]) -> [RawDetection] {
-        // Descending by score; ties keep anchor order.
-        var remaining = detections.indices.sorted { detections[$0].score > detections[$1].score }
-        var output: [RawDetection] = []
+        var scratch = Scratch(), output: [RawDetection] = []
+        callAsFunction(detections, scratch: &scratch, into: &output)
+        return output
+    }
+
+    /// The same into `output` (emptied first), with reusable scratch space.
+    public func callAsFunction(_ detections: [RawDetection], scratch: inout Scratch, into output: inout [RawDetection]) {
+        output.removeAll(keepingCapacity: true)
+        // Descending by score, ties in anchor order: an insertion sort, in place (Swift's sort
+        // may allocate; the list is short).
+        // Take the scratch lists out (leaving them uniquely referenced, so that emptying them
+        // keeps their storage instead of copying it) and put them back at the end.
+        var remaining: [Int] = [], candidates: [Int] = [], rest: [Int] = []
+        swap(&remaining, &scratch.order); swap(&candidates, &scratch.candidates); swap(&rest, &scratch.rest)
+        defer { swap(&remaining, &scratch.order); swap(&candidates, &scratch.candidates); swap(&rest, &scratch.rest) }
+        remaining.removeAll(keepingCapacity: true)
+        for i in detections.indices {
+            var j = remaining.count
+            remaining.append(i)
+            while j > 0, detections[remaining[j - 1]].score < detections[i].score {
+                remaining[j] = remaining[j - 1]
+                j -= 1
+            }
+            remaining[j] = i
+        }
         while let first = remaining.first {
             let best = detections[first]
-            var candidates: [Int] = [], rest: [Int] = []
+            candidates.removeAll(keepingCapacity: true)
+            rest.removeAll(keepingCapacity: true)
             for i in remaining {
                 if iou(detections[i].box, best.box) > minSuppressionThreshold { candidates.append(i) } else { rest.append(i) }
             }
             var merged = best
             if !candidates.isEmpty {
                 var xMin: Float = 0, yMin: Float = 0, xMax: Float = 0, yMax: Float = 0, total: Float = 0
-                var keypoints = [(x: Float, y: Float)](repeating: (0, 0), count: best.keypoints.count)
+                var keypoints = KeypointList(count: best.keypoints.count)
                 for c in candidates {
                     let d = detections[c], s = d.score
                     total += s
@@ -30,22 +59,21 @@ public struct WeightedNonMaxSuppression: Sendable {
                     xMax += (d.box.xMin + d.box.width) * s
                     yMax += (d.box.yMin + d.box.height) * s
                     for k in keypoints.indices {
-                        keypoints[k].x += d.keypoints[k].x * s
-                        keypoints[k].y += d.keypoints[k].y * s
+                        keypoints[k] = (keypoints[k].x + d.keypoints[k].x * s, keypoints[k].y + d.keypoints[k].y * s)
                     }
                 }
                 merged.box.xMin = xMin / total
                 merged.box.yMin = yMin / total
                 merged.box.width = xMax / total - merged.box.xMin
                 merged.box.height = yMax / total - merged.box.yMin
-                merged.keypoints = keypoints.map { ($0.x / total, $0.y / total) }
+                for k in keypoints.indices { keypoints[k] = (keypoints[k].x / total, keypoints[k].y / total) }
+                merged.keypoints = keypoints
             }
             output.append(merged)
             // A box that does not even overlap itself (zero area) ends the loop, as in MediaPipe.
             if rest.count == remaining.count { break }
-            remaining = rest
+            swap(&remaining, &rest)
         }
-        return output
     }
 
     /// Intersection over union of two boxes (MediaPipe's `Rectangle_f` arithmetic, in float).

@@ -1,26 +1,25 @@
 /// Maps detections from normalized tensor coordinates to normalized image coordinates with the
 /// letterbox's 4x4 matrix (DetectionProjectionCalculator), in float, in MediaPipe's order.
 struct DetectionProjection {
-    let m: [Float]
+    let m: SIMD16<Float>
 
     @inline(__always) func project(_ x: Float, _ y: Float) -> (x: Float, y: Float) {
         (x * m[0] + y * m[1] + m[3], x * m[4] + y * m[5] + m[7])
     }
 
     /// Keypoints map directly; the box becomes the axis-aligned box around its four mapped corners.
-    func callAsFunction(_ d: RawDetection) -> RawDetection {
-        var out = d
-        out.keypoints = d.keypoints.map { project($0.x, $0.y) }
+    func callAsFunction(_ d: inout RawDetection) {
+        for k in d.keypoints.indices { d.keypoints[k] = project(d.keypoints[k].x, d.keypoints[k].y) }
         let (x0, y0, w, h) = (d.box.xMin, d.box.yMin, d.box.width, d.box.height)
-        let corners = [project(x0, y0), project(x0 + w, y0), project(x0 + w, y0 + h), project(x0, y0 + h)]
         var left = Float.greatestFiniteMagnitude, top = Float.greatestFiniteMagnitude
         var right = -Float.greatestFiniteMagnitude, bottom = -Float.greatestFiniteMagnitude
-        for p in corners {
+        func include(_ p: (x: Float, y: Float)) {
             left = min(left, p.x); top = min(top, p.y)
             right = max(right, p.x); bottom = max(bottom, p.y)
         }
-        out.box = NormalizedRect(xMin: left, yMin: top, width: right - left, height: bottom - top)
-        return out
+        include(project(x0, y0)); include(project(x0 + w, y0))
+        include(project(x0 + w, y0 + h)); include(project(x0, y0 + h))
+        d.box = NormalizedRect(xMin: left, yMin: top, width: right - left, height: bottom - top)
     }
 }
 

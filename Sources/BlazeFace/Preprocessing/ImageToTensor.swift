@@ -21,7 +21,7 @@ public struct ImageToTensor: Sendable {
     /// 4x4 matrix that maps normalized tensor coordinates back to normalized image coordinates.
     public struct Transform: Sendable, Equatable {
         public var region: RotatedRect
-        public var projection: [Float]
+        public var projection: SIMD16<Float>
     }
 
     /// Fills `tensor` (height x width x 3, NHWC) from `region` of `image` (default: all of it).
@@ -37,7 +37,8 @@ public struct ImageToTensor: Sendable {
             throw .invalidRegion("region \(roi) must be finite with positive width and height")
         }
         if keepAspectRatio { roi = roi.paddedToAspect(tensorWidth: width, tensorHeight: height) }
-        let destination: [(x: Float, y: Float)] = [(0, Float(height)), (0, 0), (Float(width), 0), (Float(width), Float(height))]
+        let (w, h) = (Float(width), Float(height))
+        let destination = SIMD8<Float>(0, h, 0, 0, w, 0, w, h)
         guard let forward = PerspectiveTransform.mapping(roi.corners(), to: destination),
               let inverse = forward.inverted() else {
             throw .invalidRegion("region \(roi) is degenerate")
@@ -55,7 +56,8 @@ public struct ImageToTensor: Sendable {
         let (iw, ih) = (image.width, image.height)
         let pixelCount = iw * ih
         let scale4 = SIMD4<Float>(repeating: scale), offset4 = SIMD4<Float>(repeating: offset)
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * width + 8) { positions in
+        // Sample positions for up to 32 columns at a time, on the stack.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * Self.chunk + 8) { positions in
             image.pixels.withUnsafeBufferPointer { px in
                 let px = px.baseAddress!
                 /// R, G, B (and the next byte, unused) of source pixel `i`, widened.
@@ -63,10 +65,12 @@ public struct ImageToTensor: Sendable {
                     SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(px + 3 * i).loadUnaligned(as: SIMD4<UInt8>.self))
                 }
                 for y in 0..<height {
-                    samplePositions(t.m, row: y, into: positions.baseAddress!)
                     let out = tensor.baseAddress! + y * width * 3
                     for x in 0..<width {
-                        let X = Int(positions[2 * x]), Y = Int(positions[2 * x + 1])
+                        if x % Self.chunk == 0 {
+                            samplePositions(t.m, row: y, columns: x..<min(x + Self.chunk, width), into: positions.baseAddress!)
+                        }
+                        let X = Int(positions[2 * (x % Self.chunk)]), Y = Int(positions[2 * (x % Self.chunk) + 1])
                         let sx = X >> 5, sy = Y >> 5, ax = Int32(X & 31), ay = Int32(Y & 31)
                         // OpenCV's 15-bit weights are these times 32; the rounding is the same.
                         let w00 = (32 - ay) * (32 - ax), w01 = (32 - ay) * ax, w10 = ay * (32 - ax), w11 = ay * ax
@@ -97,23 +101,29 @@ public struct ImageToTensor: Sendable {
         }
     }
 
-    /// Where OpenCV samples each pixel of destination row `y`, in 1/32 pixels, as (x, y) pairs
-    /// (WarpPerspectiveInvoker): the destination is processed in blocks of `1024 / min(16, height)`
-    /// columns whose first column enters the double-precision sums separately from the offset
-    /// within the block; positions round half to even and saturate to 16 bits after the shift.
-    /// Four columns at a time in SIMD: the same operations per lane, so the same bits.
-    private func samplePositions(_ m: [Double], row y: Int, into out: UnsafeMutablePointer<Int32>) {
+    /// Columns whose sample positions are computed together.
+    private static let chunk = 32
+
+    /// Where OpenCV samples destination pixels (`columns`, y), in 1/32 pixels, as (x, y) pairs
+    /// from `out[0]` (WarpPerspectiveInvoker): the destination is processed in blocks of
+    /// `1024 / min(16, height)` columns whose first column enters the double-precision sums
+    /// separately from the offset within the block; positions round half to even and saturate
+    /// to 16 bits after the shift. Four columns at a time in SIMD: the same operations per
+    /// lane, so the same bits.
+    private func samplePositions(_ m: SIMD16<Double>, row y: Int, columns: Range<Int>, into out: UnsafeMutablePointer<Int32>) {
         typealias D4 = SIMD4<Double>
         let blockWidth = min(1024 / min(16, height), width)
         let yd = Double(y)
         let lanes = D4(0, 1, 2, 3)
-        var xb = 0
-        while xb < width {
-            let bw = min(blockWidth, width - xb)
+        var x = columns.lowerBound
+        while x < columns.upperBound {
+            let xb = x - x % blockWidth
+            let blockEnd = min(xb + blockWidth, columns.upperBound)
             let x0 = m[0] * Double(xb) + m[1] * yd + m[2]
             let y0 = m[3] * Double(xb) + m[4] * yd + m[5]
             let w0 = m[6] * Double(xb) + m[7] * yd + m[8]
-            var x1 = 0
+            let bw = blockEnd - xb
+            var x1 = x - xb
             while x1 < bw {
                 let x = lanes + D4(repeating: Double(x1))
                 var w = D4(repeating: w0) + D4(repeating: m[6]) * x
@@ -126,12 +136,13 @@ public struct ImageToTensor: Sendable {
                 for l in 0..<min(4, bw - x1) {
                     // OpenCV keeps X >> 5 in a short; saturate there, keeping the fraction bits.
                     let X = Int32(rx[l]), Y = Int32(ry[l])
-                    out[2 * (xb + x1 + l)] = Self.saturatedPosition(X)
-                    out[2 * (xb + x1 + l) + 1] = Self.saturatedPosition(Y)
+                    let i = xb + x1 + l - columns.lowerBound
+                    out[2 * i] = Self.saturatedPosition(X)
+                    out[2 * i + 1] = Self.saturatedPosition(Y)
                 }
                 x1 += 4
             }
-            xb += bw
+            x = blockEnd
         }
     }
 

@@ -30,29 +30,29 @@ public struct RotatedRect: Sendable, Equatable {
     }
 
     /// The four corners in OpenCV's `RotatedRect::points` order (bottom-left, top-left,
-    /// top-right, bottom-right for rotation 0), computed in float as OpenCV does.
-    func corners() -> [(x: Float, y: Float)] {
+    /// top-right, bottom-right for rotation 0), computed in float as OpenCV does, as
+    /// x0, y0, x1, y1, x2, y2, x3, y3.
+    func corners() -> SIMD8<Float> {
         let degrees = rotation * 180 / Float.pi
         let radians = Double(degrees) * Double.pi / 180
         let b = Float(cos(radians)) * 0.5, a = Float(sin(radians)) * 0.5
         let p0 = (x: centerX - a * height - b * width, y: centerY + b * height - a * width)
         let p1 = (x: centerX + a * height - b * width, y: centerY - b * height - a * width)
-        return [p0, p1, (2 * centerX - p0.x, 2 * centerY - p0.y), (2 * centerX - p1.x, 2 * centerY - p1.y)]
+        return SIMD8(p0.x, p0.y, p1.x, p1.y, 2 * centerX - p0.x, 2 * centerY - p0.y, 2 * centerX - p1.x, 2 * centerY - p1.y)
     }
 
     /// The 4x4 row-major matrix that maps normalized tensor coordinates back to normalized
     /// image coordinates (`GetRotatedSubRectToRectTransformMatrix`, no flip).
-    public func projectionMatrix(imageWidth: Int, imageHeight: Int) -> [Float] {
+    public func projectionMatrix(imageWidth: Int, imageHeight: Int) -> SIMD16<Float> {
         let a = width, b = height
         let c = cos(rotation), d = sin(rotation)
         let e = centerX, f = centerY
         let g = 1 / Float(imageWidth), h = 1 / Float(imageHeight)
-        return [
+        return SIMD16(
             a * c * g, -b * d * g, 0, (-0.5 * a * c + 0.5 * b * d + e) * g,
             a * d * h, b * c * h, 0, (-0.5 * b * c - 0.5 * a * d + f) * h,
             0, 0, a * g, 0,
-            0, 0, 0, 1,
-        ]
+            0, 0, 0, 1)
     }
 }
 
