@@ -10,10 +10,46 @@ typedef float bf_float8 __attribute__((ext_vector_type(8)));
 typedef float bf_float4 __attribute__((ext_vector_type(4)));
 typedef int bf_int8 __attribute__((ext_vector_type(8)));
 
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || !defined(__x86_64__)
+
 /// a * b + c in each lane, rounded once.
 static inline __attribute__((always_inline)) bf_float8 bf_fma8(bf_float8 a, bf_float8 b, bf_float8 c) {
     return __builtin_elementwise_fma(a, b, c);
 }
+
+#else
+
+// x86-64 without FMA at compile time (the default build): LLVM would call fmaf per lane.
+// Emulate exactly in double instead: a float product is exact in double; the sum is rounded
+// to odd (TwoSum, then the last bit set where inexact), and rounding that to float gives the
+// correctly rounded fma (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums:
+// proved algorithms using rounding to odd", 2008; needs 53 >= 2 * 24 + 2 bits).
+typedef double bf_double4 __attribute__((ext_vector_type(4)));
+typedef long bf_long4 __attribute__((ext_vector_type(4)));
+
+static inline __attribute__((always_inline)) bf_float4 bf_fma4_emulated(bf_float4 a, bf_float4 b, bf_float4 c) {
+    bf_double4 p = __builtin_convertvector(a, bf_double4) * __builtin_convertvector(b, bf_double4);
+    bf_double4 cd = __builtin_convertvector(c, bf_double4);
+    bf_double4 s = p + cd;
+    bf_double4 t = s - p;
+    bf_double4 e = (p - (s - t)) + (cd - t);                      // p + cd == s + e exactly
+    bf_long4 bits = (bf_long4)s;
+    bf_long4 finite = (s - s) == 0;
+    bf_long4 inexactEven = (e != 0) & ((bits & 1) == 0) & finite;
+    bf_long4 towardE = ((e > 0) == (s > 0));                      // -1 where e grows |s|
+    bits += inexactEven & ((towardE & 2) - 1);                    // +1 or -1 ulp, to the odd neighbour
+    return __builtin_convertvector((bf_double4)bits, bf_float4);
+}
+
+static inline __attribute__((always_inline)) bf_float8 bf_fma8(bf_float8 a, bf_float8 b, bf_float8 c) {
+    bf_float4 lo = bf_fma4_emulated(__builtin_shufflevector(a, a, 0, 1, 2, 3), __builtin_shufflevector(b, b, 0, 1, 2, 3),
+                                    __builtin_shufflevector(c, c, 0, 1, 2, 3));
+    bf_float4 hi = bf_fma4_emulated(__builtin_shufflevector(a, a, 4, 5, 6, 7), __builtin_shufflevector(b, b, 4, 5, 6, 7),
+                                    __builtin_shufflevector(c, c, 4, 5, 6, 7));
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+#endif
 
 /// max(a, b) per lane; where one is NaN, the other (as x86's maxps with TFLite's operand order).
 static inline __attribute__((always_inline)) bf_float8 bf_max8(bf_float8 a, bf_float8 b) {
@@ -34,7 +70,11 @@ static inline __attribute__((always_inline)) bf_float8 bf_first_lanes8(bf_float8
 
 /// The same on a SIMD4<Float>.
 static inline __attribute__((always_inline)) bf_float4 bf_fma4(bf_float4 a, bf_float4 b, bf_float4 c) {
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || !defined(__x86_64__)
     return __builtin_elementwise_fma(a, b, c);
+#else
+    return bf_fma4_emulated(a, b, c);
+#endif
 }
 
 #endif
