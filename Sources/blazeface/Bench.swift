@@ -74,13 +74,20 @@ enum BenchDefaults {
     }
 }
 
-/// Wall-clock timing with a warm-up; results in microseconds, rounded to 0.1.
+/// Wall-clock timing after a warm-up; median and minimum in microseconds, rounded to 0.1.
 enum Timing {
     static func measure(iterations: Int, _ body: () throws -> Void) rethrows -> (median: Double, min: Double) {
-        for _ in 0..<max(3, iterations / 10) { try body() }
+        // Warm up for at least 50 calls and 100 ms: caches, page faults and the clock ramp-up
+        // stay out of the samples.
+        let clock = ContinuousClock()
+        let warmUpEnd = clock.now.advanced(by: .milliseconds(100))
+        var warmUps = 0
+        while warmUps < 50 || clock.now < warmUpEnd {
+            try body()
+            warmUps += 1
+        }
         var samples: [Double] = []
         samples.reserveCapacity(iterations)
-        let clock = ContinuousClock()
         for _ in 0..<iterations {
             let start = clock.now
             try body()

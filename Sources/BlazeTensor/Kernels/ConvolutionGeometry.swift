@@ -43,4 +43,23 @@ public struct WindowGeometry: Sendable, Hashable {
         let ix0 = ox * strideW - padLeft
         return max(0, -ix0)..<min(kernelW, input.w - ix0)
     }
+
+    /// Calls `body` for every output pixel with its output offset (in floats) and, for each
+    /// kernel tap inside the input, a way to find that tap's input pixel: the window walk the
+    /// reference kernels share. `tap(ky, kx)` gives the input offset (in floats) of the tap.
+    @inline(__always)
+    func forEachOutputPixel(_ body: (_ output: Int, _ rows: Range<Int>, _ columns: Range<Int>,
+                                     _ tap: (_ ky: Int, _ kx: Int) -> Int) -> Void) {
+        for n in 0..<input.n {
+            for oy in 0..<output.h {
+                let iy0 = oy * strideH - padTop
+                for ox in 0..<output.w {
+                    let ix0 = ox * strideW - padLeft
+                    body(((n * output.h + oy) * output.w + ox) * output.c, kernelRows(oy), kernelColumns(ox)) { ky, kx in
+                        ((n * input.h + iy0 + ky) * input.w + ix0 + kx) * input.c
+                    }
+                }
+            }
+        }
+    }
 }

@@ -16,32 +16,21 @@ public func f32Conv2DReference(
     bias: UnsafePointer<Float>, activation: Activation, output: UnsafeMutablePointer<Float>
 ) {
     let ic = g.input.c, oc = g.output.c
-    for n in 0..<g.input.n {
-        let inImage = input + n * g.input.h * g.input.w * ic
-        for oy in 0..<g.output.h {
-            let rows = g.kernelRows(oy)
-            let iy0 = oy * g.strideH - g.padTop
-            for ox in 0..<g.output.w {
-                let cols = g.kernelColumns(ox)
-                let ix0 = ox * g.strideW - g.padLeft
-                let acc = output + ((n * g.output.h + oy) * g.output.w + ox) * oc
-                acc.update(from: bias, count: oc)
-                for ky in rows {
-                    for kx in cols {
-                        let pixel = inImage + ((iy0 + ky) * g.input.w + (ix0 + kx)) * ic
-                        let taps = weightsHWIO + (ky * g.kernelW + kx) * ic * oc
-                        for i in 0..<ic {
-                            let v = pixel[i]
-                            let w = taps + i * oc
-                            for o in 0..<oc { acc[o] = acc[o].addingProduct(v, w[o]) }
-                        }
-                    }
-                }
-                if activation != .none {
-                    for o in 0..<oc { acc[o] = activation.apply(acc[o]) }
+    g.forEachOutputPixel { out, rows, columns, tap in
+        let acc = output + out
+        acc.update(from: bias, count: oc)
+        for ky in rows {
+            for kx in columns {
+                let pixel = input + tap(ky, kx)
+                let taps = weightsHWIO + (ky * g.kernelW + kx) * ic * oc
+                for i in 0..<ic {
+                    let v = pixel[i]
+                    let w = taps + i * oc
+                    for o in 0..<oc { acc[o] = acc[o].addingProduct(v, w[o]) }
                 }
             }
         }
+        for o in 0..<oc { acc[o] = activation.apply(acc[o]) }
     }
 }
 
@@ -53,28 +42,17 @@ public func f32DepthwiseConv2DReference(
     bias: UnsafePointer<Float>, activation: Activation, output: UnsafeMutablePointer<Float>
 ) {
     let c = g.input.c
-    for n in 0..<g.input.n {
-        let inImage = input + n * g.input.h * g.input.w * c
-        for oy in 0..<g.output.h {
-            let rows = g.kernelRows(oy)
-            let iy0 = oy * g.strideH - g.padTop
-            for ox in 0..<g.output.w {
-                let cols = g.kernelColumns(ox)
-                let ix0 = ox * g.strideW - g.padLeft
-                let acc = output + ((n * g.output.h + oy) * g.output.w + ox) * c
-                acc.update(from: bias, count: c)
-                for kx in cols {
-                    for ky in rows {
-                        let pixel = inImage + ((iy0 + ky) * g.input.w + (ix0 + kx)) * c
-                        let w = weightsHWC + (ky * g.kernelW + kx) * c
-                        for i in 0..<c { acc[i] = acc[i].addingProduct(pixel[i], w[i]) }
-                    }
-                }
-                if activation != .none {
-                    for i in 0..<c { acc[i] = activation.apply(acc[i]) }
-                }
+    g.forEachOutputPixel { out, rows, columns, tap in
+        let acc = output + out
+        acc.update(from: bias, count: c)
+        for kx in columns {
+            for ky in rows {
+                let pixel = input + tap(ky, kx)
+                let w = weightsHWC + (ky * g.kernelW + kx) * c
+                for i in 0..<c { acc[i] = acc[i].addingProduct(pixel[i], w[i]) }
             }
         }
+        for i in 0..<c { acc[i] = activation.apply(acc[i]) }
     }
 }
 
@@ -84,25 +62,16 @@ public func f32MaxPool2DReference(
     output: UnsafeMutablePointer<Float>
 ) {
     let c = g.input.c
-    for n in 0..<g.input.n {
-        let inImage = input + n * g.input.h * g.input.w * c
-        for oy in 0..<g.output.h {
-            let rows = g.kernelRows(oy)
-            let iy0 = oy * g.strideH - g.padTop
-            for ox in 0..<g.output.w {
-                let cols = g.kernelColumns(ox)
-                let ix0 = ox * g.strideW - g.padLeft
-                let out = output + ((n * g.output.h + oy) * g.output.w + ox) * c
-                out.update(repeating: -.infinity, count: c)
-                for ky in rows {
-                    for kx in cols {
-                        let pixel = inImage + ((iy0 + ky) * g.input.w + (ix0 + kx)) * c
-                        for i in 0..<c { out[i] = max(out[i], pixel[i]) }
-                    }
-                }
-                for i in 0..<c { out[i] = activation.apply(out[i]) }
+    g.forEachOutputPixel { out, rows, columns, tap in
+        let result = output + out
+        result.update(repeating: -.infinity, count: c)
+        for ky in rows {
+            for kx in columns {
+                let pixel = input + tap(ky, kx)
+                for i in 0..<c { result[i] = max(result[i], pixel[i]) }
             }
         }
+        for i in 0..<c { result[i] = activation.apply(result[i]) }
     }
 }
 
