@@ -128,17 +128,15 @@ public struct ImageToTensor: Sendable {
                 let x = lanes + D4(repeating: Double(x1))
                 var w = D4(repeating: w0) + D4(repeating: m[6]) * x
                 w = (D4(repeating: 32) / w).replacing(with: 0, where: w .== 0)
-                let fx = ((D4(repeating: x0) + D4(repeating: m[0]) * x) * w).clamped(lowerBound: D4(repeating: -2.0e9),
-                                                                                    upperBound: D4(repeating: 2.0e9))
-                let fy = ((D4(repeating: y0) + D4(repeating: m[3]) * x) * w).clamped(lowerBound: D4(repeating: -2.0e9),
-                                                                                    upperBound: D4(repeating: 2.0e9))
+                let fx = (D4(repeating: x0) + D4(repeating: m[0]) * x) * w
+                let fy = (D4(repeating: y0) + D4(repeating: m[3]) * x) * w
                 let rx = fx.rounded(.toNearestOrEven), ry = fy.rounded(.toNearestOrEven)
                 for l in 0..<min(4, bw - x1) {
-                    // OpenCV keeps X >> 5 in a short; saturate there, keeping the fraction bits.
-                    let X = Int32(rx[l]), Y = Int32(ry[l])
+                    // OpenCV clamps to the int range and keeps X >> 5 in a short; saturate
+                    // there, keeping the fraction bits.
                     let i = xb + x1 + l - columns.lowerBound
-                    out[2 * i] = Self.saturatedPosition(X)
-                    out[2 * i + 1] = Self.saturatedPosition(Y)
+                    out[2 * i] = Self.saturatedPosition(rx[l])
+                    out[2 * i + 1] = Self.saturatedPosition(ry[l])
                 }
                 x1 += 4
             }
@@ -146,10 +144,12 @@ public struct ImageToTensor: Sendable {
         }
     }
 
-    /// A 1/32-pixel position whose integer part saturates to Int16, as OpenCV stores it.
+    /// A rounded 1/32-pixel position as OpenCV stores it: clamped to the int range, then its
+    /// integer part saturated to Int16 (NaN, from a degenerate transform, as INT_MIN).
     @inline(__always)
-    private static func saturatedPosition(_ v: Int32) -> Int32 {
-        let whole = min(max(v >> 5, Int32(Int16.min)), Int32(Int16.max))
-        return whole << 5 | (v & 31)
+    private static func saturatedPosition(_ v: Double) -> Int32 {
+        let clamped: Int32 = v >= 2.0e9 ? 2_000_000_000 : v > -2.0e9 ? Int32(v) : -2_000_000_000
+        let whole = min(max(clamped >> 5, Int32(Int16.min)), Int32(Int16.max))
+        return whole << 5 | (clamped & 31)
     }
 }

@@ -30,9 +30,11 @@ public struct PackedDepthwise3x3Weights: Sendable {
 
 /// Output rows `rows` of a 3x3 depthwise convolution (any stride, any padding).
 /// Reads may run up to 7 floats past a pixel's channels: input buffers carry that slack.
+/// `zeroRow` holds at least `(input width + 3) * channels + 8` zeros: kernel rows above or
+/// below the input read it, so only the edge columns need the border path.
 public func f32Depthwise3x3FMA(
     _ g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedDepthwise3x3Weights,
-    activation: Activation, output: UnsafeMutablePointer<Float>
+    activation: Activation, zeroRow: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
 ) {
     let c = g.input.c, iw = g.input.w, ow = g.output.w, sw = g.strideW
     // Output columns whose three input columns are all inside the input.
@@ -52,15 +54,20 @@ public func f32Depthwise3x3FMA(
             for n in 0..<g.input.n {
                 let image = input + (n * g.input.h * iw * c + block)
                 let out = output + (n * g.output.h * ow * c + block)
+                let zeros = zeroRow + block
                 for oy in rows {
                     let iy0 = oy * g.strideH - g.padTop
                     let outRow = out + oy * ow * c
-                    guard iy0 >= 0, iy0 + 2 < g.input.h, !interior.isEmpty else {
+                    guard !interior.isEmpty else {
                         for ox in 0..<ow { put(borderPixel(g, image, oy, ox, w, bias, zero), outRow + ox * c, activation, lanes) }
                         continue
                     }
                     for ox in 0..<interior.lowerBound { put(borderPixel(g, image, oy, ox, w, bias, zero), outRow + ox * c, activation, lanes) }
-                    let r0 = image + iy0 * iw * c, r1 = r0 + iw * c, r2 = r1 + iw * c
+                    // Kernel rows outside the input read zeros: fma(0, w) adds nothing.
+                    @inline(__always) func row(_ iy: Int) -> UnsafePointer<Float> {
+                        iy >= 0 && iy < g.input.h ? image + iy * iw * c : zeros
+                    }
+                    let r0 = row(iy0), r1 = row(iy0 + 1), r2 = row(iy0 + 2)
                     var ox = interior.lowerBound
                     if sw == 1 {
                         while ox &+ 2 <= interior.upperBound {

@@ -122,6 +122,16 @@ public struct Conv2D: TensorOperator {
     }
 }
 
+/// Zeros that a bound kernel reads in place of padding, allocated once at bind time.
+final class ZeroBuffer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Float>
+    init(count: Int) {
+        pointer = .allocate(capacity: count)
+        pointer.initialize(repeating: 0, count: count)
+    }
+    deinit { pointer.deallocate() }
+}
+
 /// DEPTHWISE_CONV_2D with depth multiplier 1: one 2-D filter per channel, bias, activation.
 public struct DepthwiseConv2D: TensorOperator {
     public let channels: Int
@@ -175,8 +185,10 @@ public struct DepthwiseConv2D: TensorOperator {
         let (x, y, act) = (inputs[0], outputs[0], activation)
         let macsPerRow = g.output.w * channels * kernelH * kernelW
         if kernels == .fastest, let packed = packed3x3 {
+            let zeroRow = ZeroBuffer(count: (g.input.w + 3) * channels + kernelSlack)
             return BoundWork(units: g.output.h, costPerUnit: macsPerRow * g.output.n) { r in
-                f32Depthwise3x3FMA(g, rows: r, input: x, weights: packed, activation: act, output: y)
+                f32Depthwise3x3FMA(g, rows: r, input: x, weights: packed, activation: act,
+                                   zeroRow: zeroRow.pointer, output: y)
             }
         }
         let weights = weightsHWC, bias = bias
