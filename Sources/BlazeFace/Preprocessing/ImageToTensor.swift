@@ -88,6 +88,11 @@ public struct ImageToTensor: Sendable {
                             // Taps outside the image read OpenCV's constant border, 0.
                             let inX0 = sx >= 0 && sx < iw, inX1 = sx >= -1 && sx + 1 < iw
                             let inY0 = sy >= 0 && sy < ih, inY1 = sy >= -1 && sy + 1 < ih
+                            if !(inX0 || inX1) || !(inY0 || inY1) {
+                                // The letterbox band: every tap is border, fma(0, scale, offset) = offset.
+                                out[3 * x] = offset; out[3 * x + 1] = offset; out[3 * x + 2] = offset
+                                continue
+                            }
                             for c in 0..<3 {
                                 func at(_ yy: Int, _ xx: Int) -> Int32 { Int32(px[(yy * iw + xx) * 3 + c]) }
                                 let v = (inX0 && inY0 ? at(sy, sx) * w00 : 0) + (inX1 && inY0 ? at(sy, sx + 1) * w01 : 0)
