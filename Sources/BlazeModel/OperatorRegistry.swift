@@ -62,6 +62,13 @@ enum OperatorRegistry {
                 return (try Pad(paddings: (0..<4).map { (p[2 * $0], p[2 * $0 + 1]) }), [node.inputs[0]])
             case "RESHAPE":
                 return (Reshape(newShape: try parser.ints("shape")), [node.inputs[0]])
+            case "DEPTH_TO_SPACE":
+                return (try DepthToSpace(blockSize: try parser.int("block_size")), [node.inputs[0]])
+            case "RESIZE_BILINEAR":
+                let size = try parser.pair("size")
+                return (try ResizeBilinear(height: size.0, width: size.1, alignCorners: try parser.int("align_corners", default: 0) != 0,
+                                           halfPixelCenters: try parser.int("half_pixel_centers", default: 0) != 0),
+                        [node.inputs[0]])
             case "CONCATENATION":
                 guard try parser.activation() == .none else {
                     throw ModelError.invalidNode(node: index, op: node.op, reason: "a fused activation is not supported")

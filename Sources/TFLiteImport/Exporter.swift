@@ -13,13 +13,20 @@ public enum Exporter {
         for (i, t) in model.tensors.enumerated() where t.data != nil && (t.type == .float32 || t.type == .float16) {
             constants[i] = try floats(t)
         }
-        for op in model.operators where op.code == TFLiteModel.Code.dequantize {
-            guard op.inputs.count == 1, op.outputs.count == 1, constants[op.inputs[0]] != nil else {
-                throw .unsupported("DEQUANTIZE of a non-constant tensor")
-            }
+        // DENSIFY (sparse constant to dense) and DEQUANTIZE (float16 constant to float32) of
+        // constants are folded: their outputs become aliases of the dense float32 constant.
+        for op in model.operators where op.code == TFLiteModel.Code.dequantize || op.code == TFLiteModel.Code.densify {
+            guard op.inputs.count == 1, op.outputs.count == 1 else { throw .unsupported("\(TFLiteModel.Code.name(op.code)) arity") }
             alias[op.outputs[0]] = op.inputs[0]
         }
-        func resolve(_ i: Int) -> Int { alias[i] ?? i }
+        func resolve(_ i: Int) -> Int {
+            var i = i
+            for _ in 0..<8 { guard let next = alias[i] else { break }; i = next }
+            return i
+        }
+        for (output, _) in alias where constants[resolve(output)] == nil {
+            throw .unsupported("DENSIFY or DEQUANTIZE of a non-constant tensor '\(model.tensors[output].name)'")
+        }
 
         var nodes: [Node] = []
         var usedWeights: [Int] = []
@@ -27,7 +34,8 @@ public enum Exporter {
             nodes.append(Node(op: "INPUT", inputs: [], outputs: [names[i]],
                               attributes: ["shape": model.tensors[i].shape.map(Int64.init)]))
         }
-        for (index, op) in model.operators.enumerated() where op.code != TFLiteModel.Code.dequantize {
+        for (index, op) in model.operators.enumerated()
+        where op.code != TFLiteModel.Code.dequantize && op.code != TFLiteModel.Code.densify {
             let opName = TFLiteModel.Code.name(op.code)
             func fail(_ why: String) -> TFLiteError { .unsupported("operator \(index) (\(opName)): \(why)") }
             var inputs = op.inputs.filter { $0 >= 0 }.map(resolve)
@@ -72,6 +80,18 @@ public enum Exporter {
                 attributes["activation"] = [try activation(try op.byte(1))]
             case TFLiteModel.Code.relu:
                 break
+            case TFLiteModel.Code.depthToSpace:
+                attributes["block_size"] = [Int64(try op.int(0))]
+            case TFLiteModel.Code.resizeBilinear:
+                // ResizeBilinearOptions: align_corners (2), half_pixel_centers (3); the size is input 1.
+                guard inputs.count == 2, let size = model.tensors[inputs[1]].data, model.tensors[inputs[1]].type == .int32,
+                      size.count == 8 else { throw fail("size must be a constant int32 [2]") }
+                attributes["size"] = stride(from: 0, to: 8, by: 4).map {
+                    Int64(Int32(bitPattern: UInt32(size[$0]) | UInt32(size[$0 + 1]) << 8 | UInt32(size[$0 + 2]) << 16 | UInt32(size[$0 + 3]) << 24))
+                }
+                attributes["align_corners"] = [Int64(try op.byte(2))]
+                attributes["half_pixel_centers"] = [Int64(try op.byte(3))]
+                inputs = [inputs[0]]
             case TFLiteModel.Code.reshape:
                 // The output tensor's static shape is the target; the shape input is dropped.
                 guard let out = op.outputs.first else { throw fail("no output") }
@@ -98,8 +118,8 @@ public enum Exporter {
     /// A tensor's constant data as float32; float16 widens exactly.
     static func floats(_ t: TFLiteModel.Tensor) throws(TFLiteError) -> BlazeTensor.Tensor {
         let data = t.data ?? []
-        let count = t.shape.reduce(1, *)
         let width = t.type == .float16 ? 2 : 4
+        let count = t.sparsity == nil ? t.shape.reduce(1, *) : data.count / width
         guard data.count == count * width else {
             throw .corrupt("tensor '\(t.name)' has \(data.count) bytes for shape \(t.shape)")
         }
@@ -112,6 +132,7 @@ public enum Exporter {
                 values[i] = Float(bitPattern: UInt32(data[b]) | UInt32(data[b + 1]) << 8 | UInt32(data[b + 2]) << 16 | UInt32(data[b + 3]) << 24)
             }
         }
+        if let sparsity = t.sparsity { values = try sparsity.densify(values, shape: t.shape, zero: 0) }
         guard let tensor = try? BlazeTensor.Tensor(shape: Shape(t.shape), scalars: values) else {
             throw .corrupt("tensor '\(t.name)'")
         }

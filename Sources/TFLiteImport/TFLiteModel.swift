@@ -26,6 +26,20 @@ public struct TFLiteModel: Sendable {
         public var type: ElementType
         /// The raw little-endian bytes of a constant, or nil for an activation.
         public var data: [UInt8]?
+        /// For a sparse constant: how its stored values map onto the dense shape.
+        public var sparsity: Sparsity?
+    }
+
+    /// TFLite's SparsityParameters (schema.fbs): the dense dimensions, possibly split into
+    /// blocks, visited in `traversalOrder`, each stored dense or as CSR (segments, indices).
+    public struct Sparsity: Sendable {
+        public enum Dimension: Sendable {
+            case dense(size: Int)
+            case compressed(segments: [Int], indices: [Int])
+        }
+        public var traversalOrder: [Int]
+        public var blockMap: [Int]
+        public var dimensions: [Dimension]
     }
 
     public struct Operator: Sendable {
@@ -55,6 +69,7 @@ public struct TFLiteModel: Sendable {
         public static let add: Int32 = 0, concatenation: Int32 = 2, conv2D: Int32 = 3
         public static let depthwiseConv2D: Int32 = 4, dequantize: Int32 = 6, maxPool2D: Int32 = 17
         public static let relu: Int32 = 19, reshape: Int32 = 22, pad: Int32 = 34
+        public static let depthToSpace: Int32 = 5, resizeBilinear: Int32 = 23, densify: Int32 = 124
 
         static let names: [Int32: String] = [
             0: "ADD", 1: "AVERAGE_POOL_2D", 2: "CONCATENATION", 3: "CONV_2D", 4: "DEPTHWISE_CONV_2D",
@@ -62,6 +77,7 @@ public struct TFLiteModel: Sendable {
             18: "MUL", 19: "RELU", 21: "RELU6", 22: "RESHAPE", 23: "RESIZE_BILINEAR", 25: "SOFTMAX",
             28: "TANH", 34: "PAD", 39: "TRANSPOSE", 40: "MEAN", 41: "SUB", 42: "DIV", 45: "STRIDED_SLICE",
             49: "SPLIT", 54: "PRELU", 59: "NEG", 74: "SUM", 75: "SQRT", 76: "RSQRT", 99: "SQUARED_DIFFERENCE",
+            124: "DENSIFY",
         ]
         public static func name(_ code: Int32) -> String { names[code] ?? "BUILTIN_\(code)" }
     }
@@ -88,7 +104,7 @@ public struct TFLiteModel: Sendable {
             guard let type = ElementType(rawValue: rawType) else {
                 throw .unsupported("tensor '\(name)' has element type \(rawType)")
             }
-            if try t.table(6) != nil { throw .unsupported("tensor '\(name)' is sparse") }
+            let sparsity = try t.table(6).map { table throws(TFLiteError) in try Self.sparsity(table, tensor: name) }
             let bufferIndex = Int(try t.u32(2))
             guard bufferIndex < max(buffers.count, 1) else { throw .corrupt("tensor '\(name)' names buffer \(bufferIndex) of \(buffers.count)") }
             var data: [UInt8]? = nil
@@ -98,7 +114,7 @@ public struct TFLiteModel: Sendable {
             }
             let shape = try t.i32s(0).map(Int.init)
             guard shape.allSatisfy({ $0 >= 0 && $0 < 1 << 24 }) else { throw .corrupt("tensor '\(name)' has shape \(shape)") }
-            tensors.append(Tensor(name: name, shape: shape, type: type, data: data))
+            tensors.append(Tensor(name: name, shape: shape, type: type, data: data, sparsity: sparsity))
         }
         var operators: [Operator] = []
         for op in try graph.tables(3) {
@@ -115,5 +131,40 @@ public struct TFLiteModel: Sendable {
             throw .corrupt("graph inputs or outputs out of range")
         }
         (self.tensors, self.operators, self.inputs, self.outputs) = (tensors, operators, inputs, outputs)
+    }
+
+    /// Reads SparsityParameters: traversal_order (0), block_map (1), dim_metadata (2), each
+    /// DimensionMetadata being format (0: DENSE 0 / SPARSE_CSR 1), dense_size (1), and the
+    /// array_segments (2, 3) and array_indices (4, 5) unions of Int32/Uint16/Uint8 vectors.
+    private static func sparsity(_ table: FlatBuffer.Table, tensor name: String) throws(TFLiteError) -> Sparsity {
+        let order = try table.i32s(0).map(Int.init), blockMap = try table.i32s(1).map(Int.init)
+        var dimensions: [Sparsity.Dimension] = []
+        for metadata in try table.tables(2) {
+            switch try metadata.u8(0) {
+            case 0:
+                dimensions.append(.dense(size: Int(try metadata.i32(1))))
+            case 1:
+                func vector(_ typeField: Int, _ valueField: Int) throws(TFLiteError) -> [Int] {
+                    guard let v = try metadata.table(valueField) else { throw .corrupt("sparse tensor '\(name)' lacks an index vector") }
+                    switch try metadata.u8(typeField) {
+                    case 1: return try v.i32s(0).map(Int.init)
+                    case 2:
+                        guard let (count, start) = try v.vector(0, elementSize: 2) else { return [] }
+                        var out: [Int] = []
+                        for i in 0..<count { out.append(Int(try v.buffer.u16(start + 2 * i))) }
+                        return out
+                    case 3: return (try v.bytes(0) ?? []).map(Int.init)
+                    case let t: throw .unsupported("sparse tensor '\(name)' uses index vector type \(t)")
+                    }
+                }
+                dimensions.append(.compressed(segments: try vector(2, 3), indices: try vector(4, 5)))
+            case let f:
+                throw .unsupported("sparse tensor '\(name)' has dimension format \(f)")
+            }
+        }
+        guard order.count == dimensions.count, order.count >= blockMap.count else {
+            throw .corrupt("sparse tensor '\(name)' has \(order.count) traversal dims for \(dimensions.count) metadata")
+        }
+        return Sparsity(traversalOrder: order, blockMap: blockMap, dimensions: dimensions)
     }
 }

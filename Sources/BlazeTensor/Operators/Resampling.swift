@@ -1,0 +1,85 @@
+/// DEPTH_TO_SPACE: moves blocks of channels into space (TFLite's DCR order):
+/// `out[n, y*b + i, x*b + j, c] = in[n, y, x, (i*b + j) * C + c]`.
+public struct DepthToSpace: TensorOperator {
+    public let blockSize: Int
+    public init(blockSize: Int) throws(TensorError) {
+        guard blockSize >= 1 else { throw .invalidAttribute("DEPTH_TO_SPACE block size \(blockSize)") }
+        self.blockSize = blockSize
+    }
+
+    public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
+        try requireInputs(inputs, 1, "DEPTH_TO_SPACE")
+        let x = try requireNHWC(inputs[0], "DEPTH_TO_SPACE")
+        guard x.c % (blockSize * blockSize) == 0 else {
+            throw .shapeMismatch("DEPTH_TO_SPACE needs channels divisible by \(blockSize * blockSize), got \(inputs[0])")
+        }
+        return [Shape([x.n, x.h * blockSize, x.w * blockSize, x.c / (blockSize * blockSize)])]
+    }
+
+    public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
+        let out = try requireNHWC(outputShapes(for: shapes)[0], "DEPTH_TO_SPACE")
+        let x = try requireNHWC(shapes[0], "DEPTH_TO_SPACE")
+        let (src, dst, b) = (inputs[0], outputs[0], blockSize)
+        return BoundWork(cost: out.count) {
+            for n in 0..<x.n { for y in 0..<x.h { for xx in 0..<x.w { for i in 0..<b { for j in 0..<b {
+                let from = src + ((n * x.h + y) * x.w + xx) * x.c + (i * b + j) * out.c
+                let to = dst + ((n * out.h + y * b + i) * out.w + xx * b + j) * out.c
+                to.update(from: from, count: out.c)
+            } } } } }
+        }
+    }
+}
+
+/// RESIZE_BILINEAR with TFLite's `align_corners` and `half_pixel_centers` (reference_ops
+/// ResizeBilinear and ComputeInterpolationValues), in float as TFLite computes it.
+public struct ResizeBilinear: TensorOperator {
+    public let height: Int, width: Int
+    public let alignCorners: Bool, halfPixelCenters: Bool
+
+    public init(height: Int, width: Int, alignCorners: Bool, halfPixelCenters: Bool) throws(TensorError) {
+        guard height >= 1, width >= 1 else { throw .invalidAttribute("RESIZE_BILINEAR size \(height)x\(width)") }
+        (self.height, self.width, self.alignCorners, self.halfPixelCenters) = (height, width, alignCorners, halfPixelCenters)
+    }
+
+    public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
+        try requireInputs(inputs, 1, "RESIZE_BILINEAR")
+        let x = try requireNHWC(inputs[0], "RESIZE_BILINEAR")
+        return [Shape([x.n, height, width, x.c])]
+    }
+
+    /// Source position, lower and upper source index for output index `v`.
+    static func interpolation(_ v: Int, scale: Float, halfPixel: Bool, size: Int) -> (Float, Int, Int) {
+        let scaled = halfPixel ? (Float(v) + 0.5) * scale - 0.5 : Float(v) * scale
+        let lower = max(Int(scaled.rounded(.down)), 0)
+        let upper = min(Int(scaled.rounded(.up)), size - 1)
+        return (scaled, lower, upper)
+    }
+
+    public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
+        let x = try requireNHWC(shapes[0], "RESIZE_BILINEAR")
+        var hScale = Float(x.h) / Float(height), wScale = Float(x.w) / Float(width)
+        if alignCorners && height > 1 { hScale = Float(x.h - 1) / Float(height - 1) }
+        if alignCorners && width > 1 { wScale = Float(x.w - 1) / Float(width - 1) }
+        let (src, dst, oh, ow, half) = (inputs[0], outputs[0], height, width, halfPixelCenters)
+        return BoundWork(cost: x.n * oh * ow * x.c) {
+            for n in 0..<x.n {
+                for y in 0..<oh {
+                    let (iy, y0, y1) = Self.interpolation(y, scale: hScale, halfPixel: half, size: x.h)
+                    for xx in 0..<ow {
+                        let (ix, x0, x1) = Self.interpolation(xx, scale: wScale, halfPixel: half, size: x.w)
+                        let (dy, dx) = (iy - Float(y0), ix - Float(x0))
+                        func at(_ yy: Int, _ xxx: Int) -> UnsafePointer<Float> { src + ((n * x.h + yy) * x.w + xxx) * x.c }
+                        let (p00, p10, p01, p11) = (at(y0, x0), at(y1, x0), at(y0, x1), at(y1, x1))
+                        let out = dst + ((n * oh + y) * ow + xx) * x.c
+                        for c in 0..<x.c {
+                            out[c] = p00[c] * (1 - dy) * (1 - dx) + p10[c] * dy * (1 - dx)
+                                + p01[c] * (1 - dy) * dx + p11[c] * dy * dx
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
