@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Side-by-side timing: this project's `blazeface bench` against TensorFlow Lite + XNNPACK
-(ai-edge-litert, the same .tflite, the same thread count) and MediaPipe's FaceDetector.
+(ai-edge-litert, the same .tflite, the same thread count) and MediaPipe's face detection
+(Tasks FaceDetector for the short-range model; the legacy solution for the full-range one,
+which the Tasks graph cannot run).
 
 Machines here are shared and noisy, so the three are interleaved: each round runs a batch of
 each, A B C A B C ..., and the report gives medians over all rounds and the ratios of those
@@ -23,7 +25,7 @@ from PIL import Image
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 PHOTO = os.path.join(REPO, "Tests", "Fixtures", "images", "two_faces_1280x853.png")
-MODELS = {"short": "face_detection_short_range.tflite"}
+MODELS = {"short": "face_detection_short_range.tflite", "full": "face_detection_full_range_sparse.tflite"}
 
 
 def model_path(name):
@@ -67,10 +69,17 @@ def main():
 
     path = model_path(args.model)
     rgb = np.asarray(Image.open(PHOTO).convert("RGB"))
-    mp_image = mp.Image(image_format=mp.ImageFormat.SRGB, data=rgb)
-    detector = vision.FaceDetector.create_from_options(
-        vision.FaceDetectorOptions(base_options=BaseOptions(model_asset_path=path)))
-    detector.detect(mp_image)
+    if args.model == "short":
+        # MediaPipe Tasks' FaceDetector (its graph hard-codes the short-range anchors).
+        mp_image = mp.Image(image_format=mp.ImageFormat.SRGB, data=rgb)
+        detector = vision.FaceDetector.create_from_options(
+            vision.FaceDetectorOptions(base_options=BaseOptions(model_asset_path=path)))
+        mediapipe_detect = lambda: detector.detect(mp_image)
+    else:
+        # The full-range model runs only in the legacy solution (model_selection=1).
+        legacy = mp.solutions.face_detection.FaceDetection(model_selection=1, min_detection_confidence=0.5)
+        mediapipe_detect = lambda: legacy.process(rgb)
+    mediapipe_detect()
 
     results = []
     for threads in args.threads:
@@ -90,7 +99,7 @@ def main():
             swift_det.append(s["detect"]["median_us"])
             tfl.append(statistics.median(time_calls(interp.invoke, args.iterations)))
             if threads == args.threads[0]:
-                mpd.append(statistics.median(time_calls(lambda: detector.detect(mp_image), max(10, args.iterations // 4))))
+                mpd.append(statistics.median(time_calls(mediapipe_detect, max(10, args.iterations // 4))))
         r = {
             "model": args.model, "threads": threads, "rounds": args.rounds, "iterations": args.iterations,
             "swift_inference_us": statistics.median(swift_inf), "tflite_inference_us": statistics.median(tfl),

@@ -4,9 +4,32 @@ import BlazeTensor
 import Foundation
 import Synchronization
 
+/// Which BlazeFace model detects: short range (faces within about 2 m, 128x128 input) or
+/// full range (up to about 5 m, 192x192 input). ML Kit calls the same trade-off
+/// `performanceMode` fast or accurate.
+public enum FaceDetectorModel: String, Sendable, CaseIterable {
+    case shortRange, fullRange
+
+    /// ML Kit's names: fast is the short-range model, accurate the full-range one.
+    public static let fast = FaceDetectorModel.shortRange
+    public static let accurate = FaceDetectorModel.fullRange
+
+    /// The model's square input size in pixels.
+    public var inputSize: Int { self == .shortRange ? 128 : 192 }
+
+    /// The bundled weights file.
+    public var weightsFile: String { self == .shortRange ? "face_detection_short_range.bin" : "face_detection_full_range.bin" }
+
+    /// The anchors MediaPipe configures for the model (face_detector_graph.cc and
+    /// face_detection_full_range.pbtxt).
+    public var anchorOptions: AnchorOptions { self == .shortRange ? .shortRange : .fullRange }
+}
+
 /// Options of a face detector, MediaPipe's `FaceDetectorOptions`.
 public struct FaceDetectorOptions: Sendable {
-    /// A weights file in the flat format; nil finds the bundled short-range weights.
+    /// The model (default short range).
+    public var model: FaceDetectorModel = .shortRange
+    /// A weights file in the flat format; nil finds the bundled weights of `model`.
     public var weightsPath: String?
     /// Faces scoring below this are dropped before suppression (0...1, default 0.5).
     public var minDetectionConfidence: Float = 0.5
@@ -17,8 +40,9 @@ public struct FaceDetectorOptions: Sendable {
     /// Threads the network may use (1...64, default 1). Results do not depend on it.
     public var threads: Int = 1
 
-    public init(weightsPath: String? = nil, minDetectionConfidence: Float = 0.5,
+    public init(model: FaceDetectorModel = .shortRange, weightsPath: String? = nil, minDetectionConfidence: Float = 0.5,
                 minSuppressionThreshold: Float = 0.3, maxFaces: Int? = nil, threads: Int = 1) {
+        self.model = model
         self.weightsPath = weightsPath
         self.minDetectionConfidence = minDetectionConfidence
         self.minSuppressionThreshold = minSuppressionThreshold
@@ -42,9 +66,9 @@ public struct FaceDetectorOptions: Sendable {
     }
 }
 
-/// BlazeFace short-range face detection, stage for stage as MediaPipe's FaceDetectorGraph:
-/// letterbox to 128x128 in [-1, 1], the network, anchor decoding, weighted NMS, projection
-/// back to the image, pixel boxes.
+/// BlazeFace face detection, stage for stage as MediaPipe's FaceDetectorGraph: letterbox to the
+/// model's input (128x128 or 192x192) in [-1, 1], the network, anchor decoding, weighted NMS,
+/// projection back to the image, pixel boxes.
 ///
 /// One detector serves one call at a time (calls from several threads are serialised);
 /// create one per thread for parallel work.
@@ -56,7 +80,7 @@ public final class FaceDetector: Sendable {
         let options = try options.validated()
         let path: String
         if let explicit = options.weightsPath { path = explicit } else {
-            path = try WeightsLocator.path(for: "face_detection_short_range.bin")
+            path = try WeightsLocator.path(for: options.model.weightsFile)
         }
         let model: ModelFile
         do { model = try WeightsFormat.read(contentsOf: path) } catch {
@@ -91,7 +115,7 @@ public final class FaceDetector: Sendable {
         state.withLock { $0.network.profileLayers(iterations: iterations).map { ($0.node.op, "\($0.shape)", $0.medianSeconds, $0.macs) } }
     }
 
-    /// Stage 1: the model's input tensor (1x128x128x3) for `image`, and the transform back.
+    /// Stage 1: the model's input tensor (1xSxSx3) for `image`, and the transform back.
     public func inputTensor(for image: RGBImage) throws(DetectorError) -> (tensor: [Float], transform: ImageToTensor.Transform) {
         try state.withLock { pipeline throws(DetectorError) in
             let t = try pipeline.preprocess(image)
@@ -99,7 +123,7 @@ public final class FaceDetector: Sendable {
         }
     }
 
-    /// Stage 2: the raw outputs (896x16 regressors, 896 logits) for an input tensor.
+    /// Stage 2: the raw outputs (Nx16 regressors, N logits; N = 896 or 2304 anchors) for an input tensor.
     public func rawOutputs(for tensor: [Float]) throws(DetectorError) -> (regressors: [Float], logits: [Float]) {
         try state.withLock { pipeline throws(DetectorError) in
             let input = pipeline.network.input()
@@ -136,7 +160,7 @@ public final class FaceDetector: Sendable {
 /// buffers post-processing reuses from frame to frame.
 struct Pipeline {
     let network: Network
-    let imageToTensor = ImageToTensor(width: 128, height: 128, valueRange: -1...1, keepAspectRatio: true)
+    let imageToTensor: ImageToTensor
     let decoder: DetectionDecoder
     let nms: WeightedNonMaxSuppression
     let maxFaces: Int?
@@ -146,17 +170,21 @@ struct Pipeline {
 
     init(model: ModelFile, options: FaceDetectorOptions) throws(DetectorError) {
         do { network = try Network(model: model, options: Network.Options(threads: options.threads)) } catch { throw .weights(error) }
-        let anchors = AnchorOptions.shortRange.generate()
-        guard network.inputShapes == [Shape([1, 128, 128, 3])] else {
-            throw .weights(.unexpectedModel("input \(network.inputShapes), expected [[1x128x128x3]] for short-range BlazeFace"))
+        let size = options.model.inputSize
+        let anchors = options.model.anchorOptions.generate()
+        guard network.inputShapes == [Shape([1, size, size, 3])] else {
+            throw .weights(.unexpectedModel("input \(network.inputShapes), expected [[1x\(size)x\(size)x3]] for \(options.model) BlazeFace"))
         }
+        imageToTensor = ImageToTensor(width: size, height: size, valueRange: -1...1, keepAspectRatio: true)
         // The regressors are the output with 16 values per anchor, the scores the one with 1.
         guard let r = network.outputShapes.firstIndex(of: Shape([1, anchors.count, 16])),
               let l = network.outputShapes.firstIndex(of: Shape([1, anchors.count, 1])) else {
             throw .weights(.unexpectedModel("outputs \(network.outputShapes), expected [1x\(anchors.count)x16] and [1x\(anchors.count)x1]"))
         }
         (regressorsIndex, logitsIndex) = (r, l)
-        decoder = DetectionDecoder(anchors: anchors, minScore: options.minDetectionConfidence)
+        var decoder = DetectionDecoder(anchors: anchors, minScore: options.minDetectionConfidence)
+        (decoder.xScale, decoder.yScale, decoder.wScale, decoder.hScale) = (Float(size), Float(size), Float(size), Float(size))
+        self.decoder = decoder
         nms = WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)
         maxFaces = options.maxFaces
         decoded.reserveCapacity(anchors.count)

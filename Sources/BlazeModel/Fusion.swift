@@ -3,6 +3,8 @@
 /// have a single consumer, and gives bit-identical results (the same float operations on the
 /// same values, in the same order).
 ///
+/// - A spatial zero `PAD` feeding a VALID `CONV_2D` or `DEPTHWISE_CONV_2D` becomes that
+///   operator's `explicit_padding` (kernels skip taps outside the input: the same sums).
 /// - `CONV_2D → RELU` becomes `CONV_2D` with `activation` ReLU.
 /// - BlazeFace's residual block, `RELU(ADD(CONV_2D(x), skip))`, becomes one `CONV_2D` with the
 ///   skip as a fourth input (attribute `residual_pool`), where the skip
@@ -58,6 +60,19 @@ enum Fusion {
             removed.insert(convIndex); removed.insert(i)
             nodes[last] = fused
             removed.remove(last)
+        }
+        nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+
+        recount()
+        removed = []
+        for (i, pad) in nodes.enumerated() where pad.op == "PAD" {
+            guard let p = pad.attributes["paddings"], p.count == 8, p[0] == 0, p[1] == 0, p[6] == 0, p[7] == 0,
+                  single(pad.outputs[0]),
+                  let c = nodes.firstIndex(where: { ($0.op == "CONV_2D" || $0.op == "DEPTHWISE_CONV_2D") && $0.inputs.first == pad.outputs[0] }),
+                  nodes[c].attributes["padding"] == [1], nodes[c].attributes["explicit_padding"] == nil else { continue }
+            nodes[c].inputs[0] = pad.inputs[0]
+            nodes[c].attributes["explicit_padding"] = [p[2], p[3], p[4], p[5]]
+            removed.insert(i)
         }
         nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
 

@@ -113,7 +113,15 @@ struct AttributeReader {
         }
         return (v[0], v[1])
     }
+    /// SAME or VALID by TFLite's code, or explicit rows and columns where fusion folded a PAD in.
     func padding() throws(ModelError) -> Padding {
+        if node.attributes["explicit_padding"] != nil {
+            let p = try ints("explicit_padding")
+            guard p.count == 4, p.allSatisfy({ $0 >= 0 }) else {
+                throw .invalidNode(node: index, op: node.op, reason: "explicit_padding must be four non-negative values")
+            }
+            return .explicit(top: p[0], bottom: p[1], left: p[2], right: p[3])
+        }
         switch try int("padding") {
         case 0: return .same
         case 1: return .valid

@@ -7,8 +7,8 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Time inference and end-to-end detect(); medians and minima.")
 
-    @Option(help: "The model: short.")
-    var model: String = "short"
+    @Option(help: "The model: short or full.")
+    var model: ModelChoice = .short
 
     @Option(help: "Threads for inference.")
     var threads: Int = 1
@@ -26,7 +26,6 @@ struct Bench: ParsableCommand {
     var layers = false
 
     func validate() throws {
-        guard model == "short" else { throw ValidationError("--model must be short") }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be in 1...64") }
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
     }
@@ -35,7 +34,7 @@ struct Bench: ParsableCommand {
         let detector: FaceDetector
         let photo: RGBImage
         do {
-            detector = try FaceDetector(options: FaceDetectorOptions(threads: threads))
+            detector = try FaceDetector(options: FaceDetectorOptions(model: model.detectorModel, threads: threads))
             photo = try PNG.read(contentsOf: image ?? BenchDefaults.photo())
         } catch let e as DetectorError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
 
@@ -47,10 +46,10 @@ struct Bench: ParsableCommand {
         let preprocess = try Timing.measure(iterations: iterations) { _ = try detector.inputTensor(for: photo) }
         let cpu = Timing.cpuName()
         if json {
-            print("{\"model\":\"\(model)\",\"threads\":\(threads),\"inference\":{\"median_us\":\(inference.median),\"min_us\":\(inference.min)},"
+            print("{\"model\":\"\(model.canonical)\",\"threads\":\(threads),\"inference\":{\"median_us\":\(inference.median),\"min_us\":\(inference.min)},"
                   + "\"detect\":{\"median_us\":\(detect.median),\"min_us\":\(detect.min)},\"cpu\":\(DetectionJSON.string(cpu))}")
         } else {
-            print("model \(model), \(threads) thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(cpu)")
+            print("model \(model.canonical), \(threads) thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(cpu)")
             print("inference  median \(inference.median) us  min \(inference.min) us")
             print("detect     median \(detect.median) us  min \(detect.min) us")
             print("  of which letterbox  median \(preprocess.median) us  min \(preprocess.min) us")

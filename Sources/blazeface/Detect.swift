@@ -22,7 +22,10 @@ struct Detect: ParsableCommand {
     @Option(help: "Write a copy of the image with boxes, scores and keypoints drawn (one image only).")
     var annotate: String?
 
-    @Option(help: "A weights file (default: the bundled short-range weights).")
+    @Option(help: "The model: short (ML Kit's fast) or full (accurate, for small and distant faces).")
+    var model: ModelChoice = .short
+
+    @Option(help: "A weights file (default: the bundled weights of --model).")
     var weights: String?
 
     func validate() throws {
@@ -33,7 +36,7 @@ struct Detect: ParsableCommand {
         let detector: FaceDetector
         do {
             detector = try FaceDetector(options: FaceDetectorOptions(
-                weightsPath: weights, minDetectionConfidence: minDetectionConfidence,
+                model: model.detectorModel, weightsPath: weights, minDetectionConfidence: minDetectionConfidence,
                 minSuppressionThreshold: minSuppressionThreshold, maxFaces: maxFaces))
         } catch { throw ToolError(error.description) }
 
@@ -56,4 +59,19 @@ struct Detect: ParsableCommand {
         }
         if failures > 0 { throw ExitCode(1) }
     }
+}
+
+/// `--model`: the two BlazeFace models, by MediaPipe's and ML Kit's names.
+enum ModelChoice: String, ExpressibleByArgument, CaseIterable {
+    case short, full, fast, accurate
+
+    var detectorModel: FaceDetectorModel {
+        switch self {
+        case .short, .fast: .shortRange
+        case .full, .accurate: .fullRange
+        }
+    }
+
+    /// The canonical name (short or full), as `bench --json` reports it.
+    var canonical: String { detectorModel == .shortRange ? "short" : "full" }
 }

@@ -20,6 +20,11 @@ public struct AnchorOptions: Sendable {
     public static let shortRange = AnchorOptions(inputWidth: 128, inputHeight: 128, minScale: 0.1484375,
                                                  maxScale: 0.75, strides: [8, 16, 16, 16])
 
+    /// face_detection_full_range.pbtxt's configuration: one stride-4 layer, one anchor per
+    /// cell of a 48x48 grid (no interpolated-scale anchor), 2304 in all.
+    public static let fullRange = AnchorOptions(inputWidth: 192, inputHeight: 192, minScale: 0.1484375, maxScale: 0.75,
+                                                strides: [4], interpolatedScaleAspectRatio: 0)
+
     /// The anchors in the model's output order (ssd_anchors_calculator.cc, `GenerateAnchors`):
     /// layers with equal strides share one grid; per cell, one anchor per aspect ratio plus an
     /// interpolated-scale anchor for each merged layer.

@@ -19,11 +19,14 @@ public struct WindowGeometry: Sendable, Hashable {
     /// The geometry of a window operator with TFLite padding semantics.
     public static func make(input: NHWC, outputChannels: Int, kernelH: Int, kernelW: Int,
                             strideH: Int, strideW: Int, padding: Padding) throws(TensorError) -> WindowGeometry {
+        if case .explicit(let t, let b, let l, let r) = padding, min(t, b, l, r) < 0 || max(t, b, l, r) > 1 << 16 {
+            throw .invalidAttribute("explicit padding \(t), \(b), \(l), \(r) must be in 0...65536")
+        }
         guard kernelH > 0, kernelW > 0, strideH > 0, strideW > 0 else {
             throw .invalidAttribute("kernel \(kernelH)x\(kernelW) and stride \(strideH)x\(strideW) must be positive")
         }
         let (oh, pt) = padding.outputSize(input: input.h, kernel: kernelH, stride: strideH)
-        let (ow, pl) = padding.outputSize(input: input.w, kernel: kernelW, stride: strideW)
+        let (ow, pl) = padding.outputSize(input: input.w, kernel: kernelW, stride: strideW, vertical: false)
         guard oh > 0, ow > 0 else {
             throw .shapeMismatch("a \(kernelH)x\(kernelW) window does not fit input \(input.shape)")
         }

@@ -88,7 +88,7 @@ public struct Conv2D: TensorOperator {
         let skipShape = residual == nil ? nil : NHWC(shapes[1])
         let macsPerRow = g.output.w * outputChannels * kernelH * kernelW * inputChannels
         let rows = g.output.n * g.output.h
-        let pointwise = kernelH == 1 && kernelW == 1 && strideH == 1 && strideW == 1
+        let pointwise = kernelH == 1 && kernelW == 1 && strideH == 1 && strideW == 1 && (padding.isNone || padding == .same)
         let packed = packed
 
         if kernels == .fastest, pointwise, residual == nil || g.output.n == 1 {
