@@ -43,19 +43,21 @@ public func f32Depthwise3x3FMA(
     let interior = firstInside..<max(firstInside, min(ow, lastInside + 1))
     weights.data.withUnsafeBufferPointer { packed in
         let zero = packed.baseAddress! + packed.count - 16
-        for block in stride(from: 0, to: c, by: 8) {
-            let w = packed.baseAddress! + (block / 8) * 80
-            let lanes = min(8, c - block)
-            let plain = lanes == 8 && activation == .none   // store the sum as it is
-            let bias = load8(w)
-            let k00 = load8(w + 8), k10 = load8(w + 16), k20 = load8(w + 24)
-            let k01 = load8(w + 32), k11 = load8(w + 40), k21 = load8(w + 48)
-            let k02 = load8(w + 56), k12 = load8(w + 64), k22 = load8(w + 72)
-            for n in 0..<g.input.n {
-                let image = input + (n * g.input.h * iw * c + block)
-                let out = output + (n * g.output.h * ow * c + block)
-                let zeros = zeroRow + block
-                for oy in rows {
+        // Rows outermost, channel blocks inside: the three input rows a row needs stay in cache
+        // while every block uses them (blocks outermost would stream a large input once per block).
+        for n in 0..<g.input.n {
+            for oy in rows {
+                for block in stride(from: 0, to: c, by: 8) {
+                    let w = packed.baseAddress! + (block / 8) * 80
+                    let lanes = min(8, c - block)
+                    let plain = lanes == 8 && activation == .none   // store the sum as it is
+                    let bias = load8(w)
+                    let k00 = load8(w + 8), k10 = load8(w + 16), k20 = load8(w + 24)
+                    let k01 = load8(w + 32), k11 = load8(w + 40), k21 = load8(w + 48)
+                    let k02 = load8(w + 56), k12 = load8(w + 64), k22 = load8(w + 72)
+                    let image = input + (n * g.input.h * iw * c + block)
+                    let out = output + (n * g.output.h * ow * c + block)
+                    let zeros = zeroRow + block
                     let iy0 = oy * g.strideH - g.padTop
                     let outRow = out + oy * ow * c
                     guard !interior.isEmpty else {
