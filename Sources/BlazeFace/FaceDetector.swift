@@ -23,6 +23,11 @@ public enum FaceDetectorModel: String, Sendable, CaseIterable {
     /// The anchors MediaPipe configures for the model (face_detector_graph.cc and
     /// face_detection_full_range.pbtxt).
     public var anchorOptions: AnchorOptions { self == .shortRange ? .shortRange : .fullRange }
+
+    /// MediaPipe's score threshold for the model: 0.5 for short range; 0.6 for full range,
+    /// which its full-range graph hard-codes (the legacy solution applies 0.6 whatever
+    /// min_detection_confidence it is given).
+    public var defaultMinDetectionConfidence: Float { self == .shortRange ? 0.5 : 0.6 }
 }
 
 /// Options of a face detector, MediaPipe's `FaceDetectorOptions`.
@@ -31,8 +36,9 @@ public struct FaceDetectorOptions: Sendable {
     public var model: FaceDetectorModel = .shortRange
     /// A weights file in the flat format; nil finds the bundled weights of `model`.
     public var weightsPath: String?
-    /// Faces scoring below this are dropped before suppression (0...1, default 0.5).
-    public var minDetectionConfidence: Float = 0.5
+    /// Faces scoring below this are dropped before suppression (0...1); nil for the model's
+    /// default (0.5 short range, 0.6 full range, as MediaPipe configures them).
+    public var minDetectionConfidence: Float?
     /// Overlap (IoU) above which two detections are merged (0...1, default 0.3).
     public var minSuppressionThreshold: Float = 0.3
     /// At most this many faces, best first; nil for no limit. Must be at least 1.
@@ -40,7 +46,7 @@ public struct FaceDetectorOptions: Sendable {
     /// Threads the network may use (1...64, default 1). Results do not depend on it.
     public var threads: Int = 1
 
-    public init(model: FaceDetectorModel = .shortRange, weightsPath: String? = nil, minDetectionConfidence: Float = 0.5,
+    public init(model: FaceDetectorModel = .shortRange, weightsPath: String? = nil, minDetectionConfidence: Float? = nil,
                 minSuppressionThreshold: Float = 0.3, maxFaces: Int? = nil, threads: Int = 1) {
         self.model = model
         self.weightsPath = weightsPath
@@ -50,8 +56,11 @@ public struct FaceDetectorOptions: Sendable {
         self.threads = threads
     }
 
+    /// The threshold in force: the one set, or the model's default.
+    public var effectiveMinDetectionConfidence: Float { minDetectionConfidence ?? model.defaultMinDetectionConfidence }
+
     func validated() throws(DetectorError) -> FaceDetectorOptions {
-        for (name, v) in [("minDetectionConfidence", minDetectionConfidence), ("minSuppressionThreshold", minSuppressionThreshold)] {
+        for (name, v) in [("minDetectionConfidence", effectiveMinDetectionConfidence), ("minSuppressionThreshold", minSuppressionThreshold)] {
             guard v.isFinite, (0...1).contains(v) else {
                 throw .invalidOption(name: name, value: "\(v)", allowed: "a number in 0...1")
             }
@@ -182,7 +191,7 @@ struct Pipeline {
             throw .weights(.unexpectedModel("outputs \(network.outputShapes), expected [1x\(anchors.count)x16] and [1x\(anchors.count)x1]"))
         }
         (regressorsIndex, logitsIndex) = (r, l)
-        var decoder = DetectionDecoder(anchors: anchors, minScore: options.minDetectionConfidence)
+        var decoder = DetectionDecoder(anchors: anchors, minScore: options.effectiveMinDetectionConfidence)
         (decoder.xScale, decoder.yScale, decoder.wScale, decoder.hScale) = (Float(size), Float(size), Float(size), Float(size))
         self.decoder = decoder
         nms = WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)

@@ -10,8 +10,8 @@ struct Detect: ParsableCommand {
     @Argument(help: "PNG images.")
     var images: [String]
 
-    @Option(help: "Drop faces scoring below this (0...1).")
-    var minDetectionConfidence: Float = 0.5
+    @Option(help: "Drop faces scoring below this (0...1; default 0.5 for short, 0.6 for full, as MediaPipe).")
+    var minDetectionConfidence: Float?
 
     @Option(help: "Merge detections overlapping by more than this IoU (0...1).")
     var minSuppressionThreshold: Float = 0.3
