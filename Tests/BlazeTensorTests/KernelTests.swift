@@ -47,7 +47,9 @@ import Testing
     }
 
     @Test(arguments: [(128, 128, 3, 24, 5, 2, Padding.same), (13, 11, 3, 24, 5, 2, .same), (9, 9, 4, 10, 3, 1, .same),
-                      (9, 10, 5, 17, 3, 2, .valid), (6, 7, 2, 8, 2, 3, .same)])
+                      (9, 10, 5, 17, 3, 2, .valid), (6, 7, 2, 8, 2, 3, .same),
+                      (20, 17, 3, 32, 3, 2, .explicit(top: 1, bottom: 1, left: 1, right: 1)),
+                      (9, 9, 5, 64, 3, 1, .explicit(top: 0, bottom: 2, left: 1, right: 0))])
     func directConvolutionEqualsReference(_ h: Int, _ w: Int, _ ic: Int, _ oc: Int, _ k: Int, _ stride: Int, _ padding: Padding) throws {
         var rng = SeededGenerator(seed: UInt64(h * w + oc))
         let x = randomTensor([1, h, w, ic], &rng)
@@ -59,7 +61,9 @@ import Testing
     }
 
     @Test(arguments: [(64, 64, 24, 1, Padding.same), (64, 64, 28, 2, .same), (32, 32, 42, 2, .same), (16, 16, 88, 2, .same),
-                      (8, 8, 96, 1, .same), (7, 5, 3, 1, .same), (7, 9, 13, 2, .valid), (1, 1, 8, 1, .same)])
+                      (8, 8, 96, 1, .same), (7, 5, 3, 1, .same), (7, 9, 13, 2, .valid), (1, 1, 8, 1, .same),
+                      (12, 12, 32, 2, .explicit(top: 1, bottom: 1, left: 1, right: 1)),
+                      (6, 6, 16, 1, .explicit(top: 1, bottom: 1, left: 1, right: 1))])
     func depthwiseEqualsReference(_ h: Int, _ w: Int, _ c: Int, _ stride: Int, _ padding: Padding) throws {
         var rng = SeededGenerator(seed: UInt64(h + w * c))
         let x = randomTensor([1, h, w, c], &rng)

@@ -25,7 +25,14 @@ public func f32Conv2DDirect4x24FMA(
                 var ox = 0
                 while ox < g.output.w {
                     let pixel = oy * g.output.w + ox
-                    if rowsInside && ox >= firstInside && ox + 3 <= lastInside {
+                    if rowsInside && ox >= firstInside && ox + 1 <= lastInside,
+                       weights.blocks.allSatisfy({ $0.width == 32 }) {
+                        for (start, _, offset) in weights.blocks {
+                            directTile2x32(image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic, g.strideW * ic, iw * ic,
+                                           g.kernelH, rowLength, packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
+                        }
+                        ox += 2
+                    } else if rowsInside && ox >= firstInside && ox + 3 <= lastInside {
                         for (start, width, offset) in weights.blocks where width == 24 {
                             directTile4x24(image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic, g.strideW * ic, iw * ic,
                                            g.kernelH, rowLength, packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
@@ -45,6 +52,31 @@ public func f32Conv2DDirect4x24FMA(
             }
         }
     }
+}
+
+/// Two horizontally adjacent output pixels whose windows lie inside the input, 32 channels:
+/// eight accumulators and four weight vectors, so every step is FMA-bound.
+private func directTile2x32(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
+                            _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
+                            _ e: ActivationOnly, _ out: UnsafeMutablePointer<Float>) {
+    let b0 = load8(w), b1 = load8(w + 8), b2 = load8(w + 16), b3 = load8(w + 24)
+    var a00 = b0, a01 = b1, a02 = b2, a03 = b3, a10 = b0, a11 = b1, a12 = b2, a13 = b3
+    var wr = w + 32
+    for ky in 0..<kh {
+        let r0 = x0 + ky &* rowStride, r1 = r0 + pixelStep
+        for j in 0..<rowLength {
+            let w0 = load8(wr), w1 = load8(wr + 8), w2 = load8(wr + 16), w3 = load8(wr + 24)
+            let v0 = F8(repeating: r0[j])
+            a00 = a00.fma(v0, w0); a01 = a01.fma(v0, w1); a02 = a02.fma(v0, w2); a03 = a03.fma(v0, w3)
+            let v1 = F8(repeating: r1[j])
+            a10 = a10.fma(v1, w0); a11 = a11.fma(v1, w1); a12 = a12.fma(v1, w2); a13 = a13.fma(v1, w3)
+            wr += 32
+        }
+    }
+    storeRow(a00, pixel: p, channel: o, oc, e, out); storeRow(a01, pixel: p, channel: o &+ 8, oc, e, out)
+    storeRow(a02, pixel: p, channel: o &+ 16, oc, e, out); storeRow(a03, pixel: p, channel: o &+ 24, oc, e, out)
+    storeRow(a10, pixel: p &+ 1, channel: o, oc, e, out); storeRow(a11, pixel: p &+ 1, channel: o &+ 8, oc, e, out)
+    storeRow(a12, pixel: p &+ 1, channel: o &+ 16, oc, e, out); storeRow(a13, pixel: p &+ 1, channel: o &+ 24, oc, e, out)
 }
 
 /// Four horizontally adjacent output pixels whose windows lie inside the input, 24 channels.
@@ -115,7 +147,8 @@ private func directPixel(_ g: WindowGeometry, _ image: UnsafePointer<Float>, oy:
                          _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
                          _ e: ActivationOnly, _ out: UnsafeMutablePointer<Float>) {
     let ic = g.input.c
-    var a0 = load8(w), a1 = width >= 16 ? load8(w + 8) : F8(), a2 = width == 24 ? load8(w + 16) : F8()
+    var a0 = load8(w), a1 = width >= 16 ? load8(w + 8) : F8(), a2 = width >= 24 ? load8(w + 16) : F8()
+    var a3 = width == 32 ? load8(w + 24) : F8()
     let iy0 = oy * g.strideH - g.padTop, ix0 = ox * g.strideW - g.padLeft
     let columns = g.kernelColumns(ox)
     for ky in g.kernelRows(oy) {
@@ -126,12 +159,14 @@ private func directPixel(_ g: WindowGeometry, _ image: UnsafePointer<Float>, oy:
                 let v = F8(repeating: x[i])
                 a0 = a0.fma(v, load8(wr))
                 if width >= 16 { a1 = a1.fma(v, load8(wr + 8)) }
-                if width == 24 { a2 = a2.fma(v, load8(wr + 16)) }
+                if width >= 24 { a2 = a2.fma(v, load8(wr + 16)) }
+                if width == 32 { a3 = a3.fma(v, load8(wr + 24)) }
                 wr += width
             }
         }
     }
     storeRow(a0, pixel: p, channel: o, oc, e, out)
     if width >= 16 { storeRow(a1, pixel: p, channel: o + 8, oc, e, out) }
-    if width == 24 { storeRow(a2, pixel: p, channel: o + 16, oc, e, out) }
+    if width >= 24 { storeRow(a2, pixel: p, channel: o + 16, oc, e, out) }
+    if width == 32 { storeRow(a3, pixel: p, channel: o + 24, oc, e, out) }
 }

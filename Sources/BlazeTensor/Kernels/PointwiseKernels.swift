@@ -7,7 +7,7 @@ import CVectorFMA
 // results are identical to it.
 
 /// Weights packed once for the GEMM-style kernels: output channels in blocks of `maxWidth`
-/// (16, or 24 for the direct convolution; the last block 8, 16 or 24 wide, zero-padded), each
+/// (16; 24 or 32 for the direct convolution; the last block narrower, zero-padded), each
 /// block holding its bias row, then one row per input channel (or per kernel tap and channel).
 public struct PackedPointwiseWeights: Sendable {
     public let inputChannels: Int, outputChannels: Int
@@ -22,7 +22,8 @@ public struct PackedPointwiseWeights: Sendable {
         var start = 0
         while start < outputChannels {
             let remaining = outputChannels - start
-            let width = remaining <= 8 ? 8 : remaining <= 16 || maxWidth == 16 ? 16 : 24
+            let width = remaining <= 8 ? 8 : remaining <= 16 || maxWidth == 16 ? 16
+                : maxWidth == 32 && remaining >= 32 ? 32 : 24
             blocks.append((start, width, data.count))
             for row in -1..<inputChannels {
                 for lane in 0..<width {

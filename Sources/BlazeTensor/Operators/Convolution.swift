@@ -29,7 +29,8 @@ public struct Conv2D: TensorOperator {
     let weightsHWIO: [Float]
     let bias: [Float]
     let packed: PackedPointwiseWeights
-    /// For kxk kernels: the same in blocks of up to 24 channels (the direct kernel's widest tile).
+    /// For kxk kernels: the same in blocks of 32 channels where they divide evenly, else 24 (the
+    /// direct kernel's 2x32 and 4x24 tiles).
     let packedDirect: PackedPointwiseWeights
 
     /// - Parameter weights: TFLite's OHWI layout, `[outputChannels, kh, kw, inputChannels]`.
@@ -55,7 +56,7 @@ public struct Conv2D: TensorOperator {
         self.bias = bias?.scalars ?? [Float](repeating: 0, count: o)
         packed = PackedPointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: kh * kw * i, outputChannels: o)
         packedDirect = PackedPointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: kh * kw * i,
-                                              outputChannels: o, maxWidth: 24)
+                                              outputChannels: o, maxWidth: o % 32 == 0 ? 32 : 24)
     }
 
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
