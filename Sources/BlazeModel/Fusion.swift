@@ -1,3 +1,5 @@
+import BlazeTensor
+
 /// Graph rewrites that fold elementwise work into the convolution that feeds it, so the
 /// intermediate values are never written. Each rewrite applies only where the folded values
 /// have a single consumer, and gives bit-identical results (the same float operations on the
@@ -6,11 +8,14 @@
 /// - A spatial zero `PAD` feeding a VALID `CONV_2D` or `DEPTHWISE_CONV_2D` becomes that
 ///   operator's `explicit_padding` (kernels skip taps outside the input: the same sums).
 /// - `CONV_2D → RELU` becomes `CONV_2D` with `activation` ReLU.
+/// - A 3x3 `DEPTHWISE_CONV_2D` whose only consumer is a 1x1 stride-1 `CONV_2D` becomes one
+///   `DEPTHWISE_POINTWISE` node (see DepthwisePointwise): the depthwise output stays in cache.
 /// - BlazeFace's residual block, `RELU(ADD(CONV_2D(x), skip))`, becomes one `CONV_2D` with the
 ///   skip as a fourth input (attribute `residual_pool`), where the skip
 ///   may come through a channel-only `PAD` and a 2x2/2 `MAX_POOL_2D`, both then skipped.
 enum Fusion {
-    static func apply(_ nodes: [Node]) -> [Node] {
+    /// - Parameter weightShape: the shape of a weight tensor by name (kernel sizes decide some rewrites).
+    static func apply(_ nodes: [Node], weightShape: (String) -> Shape? = { _ in nil }) -> [Node] {
         var nodes = nodes
         var consumers: [String: Int] = [:]
         var producer: [String: Int] = [:]
@@ -85,6 +90,30 @@ enum Fusion {
             fused.attributes["activation"] = [1]
             fused.outputs = relu.outputs
             nodes[c] = fused
+            removed.insert(i)
+        }
+        nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+
+        recount()
+        removed = []
+        for (i, dw) in nodes.enumerated() where dw.op == "DEPTHWISE_CONV_2D" && dw.inputs.count == 3 && dw.outputs.count == 1 {
+            guard let dwShape = weightShape(dw.inputs[1]), dwShape.dims.count == 4, dwShape[1] == 3, dwShape[2] == 3,
+                  (dw.attributes["depth_multiplier"] ?? [1]) == [1], single(dw.outputs[0]),
+                  let p = nodes.firstIndex(where: { $0.op == "CONV_2D" && $0.inputs.first == dw.outputs[0] }), p > i,
+                  nodes[p].inputs.count >= 3, let pwShape = weightShape(nodes[p].inputs[1]), pwShape.dims.count == 4,
+                  pwShape[1] == 1, pwShape[2] == 1, nodes[p].attributes["stride"] == [1, 1],
+                  nodes[p].attributes["explicit_padding"] == nil else { continue }
+            let pw = nodes[p]
+            var attributes: [String: [Int64]] = [
+                "depthwise_stride": dw.attributes["stride"] ?? [1, 1],
+                "depthwise_padding": dw.attributes["padding"] ?? [0],
+                "depthwise_activation": dw.attributes["activation"] ?? [0],
+                "activation": pw.attributes["activation"] ?? [0],
+            ]
+            if let e = dw.attributes["explicit_padding"] { attributes["depthwise_explicit_padding"] = e }
+            if let r = pw.attributes["residual_pool"] { attributes["residual_pool"] = r }
+            nodes[p] = Node(op: "DEPTHWISE_POINTWISE", inputs: dw.inputs + Array(pw.inputs[1...]),
+                            outputs: pw.outputs, attributes: attributes)
             removed.insert(i)
         }
         return nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)

@@ -17,6 +17,8 @@ public final class Network {
     /// Bytes of activation memory, all values together after reuse (see `MemoryPlan`).
     public let arenaBytes: Int
     private let arena: UnsafeMutableRawPointer
+    private let scratch: UnsafeMutablePointer<Float>
+    private let scratchStride: Int
     private let pool: WorkerPool?
     /// Layers with fewer multiply-adds than this run on the calling thread alone: sharing them
     /// would cost more in synchronisation than it saves.
@@ -45,7 +47,9 @@ public final class Network {
         // Fusion is an optimisation: if a fused node cannot be planned (say a pooled skip of
         // odd size), the graph is planned as the file lists it, which also gives the true error.
         let plan: GraphPlan
-        if options.fuse, let fused = try? GraphPlan(nodes: Fusion.apply(model.nodes), weights: weights, kernels: options.kernels) {
+        if options.fuse, let fused = try? GraphPlan(
+            nodes: Fusion.apply(model.nodes, weightShape: options.kernels == .fastest ? { weights[$0]?.shape } : { _ in nil }),
+            weights: weights, kernels: options.kernels) {
             plan = fused
         } else {
             plan = try GraphPlan(nodes: model.nodes, weights: weights, kernels: options.kernels)
@@ -67,6 +71,11 @@ public final class Network {
         self.arena = arena
         self.arenaBytes = memory.byteCount
         self.pool = options.threads > 1 ? WorkerPool(threads: options.threads) : nil
+        // Scratch: one slot per thread, as large as the hungriest operator asks.
+        let stride = (steps.map(\.scratchFloats).max() ?? 0) + kernelSlack
+        self.scratchStride = stride
+        self.scratch = .allocate(capacity: stride * options.threads)
+        self.scratch.initialize(repeating: 0, count: stride * options.threads)
         self.buffers = buffers
         self.steps = steps
         self.inputIndices = plan.inputs
@@ -76,7 +85,10 @@ public final class Network {
         self.layers = plan.layers
     }
 
-    deinit { arena.deallocate() }
+    deinit {
+        arena.deallocate()
+        scratch.deallocate()
+    }
 
     /// The buffer of input `i`: write the input here, then call `run()`.
     public func input(_ i: Int = 0) -> UnsafeMutableBufferPointer<Float> {
@@ -91,14 +103,14 @@ public final class Network {
     /// Runs every layer once on the current input buffers.
     public func run() {
         guard let pool else {
-            for step in steps { step() }
+            for step in steps { step(scratch: scratch) }
             return
         }
         for step in steps {
             if step.units >= pool.threads, step.units * step.costPerUnit >= Self.parallelThreshold {
-                pool.run(step)
+                pool.run(step, scratch: scratch, scratchStride: scratchStride)
             } else {
-                step()
+                step(scratch: scratch)
             }
         }
     }
@@ -111,7 +123,7 @@ public final class Network {
         for _ in 0..<max(iterations, 1) {
             for (i, step) in steps.enumerated() {
                 let start = clock.now
-                step()
+                step(scratch: scratch)
                 let d = clock.now - start
                 samples[i].append(Double(d.components.attoseconds) / 1e18 + Double(d.components.seconds))
             }
@@ -142,7 +154,7 @@ public final class Network {
     /// One line per layer: operator, inputs and output shape — the architecture at a glance.
     public func describe() -> String {
         layers.map { node, shape in
-            "\(node.op.padding(toLength: 18, withPad: " ", startingAt: 0)) \(node.inputs.joined(separator: ", ")) -> \(shape)"
+            "\(node.op.padding(toLength: 20, withPad: " ", startingAt: 0)) \(node.inputs.joined(separator: ", ")) -> \(shape)"
         }.joined(separator: "\n")
     }
 }

@@ -62,6 +62,30 @@ enum OperatorRegistry {
                 return (try Pad(paddings: (0..<4).map { (p[2 * $0], p[2 * $0 + 1]) }), [node.inputs[0]])
             case "RESHAPE":
                 return (Reshape(newShape: try parser.ints("shape")), [node.inputs[0]])
+            case "DEPTHWISE_POINTWISE":
+                // Fusion's node: inputs x, depthwise weights and bias, pointwise weights and
+                // bias, then the skip if the pointwise convolution has a residual.
+                guard node.inputs.count == 5 || node.inputs.count == 6 else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "needs 5 or 6 inputs")
+                }
+                let ds = try parser.pair("depthwise_stride")
+                let depthwisePadding: Padding
+                if let e = node.attributes["depthwise_explicit_padding"], e.count == 4 {
+                    depthwisePadding = .explicit(top: Int(e[0]), bottom: Int(e[1]), left: Int(e[2]), right: Int(e[3]))
+                } else {
+                    depthwisePadding = try parser.int("depthwise_padding") == 0 ? .same : .valid
+                }
+                let depthwise = try DepthwiseConv2D(
+                    weights: try weight(1)!, bias: try weight(2), strideH: ds.0, strideW: ds.1, padding: depthwisePadding,
+                    activation: try AttributeReader(node: Node(op: node.op, inputs: [], outputs: [],
+                                                               attributes: ["activation": node.attributes["depthwise_activation"] ?? [0]]),
+                                                    index: index).activation(),
+                    kernels: kernels)
+                let residual = node.inputs.count == 6 ? Residual(pooled: try parser.int("residual_pool") != 0) : nil
+                let pointwise = try Conv2D(weights: try weight(3)!, bias: try weight(4), strideH: 1, strideW: 1, padding: .valid,
+                                           activation: try parser.activation(), residual: residual, kernels: kernels)
+                return (try DepthwisePointwise(depthwise: depthwise, pointwise: pointwise),
+                        residual == nil ? [node.inputs[0]] : [node.inputs[0], node.inputs[5]])
             case "DEPTH_TO_SPACE":
                 return (try DepthToSpace(blockSize: try parser.int("block_size")), [node.inputs[0]])
             case "RESIZE_BILINEAR":

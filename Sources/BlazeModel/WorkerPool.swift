@@ -27,9 +27,10 @@ final class WorkerPool {
 
     var threads: Int { state.workers + 1 }
 
-    /// Runs `work` split across all threads; returns when every part is done.
-    func run(_ work: BoundWork) {
-        state.dispatch(work)
+    /// Runs `work` split across all threads, thread `t` with scratch at `scratch + t * scratchStride`;
+    /// returns when every part is done.
+    func run(_ work: BoundWork, scratch: UnsafeMutablePointer<Float>, scratchStride: Int) {
+        state.dispatch(work, scratch: scratch, stride: scratchStride)
     }
 }
 
@@ -44,11 +45,15 @@ private final class PoolState: @unchecked Sendable {
     private let condition = NSCondition()
     /// The current job; written by the dispatching thread before the generation is published.
     nonisolated(unsafe) private var job: BoundWork?
+    nonisolated(unsafe) private var scratch: UnsafeMutablePointer<Float>?
+    nonisolated(unsafe) private var scratchStride = 0
 
     init(workers: Int) { self.workers = workers }
 
-    func dispatch(_ work: BoundWork) {
+    func dispatch(_ work: BoundWork, scratch: UnsafeMutablePointer<Float>, stride: Int) {
         job = work
+        self.scratch = scratch
+        scratchStride = stride
         finished.store(0, ordering: .relaxed)
         condition.lock()
         generation.wrappingAdd(1, ordering: .releasing)
@@ -63,7 +68,7 @@ private final class PoolState: @unchecked Sendable {
     private func runShare(of work: BoundWork, index: Int) {
         let parts = workers + 1
         let lower = work.units * index / parts, upper = work.units * (index + 1) / parts
-        if lower < upper { work.run(lower..<upper) }
+        if lower < upper, let scratch { work.run(lower..<upper, scratch + index * scratchStride) }
     }
 
     func workerLoop(index: Int) {

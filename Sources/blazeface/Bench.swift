@@ -58,7 +58,7 @@ struct Bench: ParsableCommand {
             for l in detector.profileLayers(iterations: iterations) {
                 let us = l.medianSeconds * 1e6
                 let gflops = l.macs > 0 && l.medianSeconds > 0 ? 2 * Double(l.macs) / l.medianSeconds / 1e9 : 0
-                print("\(l.op.padding(toLength: 18, withPad: " ", startingAt: 0)) \(l.shape.padding(toLength: 14, withPad: " ", startingAt: 0)) \(String(format: "%8.1f us %7.2f GFLOP/s", us, gflops))")
+                print("\(l.op.padding(toLength: 20, withPad: " ", startingAt: 0)) \(l.shape.padding(toLength: 14, withPad: " ", startingAt: 0)) \(String(format: "%8.1f us %7.2f GFLOP/s", us, gflops))")
             }
         }
     }

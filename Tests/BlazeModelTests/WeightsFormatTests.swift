@@ -143,4 +143,23 @@ func tinyModel() throws -> ModelFile {
         #expect(a == b)
         #expect(try fast([input]) == a)   // and running again on reused buffers changes nothing
     }
+
+    /// The same for the full-range model (sparse weights, resize, depth-to-space, folded pads,
+    /// fused depthwise + pointwise blocks), at one and two threads.
+    @Test func optimisedFullRangeNetworkEqualsReferenceGraph() throws {
+        let path = Self.path.replacingOccurrences(of: "short_range", with: "full_range")
+        let model = try WeightsFormat.read(contentsOf: path)
+        let reference = try Network(model: model, options: .reference)
+        var state: UInt64 = 11
+        let input = try Tensor(shape: Shape([1, 192, 192, 3]), scalars: (0..<192 * 192 * 3).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Float(Int(state >> 40) % 2001 - 1000) / 1000
+        })
+        let expected = try reference([input])
+        for threads in [1, 2] {
+            let fast = try Network(model: model, options: Network.Options(threads: threads))
+            #expect(fast.layers.contains { $0.node.op == "DEPTHWISE_POINTWISE" })
+            #expect(try fast([input]) == expected)
+        }
+    }
 }

@@ -86,8 +86,31 @@ import Testing
         try x.scalars.withUnsafeBufferPointer { input in
             let work = try op.bind(inputs: [input.baseAddress!], shapes: [x.shape], outputs: [out])
             #expect(work.units == 16)
-            for r in stride(from: 0, to: 16, by: 5) { work.run(r..<min(r + 5, 16)) }
+            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: work.scratchFloats + kernelSlack)
+            defer { scratch.deallocate() }
+            for r in stride(from: 0, to: 16, by: 5) { work.run(r..<min(r + 5, 16), scratch) }
         }
         #expect(Array(UnsafeBufferPointer(start: out, count: 16 * 16 * 28)) == whole.scalars)
+    }
+
+    /// The fused depthwise + pointwise operator equals the two run apart, whole or split into
+    /// row ranges (as threads split it), with and without a (pooled) residual.
+    @Test(arguments: [(16, 16, 24, 28, 1, false, false), (12, 10, 32, 8, 1, true, false), (16, 16, 28, 32, 2, true, true),
+                      (7, 5, 13, 17, 2, false, false)])
+    func depthwisePointwiseEqualsSeparateOperators(_ h: Int, _ w: Int, _ c: Int, _ oc: Int, _ stride: Int,
+                                                   _ residual: Bool, _ pooled: Bool) throws {
+        var rng = SeededGenerator(seed: UInt64(h * 31 + c * 7 + oc))
+        let x = randomTensor([1, h, w, c], &rng)
+        let dw = try DepthwiseConv2D(weights: randomTensor([1, 3, 3, c], &rng), bias: randomTensor([c], &rng),
+                                     strideH: stride, strideW: stride, padding: .same, activation: .none)
+        let middle = try dw(x)
+        let (mh, mw) = (middle.shape[1], middle.shape[2])
+        let skip = residual ? randomTensor([1, pooled ? 2 * mh : mh, pooled ? 2 * mw : mw, min(c, oc)], &rng) : nil
+        let pw = try Conv2D(weights: randomTensor([oc, 1, 1, c], &rng), bias: randomTensor([oc], &rng), strideH: 1, strideW: 1,
+                            padding: .valid, activation: .relu, residual: residual ? Residual(pooled: pooled) : nil)
+        let apart = try pw.apply([middle] + (skip.map { [$0] } ?? []))[0]
+        let fused = try DepthwisePointwise(depthwise: dw, pointwise: pw)
+        let inputs = [x] + (skip.map { [$0] } ?? [])
+        #expect(try fused.apply(inputs)[0] == apart)
     }
 }

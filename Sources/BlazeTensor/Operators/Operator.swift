@@ -12,15 +12,23 @@ public protocol TensorOperator: Sendable {
 }
 
 /// One call's work, bound to its buffers, split into independent units (usually output rows)
-/// so that threads can share it: `run` may be called on disjoint unit ranges concurrently.
+/// so that threads can share it: `run` may be called on disjoint unit ranges concurrently,
+/// each call with its own scratch memory of `scratchFloats` floats (planned by the network).
 public struct BoundWork {
     public let units: Int
     /// Multiply-adds (or element operations) per unit: what decides whether threads pay off.
     public let costPerUnit: Int
-    public let run: (Range<Int>) -> Void
+    /// Floats of scratch each concurrent call needs (0 for most operators).
+    public let scratchFloats: Int
+    public let run: (Range<Int>, UnsafeMutablePointer<Float>) -> Void
+
+    public init(units: Int, costPerUnit: Int, scratchFloats: Int,
+                run: @escaping (Range<Int>, UnsafeMutablePointer<Float>) -> Void) {
+        (self.units, self.costPerUnit, self.scratchFloats, self.run) = (max(units, 1), costPerUnit, scratchFloats, run)
+    }
 
     public init(units: Int, costPerUnit: Int, run: @escaping (Range<Int>) -> Void) {
-        (self.units, self.costPerUnit, self.run) = (max(units, 1), costPerUnit, run)
+        self.init(units: units, costPerUnit: costPerUnit, scratchFloats: 0) { r, _ in run(r) }
     }
 
     /// Work that cannot be split.
@@ -28,7 +36,15 @@ public struct BoundWork {
         self.init(units: 1, costPerUnit: cost) { _ in run() }
     }
 
-    public func callAsFunction() { run(0..<units) }
+    /// Runs all units on this thread with `scratch` (at least `scratchFloats` floats).
+    public func callAsFunction(scratch: UnsafeMutablePointer<Float>) { run(0..<units, scratch) }
+
+    /// Runs all units on this thread, allocating scratch if any is needed: for tests and tools.
+    public func callAsFunction() {
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchFloats + kernelSlack)
+        defer { scratch.deallocate() }
+        run(0..<units, scratch)
+    }
 }
 
 extension TensorOperator {
