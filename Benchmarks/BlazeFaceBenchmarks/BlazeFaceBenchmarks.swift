@@ -5,8 +5,8 @@ import BlazeModel
 import BlazeTensor
 import Foundation
 
-/// The suite: each kernel on BlazeFace's real layer shapes (with MFLOP/s), model inference,
-/// detect() end to end on a 1280x853 photo, and heap allocations per frame.
+/// The suite: each kernel on BlazeFace's real layer shapes (with MFLOP/s), model inference
+/// (both models), detect() end to end on a 1280x853 photo, and heap allocations per frame.
 let benchmarks: @Sendable () -> Void = {
     let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let weights = repo.appendingPathComponent("Weights/face_detection_short_range.bin").path
@@ -14,6 +14,18 @@ let benchmarks: @Sendable () -> Void = {
     let mflops = BenchmarkMetric.custom("MFLOP/s", polarity: .prefersLarger, useScalingFactor: false)
     let frame = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], warmupIterations: 20,
                                         scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 2000)
+
+    // Full-range inference, 1 and 2 threads.
+    for threads in [1, 2] {
+        Benchmark("inference full threads=\(threads)", configuration: frame) { (benchmark: Benchmark, detector: FaceDetector) in
+            for _ in benchmark.scaledIterations { detector.runNetwork() }
+        } setup: {
+            let detector = try FaceDetector(options: FaceDetectorOptions(
+                model: .fullRange, weightsPath: repo.appendingPathComponent("Weights/face_detection_full_range.bin").path, threads: threads))
+            _ = try detector.detect(image: try PNG.read(contentsOf: photoPath))
+            return detector
+        }
+    }
 
     // Model inference (input tensor to raw outputs) and detect() end to end, 1 and 2 threads.
     for threads in [1, 2] {
@@ -46,7 +58,7 @@ let benchmarks: @Sendable () -> Void = {
     for layer in KernelLayer.blazeFaceShapes {
         Benchmark("kernel \(layer.name)", configuration: kernelConfig) { (benchmark: Benchmark, bound: BoundLayer) in
             let start = ContinuousClock.now
-            for _ in benchmark.scaledIterations { bound.work() }
+            for _ in benchmark.scaledIterations { bound.work(scratch: bound.scratch) }
             let seconds = (ContinuousClock.now - start) / .seconds(1) / Double(benchmark.scaledIterations.count)
             benchmark.measurement(mflops, Int(2 * Double(layer.macs) / seconds / 1e6))
         } setup: {
@@ -96,6 +108,7 @@ struct KernelLayer: Sendable {
 /// An operator bound to buffers of its layer's shapes (random inputs, as values do not matter for time).
 final class BoundLayer: @unchecked Sendable {
     let work: BoundWork
+    let scratch: UnsafeMutablePointer<Float>
     private let buffers: [UnsafeMutablePointer<Float>]
 
     init(_ layer: KernelLayer) throws {
@@ -111,9 +124,14 @@ final class BoundLayer: @unchecked Sendable {
         }
         self.buffers = buffers
         work = try op.bind(inputs: buffers.dropLast().map { UnsafePointer($0) }, shapes: inputShapes, outputs: [buffers.last!])
+        scratch = .allocate(capacity: work.scratchFloats + kernelSlack)
+        scratch.initialize(repeating: 0, count: work.scratchFloats + kernelSlack)
     }
 
-    deinit { buffers.forEach { $0.deallocate() } }
+    deinit {
+        buffers.forEach { $0.deallocate() }
+        scratch.deallocate()
+    }
 }
 
 struct SplitMix {
