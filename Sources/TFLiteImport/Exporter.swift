@@ -84,11 +84,10 @@ public enum Exporter {
                 attributes["block_size"] = [Int64(try op.int(0))]
             case TFLiteModel.Code.resizeBilinear:
                 // ResizeBilinearOptions: align_corners (2), half_pixel_centers (3); the size is input 1.
-                guard inputs.count == 2, let size = model.tensors[inputs[1]].data, model.tensors[inputs[1]].type == .int32,
-                      size.count == 8 else { throw fail("size must be a constant int32 [2]") }
-                attributes["size"] = stride(from: 0, to: 8, by: 4).map {
-                    Int64(Int32(bitPattern: UInt32(size[$0]) | UInt32(size[$0 + 1]) << 8 | UInt32(size[$0 + 2]) << 16 | UInt32(size[$0 + 3]) << 24))
+                guard inputs.count == 2, let size = int32Constant(model.tensors[inputs[1]], count: 2) else {
+                    throw fail("size must be a constant int32 [2]")
                 }
+                attributes["size"] = size
                 attributes["align_corners"] = [Int64(try op.byte(2))]
                 attributes["half_pixel_centers"] = [Int64(try op.byte(3))]
                 inputs = [inputs[0]]
@@ -98,11 +97,10 @@ public enum Exporter {
                 attributes["shape"] = model.tensors[out].shape.map(Int64.init)
                 inputs = Array(inputs.prefix(1))
             case TFLiteModel.Code.pad:
-                guard inputs.count == 2, let p = model.tensors[inputs[1]].data, model.tensors[inputs[1]].type == .int32,
-                      p.count == 32 else { throw fail("paddings must be a constant int32 [4, 2]") }
-                attributes["paddings"] = stride(from: 0, to: 32, by: 4).map {
-                    Int64(Int32(bitPattern: UInt32(p[$0]) | UInt32(p[$0 + 1]) << 8 | UInt32(p[$0 + 2]) << 16 | UInt32(p[$0 + 3]) << 24))
+                guard inputs.count == 2, let p = int32Constant(model.tensors[inputs[1]], count: 8) else {
+                    throw fail("paddings must be a constant int32 [4, 2]")
                 }
+                attributes["paddings"] = p
                 inputs = [inputs[0]]
             default:
                 throw fail("not supported by the exporter yet")
@@ -113,6 +111,14 @@ public enum Exporter {
         nodes.append(Node(op: "OUTPUT", inputs: model.outputs.map { names[$0] }, outputs: []))
         let tensors = usedWeights.map { (name: names[$0], tensor: constants[$0]!) }
         return ModelFile(metadata: metadata, tensors: tensors, nodes: nodes)
+    }
+
+    /// The values of a constant int32 tensor of `count` elements, or nil if it is not one.
+    static func int32Constant(_ t: TFLiteModel.Tensor, count: Int) -> [Int64]? {
+        guard t.type == .int32, let d = t.data, d.count == 4 * count else { return nil }
+        return stride(from: 0, to: d.count, by: 4).map {
+            Int64(Int32(bitPattern: UInt32(d[$0]) | UInt32(d[$0 + 1]) << 8 | UInt32(d[$0 + 2]) << 16 | UInt32(d[$0 + 3]) << 24))
+        }
     }
 
     /// A tensor's constant data as float32; float16 widens exactly.

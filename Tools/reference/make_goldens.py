@@ -165,10 +165,9 @@ def load_rgb(path):
     return rgb, mode
 
 
-def run_tensor_graph(rgb, delegate):
-    """Returns (input, regressors, scores) as float32 arrays."""
-    config = TENSOR_GRAPH % {"itt": IMAGE_TO_TENSOR_OPTIONS, "model": MODEL,
-                             "delegate": delegate}
+def run_float_streams(config, rgb):
+    """Runs a graph config on one RGB frame; returns its float-list streams
+    (input_floats, out0_floats, out1_floats) as float32 arrays by name."""
     graph = mp.CalculatorGraph(graph_config=config)
     out = {}
 
@@ -185,6 +184,14 @@ def run_tensor_graph(rgb, delegate):
         mp.packet_creator.create_image_frame(
             image_format=mp.ImageFormat.SRGB, data=rgb).at(0))
     graph.close()
+    return out
+
+
+def run_tensor_graph(rgb, delegate):
+    """Returns (input, regressors, scores) as float32 arrays."""
+    config = TENSOR_GRAPH % {"itt": IMAGE_TO_TENSOR_OPTIONS, "model": MODEL,
+                             "delegate": delegate}
+    out = run_float_streams(config, rgb)
 
     inp = out["input_floats"]
     assert inp.size == TENSOR_SIZE * TENSOR_SIZE * 3, inp.size

@@ -514,21 +514,7 @@ def max_detection_diff(a, b):
 def run_tensor_graph(rgb, itt_options, delegate, num_boxes, num_coords, size):
     config = sr.TENSOR_GRAPH % {"itt": itt_options, "model": MODEL,
                                 "delegate": delegate}
-    graph = mp.CalculatorGraph(graph_config=config)
-    out = {}
-
-    def grab(name, packet):
-        assert name not in out, name
-        out[name] = np.array(mp.packet_getter.get_float_list(packet),
-                             dtype=np.float32)
-
-    for stream in ("input_floats", "out0_floats", "out1_floats"):
-        graph.observe_output_stream(stream, grab)
-    graph.start_run()
-    graph.add_packet_to_input_stream(
-        "image", mp.packet_creator.create_image_frame(
-            image_format=mp.ImageFormat.SRGB, data=rgb).at(0))
-    graph.close()
+    out = sr.run_float_streams(config, rgb)
     inp = out["input_floats"]
     assert inp.size == size * size * 3, inp.size
     # Output 0 must be the 2304x16 regressors and output 1 the 2304 logits.
