@@ -136,12 +136,15 @@ public struct ImageToTensor: Sendable {
                 let fx = (D4(repeating: x0) + D4(repeating: m[0]) * x) * w
                 let fy = (D4(repeating: y0) + D4(repeating: m[3]) * x) * w
                 let rx = fx.rounded(.toNearestOrEven), ry = fy.rounded(.toNearestOrEven)
-                for l in 0..<min(4, bw - x1) {
-                    // OpenCV clamps to the int range and keeps X >> 5 in a short; saturate
-                    // there, keeping the fraction bits.
-                    let i = xb + x1 + l - columns.lowerBound
-                    out[2 * i] = Self.saturatedPosition(rx[l])
-                    out[2 * i + 1] = Self.saturatedPosition(ry[l])
+                let i = xb + x1 - columns.lowerBound
+                let lanes = min(4, bw - x1)
+                if lanes == 4 {
+                    UnsafeMutableRawPointer(out + 2 * i).storeBytes(of: bf_opencv_positions4(rx, ry), as: SIMD8<Int32>.self)
+                } else {
+                    for l in 0..<lanes {
+                        out[2 * (i + l)] = Self.saturatedPosition(rx[l])
+                        out[2 * (i + l) + 1] = Self.saturatedPosition(ry[l])
+                    }
                 }
                 x1 += 4
             }
@@ -150,10 +153,10 @@ public struct ImageToTensor: Sendable {
     }
 
     /// A rounded 1/32-pixel position as OpenCV stores it: clamped to the int range, then its
-    /// integer part saturated to Int16 (NaN, from a degenerate transform, as INT_MIN).
+    /// integer part saturated to Int16 (the scalar twin of `bf_opencv_positions4`).
     @inline(__always)
     private static func saturatedPosition(_ v: Double) -> Int32 {
-        let clamped: Int32 = v >= 2.0e9 ? 2_000_000_000 : v > -2.0e9 ? Int32(v) : -2_000_000_000
+        let clamped: Int32 = v.isNaN || v >= 2.0e9 ? 2_000_000_000 : v > -2.0e9 ? Int32(v) : -2_000_000_000
         let whole = min(max(clamped >> 5, Int32(Int16.min)), Int32(Int16.max))
         return whole << 5 | (clamped & 31)
     }

@@ -9,6 +9,8 @@
 typedef float bf_float8 __attribute__((ext_vector_type(8)));
 typedef float bf_float4 __attribute__((ext_vector_type(4)));
 typedef int bf_int8 __attribute__((ext_vector_type(8)));
+typedef int bf_int4 __attribute__((ext_vector_type(4)));
+typedef double bf_double4_t __attribute__((ext_vector_type(4)));
 
 #if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || !defined(__x86_64__)
 
@@ -66,6 +68,21 @@ static inline __attribute__((always_inline)) bf_float8 bf_first_lanes8(bf_float8
     const bf_int8 lane = {0, 1, 2, 3, 4, 5, 6, 7};
     const bf_int8 keep = lane < count;
     return (bf_float8)((bf_int8)v & keep);
+}
+
+/// OpenCV's sample positions (WarpPerspectiveInvoker): rounded 1/32-pixel positions `x` and
+/// `y` (already rounded to integers, as doubles) clamped to the int range (+-2e9 here, which is
+/// beyond any valid position), then with the integer part (>> 5) saturated to a short, the
+/// five fraction bits kept; returned interleaved x0, y0, x1, y1, ... A NaN clamps to a bound,
+/// so it lands outside the image, as OpenCV's INT_MIN does.
+static inline __attribute__((always_inline)) bf_int8 bf_opencv_positions4(bf_double4_t x, bf_double4_t y) {
+    const bf_double4_t lo = -2.0e9, hi = 2.0e9;
+    bf_int4 xi = __builtin_convertvector(__builtin_elementwise_max(__builtin_elementwise_min(x, hi), lo), bf_int4);
+    bf_int4 yi = __builtin_convertvector(__builtin_elementwise_max(__builtin_elementwise_min(y, hi), lo), bf_int4);
+    const bf_int4 smin = -32768, smax = 32767;
+    xi = (__builtin_elementwise_max(__builtin_elementwise_min(xi >> 5, smax), smin) << 5) | (xi & 31);
+    yi = (__builtin_elementwise_max(__builtin_elementwise_min(yi >> 5, smax), smin) << 5) | (yi & 31);
+    return __builtin_shufflevector(xi, yi, 0, 4, 1, 5, 2, 6, 3, 7);
 }
 
 /// The same on a SIMD4<Float>.
