@@ -26,6 +26,34 @@ mp.Image(ImageFormat.SRGB).  Option sets (Tasks option -> CLI flag):
   supp0.5     min_suppression_threshold=0.5             -> --min-suppression-threshold 0.5
   conf0.3_supp0.5  both                                  -> both flags
 
+With --model full the same images go to our CLI's full-range model
+(`blazeface detect --model full`) and to MediaPipe's full-range detector
+(face_detection_full_range_sparse.tflite).  The Tasks FaceDetector cannot run
+that model, so the references are legacy graphs (see README.md, full-range
+section, and make_goldens_full_range.py, whose configuration loader and
+helpers this reuses):
+
+  default     mp.solutions.face_detection.FaceDetection(model_selection=1);
+              it ignores min_detection_confidence and always applies 0.6,
+              our CLI's default for --model full      -> --model full
+  conf0.3     the compiled FaceDetection subgraph with the full-range
+              options and min_score_thresh 0.3 ("legacy_subgraph")
+                                                      -> --min-detection-confidence 0.3
+  supp0.5     the compiled FaceDetection subgraph expanded into a plain
+              graph (every option_value resolved from the full-range
+              options) with the NonMaxSuppressionCalculator's
+              min_suppression_threshold set to 0.5 (the subgraph has no
+              option for it), min_score_thresh 0.6
+                                                      -> --min-suppression-threshold 0.5
+  conf0.3_supp0.5  the expanded graph at 0.3 / 0.5    -> both flags
+
+The expanded graph is checked against the two unexpanded references on every
+image (at 0.6 / 0.3 against the solution, at 0.3 / 0.3 against the
+subgraph); any difference is reported as a reference failure.  Relative
+boxes become pixel boxes the way MediaPipe Tasks and our CLI do it: each
+field times the image size in float32, truncated toward zero, clamped to
+0...size.  Keypoints are compared as they are (normalized).
+
 Pass criteria per image and option set: same number of faces; for each
 detection in order, every boundingBox field within 1 px, score within 1e-3,
 every keypoint x and y within 1e-3.  The maximum observed differences and
@@ -35,6 +63,8 @@ a JSON of both outputs and the recipe.  Exits 1 if anything fails.
 
 Usage:
   /root/mpenv/bin/python Tools/reference/check_agreement.py \
+      --cli /tmp/build-check/release/blazeface --count 160
+  /root/mpenv/bin/python Tools/reference/check_agreement.py --model full \
       --cli /tmp/build-check/release/blazeface --count 160
 """
 
@@ -82,6 +112,24 @@ CONFIGS = [
      ["--min-suppression-threshold", "0.5"]),
     ("conf0.3_supp0.5",
      {"min_detection_confidence": 0.3, "min_suppression_threshold": 0.5},
+     ["--min-detection-confidence", "0.3", "--min-suppression-threshold", "0.5"]),
+]
+
+# --model full: name -> (reference: min_score_thresh, min_suppression_threshold,
+# source), CLI flags (added to --model full).  None = the legacy solution's
+# own threshold (0.6, hard-coded in the full-range subgraph).
+FULL_CONFIGS = [
+    ("default", {"min_score_thresh": None, "min_suppression_threshold": 0.3,
+                 "reference": "legacy solution model_selection=1"}, []),
+    ("conf0.3", {"min_score_thresh": 0.3, "min_suppression_threshold": 0.3,
+                 "reference": "legacy_subgraph"},
+     ["--min-detection-confidence", "0.3"]),
+    ("supp0.5", {"min_score_thresh": 0.6, "min_suppression_threshold": 0.5,
+                 "reference": "expanded FaceDetection graph"},
+     ["--min-suppression-threshold", "0.5"]),
+    ("conf0.3_supp0.5",
+     {"min_score_thresh": 0.3, "min_suppression_threshold": 0.5,
+      "reference": "expanded FaceDetection graph"},
      ["--min-detection-confidence", "0.3", "--min-suppression-threshold", "0.5"]),
 ]
 
@@ -507,6 +555,195 @@ def tasks_to_dicts(result):
     return out
 
 
+def load_rgb(path):
+    with Image.open(path) as im:
+        return np.ascontiguousarray(np.asarray(im.convert("RGB"), np.uint8))
+
+
+def run_short_range(images):
+    """MediaPipe Tasks FaceDetector (short range) for every CONFIGS entry."""
+    mp_out = {name: {} for name, _, _ in CONFIGS}
+    for name, opts, _ in CONFIGS:
+        options = vision.FaceDetectorOptions(
+            base_options=BaseOptions(model_asset_path=MODEL),
+            running_mode=vision.RunningMode.IMAGE, **opts)
+        with vision.FaceDetector.create_from_options(options) as det:
+            for rec in images:
+                rgb = load_rgb(rec["path"])
+                try:
+                    mp_out[name][rec["path"]] = tasks_to_dicts(det.detect(
+                        mp.Image(image_format=mp.ImageFormat.SRGB, data=rgb)))
+                except Exception as e:  # recorded as a failure
+                    mp_out[name][rec["path"]] = "%s: %s" % (type(e).__name__, e)
+    return mp_out, []
+
+
+def _full_range_tools():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import make_goldens_full_range as fr
+    import make_goldens as sr
+    if sr.sha256(fr.MODEL) != fr.MODEL_SHA256:
+        sys.exit("unexpected full-range model sha256 %s" % sr.sha256(fr.MODEL))
+    return fr, sr
+
+
+def expanded_face_detection_graph(fr, cfg, min_score_thresh,
+                                  min_suppression_threshold):
+    """The compiled FaceDetection subgraph as a plain graph: every node's
+    options resolved from the effective full-range FaceDetectionOptions
+    (make_goldens_full_range.load_config), the ROI input left unconnected as
+    in FaceDetectionFullRangeCpu, absolute model path, and the two
+    thresholds set."""
+    from mediapipe.framework import calculator_pb2
+    from google.protobuf import text_format
+    g = calculator_pb2.CalculatorGraphConfig()
+    g.CopyFrom(cfg["graphs"]["FaceDetection"])
+    g.ClearField("type")
+    g.ClearField("graph_options")
+    del g.input_stream[:]
+    del g.output_stream[:]
+    g.input_stream.append("image")
+    g.output_stream.append("detections")
+    seen = set()
+    for node in g.node:
+        if node.calculator == "ImageToTensorCalculator":
+            keep = [s for s in node.input_stream if not s.startswith("NORM_RECT:")]
+            assert len(keep) == len(node.input_stream) - 1
+            del node.input_stream[:]
+            node.input_stream.extend(keep)
+        if node.calculator not in cfg["eff"]:
+            continue
+        seen.add(node.calculator)
+        opts = cfg["eff"][node.calculator]
+        ext = type(opts).ext
+        dst = node.options.Extensions[ext]
+        dst.CopyFrom(opts)
+        del node.option_value[:]
+        if node.calculator == "InferenceCalculator":
+            dst.model_path = fr.MODEL
+        elif node.calculator == "TensorsToDetectionsCalculator":
+            dst.min_score_thresh = min_score_thresh
+        elif node.calculator == "NonMaxSuppressionCalculator":
+            dst.min_suppression_threshold = min_suppression_threshold
+    assert seen == set(cfg["eff"]), seen
+    assert not any(n.option_value for n in g.node)
+    return text_format.MessageToString(g)
+
+
+class SequentialGraph:
+    """One CalculatorGraph fed one image at a time (waiting until idle after
+    each), detections read back as make_goldens.legacy_dict()s.  The face
+    detection graph keeps no state between frames."""
+
+    def __init__(self, sr, config):
+        self.sr = sr
+        self.graph = mp.CalculatorGraph(graph_config=config)
+        self.packets = []
+        self.graph.observe_output_stream(
+            "detections",
+            lambda name, p: self.packets.append(
+                mp.packet_getter.get_proto_list(p)))
+        self.graph.start_run()
+        self.t = 0
+
+    def detect(self, rgb):
+        self.packets.clear()
+        self.graph.add_packet_to_input_stream(
+            "image", mp.packet_creator.create_image_frame(
+                image_format=mp.ImageFormat.SRGB, data=rgb).at(self.t))
+        self.t += 1
+        self.graph.wait_until_idle()
+        assert len(self.packets) <= 1
+        # No packet at all is emitted when nothing is detected.
+        return [self.sr.legacy_dict(d)
+                for d in (self.packets[0] if self.packets else [])]
+
+    def close(self):
+        self.graph.close()
+
+
+def run_full_range(images):
+    """MediaPipe's full-range detector for every FULL_CONFIGS entry, in
+    pixel form; plus the cross-checks of the expanded graph."""
+    fr, sr = _full_range_tools()
+    cfg = fr.load_config()
+    # The solution's hard-coded threshold; our CLI's default for full range.
+    legacy_thresh = 0.6
+    assert np.float32(cfg["fd_opts"].min_score_thresh) == np.float32(0.6)
+    expanded = {}
+    for _, o, _ in FULL_CONFIGS:
+        key = (o["min_score_thresh"] or legacy_thresh,
+               o["min_suppression_threshold"])
+        expanded.setdefault(key, None)
+    expanded.setdefault((0.3, 0.3), None)
+    expanded.setdefault((legacy_thresh, 0.3), None)
+    for key in expanded:
+        expanded[key] = SequentialGraph(sr, expanded_face_detection_graph(
+            fr, cfg, key[0], key[1]))
+    # The unexpanded subgraph node with min_score_thresh 0.3 (legacy_subgraph).
+    from mediapipe.modules.face_detection import face_detection_pb2
+    from google.protobuf import text_format
+    opts = face_detection_pb2.FaceDetectionOptions()
+    opts.CopyFrom(cfg["fd_opts"])
+    opts.model_path = fr.MODEL
+    opts.min_score_thresh = 0.3
+    subgraph = SequentialGraph(sr, """
+input_stream: "image"
+output_stream: "detections"
+node {
+  calculator: "FaceDetection"
+  input_stream: "IMAGE:image"
+  output_stream: "DETECTIONS:detections"
+  node_options {
+    [type.googleapis.com/mediapipe.FaceDetectionOptions] { %s }
+  }
+}
+""" % text_format.MessageToString(opts, as_one_line=True))
+
+    mp_out = {name: {} for name, _, _ in FULL_CONFIGS}
+    ref_problems = []
+    with mp.solutions.face_detection.FaceDetection(
+            model_selection=1, min_detection_confidence=0.5) as solution:
+        for rec in images:
+            rgb = load_rgb(rec["path"])
+            w, h = rec["width"], rec["height"]
+            try:
+                res = solution.process(rgb)
+                legacy = [sr.legacy_dict(d) for d in res.detections or []]
+                sub03 = subgraph.detect(rgb)
+                exp = {k: g.detect(rgb) for k, g in expanded.items()}
+            except Exception as e:  # recorded as a failure
+                err = "%s: %s" % (type(e).__name__, e)
+                for name, _, _ in FULL_CONFIGS:
+                    mp_out[name][rec["path"]] = err
+                continue
+            if exp[(legacy_thresh, 0.3)] != legacy:
+                ref_problems.append((rec, "expanded graph at %g/0.3 != legacy "
+                                     "solution (%d vs %d faces)" % (
+                                         legacy_thresh,
+                                         len(exp[(legacy_thresh, 0.3)]),
+                                         len(legacy))))
+            if exp[(0.3, 0.3)] != sub03:
+                ref_problems.append((rec, "expanded graph at 0.3/0.3 != "
+                                     "FaceDetection subgraph at 0.3 (%d vs %d "
+                                     "faces)" % (len(exp[(0.3, 0.3)]),
+                                                 len(sub03))))
+            for name, o, _ in FULL_CONFIGS:
+                if o["min_score_thresh"] is None:
+                    dets = legacy
+                elif (o["min_score_thresh"], o["min_suppression_threshold"]) \
+                        == (0.3, 0.3):
+                    dets = sub03
+                else:
+                    dets = exp[(o["min_score_thresh"],
+                                o["min_suppression_threshold"])]
+                mp_out[name][rec["path"]] = fr.to_pixel(dets, w, h)
+    subgraph.close()
+    for g in expanded.values():
+        g.close()
+    return mp_out, ref_problems
+
+
 def run_cli(cli, flags, paths):
     """Returns {path: detections list or error string}."""
     out = {}
@@ -593,6 +830,9 @@ def compare(mp_dets, cli_doc, width, height):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--model", choices=["short", "full"], default="short",
+                    help="short: CLI vs Tasks FaceDetector (default); full: "
+                         "CLI --model full vs the legacy full-range graphs")
     ap.add_argument("--cli", default="/tmp/build-check/release/blazeface")
     ap.add_argument("--count", type=int, default=160)
     ap.add_argument("--seed", type=int, default=20240611)
@@ -602,6 +842,9 @@ def main():
     args = ap.parse_args()
 
     t0 = time.time()
+    full = args.model == "full"
+    configs = FULL_CONFIGS if full else CONFIGS
+    cli_base = ["--model", "full"] if full else []
     out = os.path.abspath(args.out)
     fail_dir = os.path.join(out, "failures")
     os.makedirs(out, exist_ok=True)
@@ -627,24 +870,12 @@ def main():
     for rec in images:
         with Image.open(rec["path"]) as im:
             rec["rgb_mode"] = im.mode
-    mp_out = {name: {} for name, _, _ in CONFIGS}
-    for name, opts, _ in CONFIGS:
-        options = vision.FaceDetectorOptions(
-            base_options=BaseOptions(model_asset_path=MODEL),
-            running_mode=vision.RunningMode.IMAGE, **opts)
-        with vision.FaceDetector.create_from_options(options) as det:
-            for rec in images:
-                with Image.open(rec["path"]) as im:
-                    rgb = np.ascontiguousarray(np.asarray(im.convert("RGB"), np.uint8))
-                try:
-                    mp_out[name][rec["path"]] = tasks_to_dicts(det.detect(
-                        mp.Image(image_format=mp.ImageFormat.SRGB, data=rgb)))
-                except Exception as e:  # recorded as a failure
-                    mp_out[name][rec["path"]] = "%s: %s" % (type(e).__name__, e)
+    mp_out, ref_problems = (run_full_range if full else run_short_range)(images)
     t_mp = time.time() - t0 - t_gen
 
-    cli_out = {name: run_cli(args.cli, flags, [r["path"] for r in images])
-               for name, _, flags in CONFIGS}
+    cli_out = {name: run_cli(args.cli, cli_base + flags,
+                             [r["path"] for r in images])
+               for name, _, flags in configs}
     t_cli = time.time() - t0 - t_gen - t_mp
 
     rows = {}
@@ -653,7 +884,8 @@ def main():
     worst = {"box": None, "score": None, "kp": None}
     failures = []
     all_results = []
-    for name, _, flags in CONFIGS:
+    for name, _, flags in configs:
+        flags = cli_base + flags
         row = rows.setdefault(name, {"images": 0, "faces_mp": 0, "img_with_faces": 0,
                                      "count_mismatch": 0, "failed_images": 0,
                                      "dets": 0, "exact_dets": 0, "fields": 0,
@@ -750,6 +982,17 @@ def main():
               len(sizes), odd, prime, extreme, min(min(s) for s in sizes),
               max(max(s) for s in sizes)))
 
+    if ref_problems:
+        print("\nREFERENCE CHECK FAILED (%d): the expanded FaceDetection graph "
+              "disagrees with the unexpanded references:" % len(ref_problems))
+        for rec, msg in ref_problems:
+            print("  %s %s %dx%d: %s" % (os.path.basename(rec["path"]),
+                                         rec["recipe"], rec["width"],
+                                         rec["height"], msg))
+    elif full:
+        print("\nreference check: expanded FaceDetection graph == legacy "
+              "solution (0.6/0.3) and == FaceDetection subgraph (0.3/0.3) on "
+              "all %d images" % len(images))
     if failures:
         print("\nFAILURES (%d image x config checks; copies and JSON in %s):" % (
             len(failures), fail_dir))
@@ -759,12 +1002,16 @@ def main():
                 rec["width"], rec["height"], "; ".join(probs[:6]) +
                 (" ..." if len(probs) > 6 else "")))
     else:
-        print("\nALL AGREE: %d image x config checks, %d detections." % (
-            tot["images"], tot["dets"]))
+        print("\nALL AGREE (%s range): %d image x config checks, %d "
+              "detections." % (args.model, tot["images"], tot["dets"]))
 
-    with open(os.path.join(out, "results.json"), "w") as f:
+    with open(os.path.join(out, "results_full.json" if full else
+                           "results.json"), "w") as f:
         json.dump({"seed": args.seed, "count": len(images), "cli": args.cli,
-                   "configs": [[n, o, fl] for n, o, fl in CONFIGS],
+                   "model": args.model,
+                   "configs": [[n, o, cli_base + fl] for n, o, fl in configs],
+                   "reference_problems": [[r["path"], m]
+                                          for r, m in ref_problems],
                    "tolerances": {"box_px": BOX_TOL, "score": SCORE_TOL,
                                   "keypoint": KEYPOINT_TOL},
                    "summary": rows, "max": overall, "worst": worst,
@@ -774,8 +1021,9 @@ def main():
     print("timing: generate %.1fs, mediapipe %.1fs, cli %.1fs, total %.1fs" % (
         t_gen, t_mp, t_cli, time.time() - t0))
     print("re-run: /root/mpenv/bin/python Tools/reference/check_agreement.py "
-          "--cli %s --count %d --seed %d" % (args.cli, args.count, args.seed))
-    return 1 if failures else 0
+          "%s--cli %s --count %d --seed %d" % (
+              "--model full " if full else "", args.cli, args.count, args.seed))
+    return 1 if failures or ref_problems else 0
 
 
 if __name__ == "__main__":
