@@ -681,24 +681,7 @@ def run_full_range(images):
         expanded[key] = SequentialGraph(sr, expanded_face_detection_graph(
             fr, cfg, key[0], key[1]))
     # The unexpanded subgraph node with min_score_thresh 0.3 (legacy_subgraph).
-    from mediapipe.modules.face_detection import face_detection_pb2
-    from google.protobuf import text_format
-    opts = face_detection_pb2.FaceDetectionOptions()
-    opts.CopyFrom(cfg["fd_opts"])
-    opts.model_path = fr.MODEL
-    opts.min_score_thresh = 0.3
-    subgraph = SequentialGraph(sr, """
-input_stream: "image"
-output_stream: "detections"
-node {
-  calculator: "FaceDetection"
-  input_stream: "IMAGE:image"
-  output_stream: "DETECTIONS:detections"
-  node_options {
-    [type.googleapis.com/mediapipe.FaceDetectionOptions] { %s }
-  }
-}
-""" % text_format.MessageToString(opts, as_one_line=True))
+    subgraph = SequentialGraph(sr, fr.face_detection_subgraph_config(cfg["fd_opts"], 0.3))
 
     mp_out = {name: {} for name, _, _ in FULL_CONFIGS}
     ref_problems = []

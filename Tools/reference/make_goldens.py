@@ -165,6 +165,17 @@ def load_rgb(path):
     return rgb, mode
 
 
+def feed_one_frame(graph, rgb):
+    """Starts `graph`, sends the RGB frame on stream "image" at timestamp 0 and
+    closes the graph (which waits for every output)."""
+    graph.start_run()
+    graph.add_packet_to_input_stream(
+        "image",
+        mp.packet_creator.create_image_frame(
+            image_format=mp.ImageFormat.SRGB, data=rgb).at(0))
+    graph.close()
+
+
 def run_float_streams(config, rgb):
     """Runs a graph config on one RGB frame; returns its float-list streams
     (input_floats, out0_floats, out1_floats) as float32 arrays by name."""
@@ -178,12 +189,7 @@ def run_float_streams(config, rgb):
 
     for stream in ("input_floats", "out0_floats", "out1_floats"):
         graph.observe_output_stream(stream, grab)
-    graph.start_run()
-    graph.add_packet_to_input_stream(
-        "image",
-        mp.packet_creator.create_image_frame(
-            image_format=mp.ImageFormat.SRGB, data=rgb).at(0))
-    graph.close()
+    feed_one_frame(graph, rgb)
     return out
 
 
@@ -300,12 +306,7 @@ def legacy_subgraph_detect(rgb, min_conf):
     graph.observe_output_stream(
         "detections",
         lambda name, p: packets.append(mp.packet_getter.get_proto_list(p)))
-    graph.start_run()
-    graph.add_packet_to_input_stream(
-        "image",
-        mp.packet_creator.create_image_frame(
-            image_format=mp.ImageFormat.SRGB, data=rgb).at(0))
-    graph.close()
+    feed_one_frame(graph, rgb)
     assert len(packets) <= 1
     # No packet at all is emitted when nothing is detected.
     return [legacy_dict(d) for d in (packets[0] if packets else [])]

@@ -530,15 +530,15 @@ def legacy_detect(rgb, min_conf):
     return [sr.legacy_dict(d) for d in result.detections or []]
 
 
-def legacy_subgraph_detect(rgb, fd_opts, min_conf):
-    """The compiled FaceDetection subgraph, run directly with the effective
-    full-range FaceDetectionOptions (absolute model path) and
-    min_score_thresh = min_conf."""
+def face_detection_subgraph_config(fd_opts, min_conf):
+    """A graph of one node, the compiled FaceDetection subgraph, with the effective
+    full-range FaceDetectionOptions (absolute model path) and min_score_thresh =
+    min_conf."""
     opts = face_detection_pb2.FaceDetectionOptions()
     opts.CopyFrom(fd_opts)
     opts.model_path = MODEL
     opts.min_score_thresh = min_conf
-    config = """
+    return """
 input_stream: "image"
 output_stream: "detections"
 node {
@@ -550,6 +550,13 @@ node {
   }
 }
 """ % text_format.MessageToString(opts, as_one_line=True)
+
+
+def legacy_subgraph_detect(rgb, fd_opts, min_conf):
+    """The compiled FaceDetection subgraph, run directly with the effective
+    full-range FaceDetectionOptions (absolute model path) and
+    min_score_thresh = min_conf."""
+    config = face_detection_subgraph_config(fd_opts, min_conf)
     graph = mp.CalculatorGraph(graph_config=config)
     packets = []
     graph.observe_output_stream(
