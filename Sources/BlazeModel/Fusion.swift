@@ -13,6 +13,8 @@ import BlazeTensor
 /// - BlazeFace's residual block, `RELU(ADD(CONV_2D(x), skip))`, becomes one `CONV_2D` with the
 ///   skip as a fourth input (attribute `residual_pool`), where the skip
 ///   may come through a channel-only `PAD` and a 2x2/2 `MAX_POOL_2D`, both then skipped.
+/// - `ADD(RESIZE_BILINEAR(x), y)` (the full-range model's feature pyramid) becomes one
+///   `RESIZE_BILINEAR` with `y` as a second input and the ADD's activation.
 enum Fusion {
     /// - Parameter weightShape: the shape of a weight tensor by name (kernel sizes decide some rewrites).
     static func apply(_ nodes: [Node], weightShape: (String) -> Shape? = { _ in nil }) -> [Node] {
@@ -91,6 +93,22 @@ enum Fusion {
             fused.outputs = relu.outputs
             nodes[c] = fused
             removed.insert(i)
+        }
+        nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+
+        recount()
+        removed = []
+        for (i, add) in nodes.enumerated() where add.op == "ADD" && add.inputs.count == 2 {
+            guard let k = add.inputs.indices.first(where: { k in
+                node(producing: add.inputs[k], "RESIZE_BILINEAR").map { nodes[$0].inputs.count == 1 } == true
+                    && single(add.inputs[k]) && add.inputs[1 - k] != add.inputs[k]
+            }), let r = node(producing: add.inputs[k], "RESIZE_BILINEAR") else { continue }
+            var fused = nodes[r]
+            fused.inputs.append(add.inputs[1 - k])
+            fused.outputs = add.outputs
+            fused.attributes["activation"] = add.attributes["activation"] ?? [0]
+            nodes[i] = fused
+            removed.insert(r)
         }
         nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
 

@@ -90,9 +90,11 @@ enum OperatorRegistry {
                 return (try DepthToSpace(blockSize: try parser.int("block_size")), [node.inputs[0]])
             case "RESIZE_BILINEAR":
                 let size = try parser.pair("size")
+                // A second input is the fused ADD's other operand (see Fusion).
                 return (try ResizeBilinear(height: size.0, width: size.1, alignCorners: try parser.int("align_corners", default: 0) != 0,
-                                           halfPixelCenters: try parser.int("half_pixel_centers", default: 0) != 0),
-                        [node.inputs[0]])
+                                           halfPixelCenters: try parser.int("half_pixel_centers", default: 0) != 0,
+                                           activation: try parser.activation()),
+                        Array(node.inputs.prefix(2)))
             case "CONCATENATION":
                 guard try parser.activation() == .none else {
                     throw ModelError.invalidNode(node: index, op: node.op, reason: "a fused activation is not supported")

@@ -63,7 +63,11 @@ import Testing
     @Test(arguments: [(64, 64, 24, 1, Padding.same), (64, 64, 28, 2, .same), (32, 32, 42, 2, .same), (16, 16, 88, 2, .same),
                       (8, 8, 96, 1, .same), (7, 5, 3, 1, .same), (7, 9, 13, 2, .valid), (1, 1, 8, 1, .same),
                       (12, 12, 32, 2, .explicit(top: 1, bottom: 1, left: 1, right: 1)),
-                      (6, 6, 16, 1, .explicit(top: 1, bottom: 1, left: 1, right: 1))])
+                      (6, 6, 16, 1, .explicit(top: 1, bottom: 1, left: 1, right: 1)),
+                      // Interior widths 0 to 9 at stride 1 and 2: every tail of the 4- and 2-pixel paths.
+                      (3, 2, 8, 1, .same), (3, 3, 8, 1, .valid), (4, 5, 8, 1, .same), (4, 7, 8, 1, .same),
+                      (3, 11, 16, 1, .same), (4, 6, 8, 2, .same), (4, 9, 8, 2, .same), (5, 12, 16, 2, .valid),
+                      (3, 4, 8, 2, .explicit(top: 0, bottom: 1, left: 0, right: 1))])
     func depthwiseEqualsReference(_ h: Int, _ w: Int, _ c: Int, _ stride: Int, _ padding: Padding) throws {
         var rng = SeededGenerator(seed: UInt64(h + w * c))
         let x = randomTensor([1, h, w, c], &rng)

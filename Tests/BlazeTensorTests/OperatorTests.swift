@@ -109,3 +109,46 @@ import Testing
         #expect(Padding.valid.outputSize(input: 7, kernel: 3, stride: 2) == (3, 0))
     }
 }
+
+/// RESIZE_BILINEAR against TFLite's formula written out per element, and its ADD fusion
+/// against the two operators run apart.
+@Suite struct ResizeBilinearTests {
+    @Test(arguments: [(3, 4, 6, 8, false, true), (5, 3, 10, 6, false, false), (4, 4, 7, 9, true, false), (6, 6, 12, 12, false, true)])
+    func matchesTextbookFormula(_ h: Int, _ w: Int, _ oh: Int, _ ow: Int, _ alignCorners: Bool, _ halfPixel: Bool) throws {
+        var rng = SeededGenerator(seed: UInt64(h * 100 + ow))
+        let c = 11   // a SIMD block and a scalar tail
+        let x = randomTensor([1, h, w, c], &rng)
+        let op = try ResizeBilinear(height: oh, width: ow, alignCorners: alignCorners, halfPixelCenters: halfPixel)
+        let y = try op(x)
+        func source(_ v: Int, _ outSize: Int, _ inSize: Int) -> (Float, Int, Int) {
+            let scale = alignCorners && outSize > 1 ? Float(inSize - 1) / Float(outSize - 1) : Float(inSize) / Float(outSize)
+            let s = halfPixel ? (Float(v) + 0.5) * scale - 0.5 : Float(v) * scale
+            return (s, max(Int(s.rounded(.down)), 0), min(Int(s.rounded(.up)), inSize - 1))
+        }
+        var worst: Float = 0
+        for oy in 0..<oh {
+            let (sy, y0, y1) = source(oy, oh, h)
+            for ox in 0..<ow {
+                let (sx, x0, x1) = source(ox, ow, w)
+                let (dy, dx) = (sy - Float(y0), sx - Float(x0))
+                for ch in 0..<c {
+                    func at(_ yy: Int, _ xx: Int) -> Float { x.scalars[(yy * w + xx) * c + ch] }
+                    let expected = at(y0, x0) * (1 - dy) * (1 - dx) + at(y1, x0) * dy * (1 - dx)
+                        + at(y0, x1) * (1 - dy) * dx + at(y1, x1) * dy * dx
+                    worst = max(worst, abs(y.scalars[(oy * ow + ox) * c + ch] - expected))
+                }
+            }
+        }
+        #expect(worst == 0)
+    }
+
+    @Test(arguments: [Activation.none, .relu])
+    func fusedAddEqualsResizeThenAdd(_ activation: Activation) throws {
+        var rng = SeededGenerator(seed: 77)
+        let x = randomTensor([1, 6, 6, 24], &rng), skip = randomTensor([1, 12, 12, 24], &rng)
+        let resize = try ResizeBilinear(height: 12, width: 12, alignCorners: false, halfPixelCenters: true)
+        let apart = try Add(activation: activation).apply([try resize(x), skip])[0]
+        let fused = try ResizeBilinear(height: 12, width: 12, alignCorners: false, halfPixelCenters: true, activation: activation)
+        #expect(try fused.apply([x, skip])[0] == apart)
+    }
+}

@@ -1,8 +1,9 @@
 // Depthwise 3x3 convolution, SIMD over channels: for each block of 8 channels the nine taps
 // stay in registers while the kernel walks the output pixels. Taps are summed column by
 // column with fma, the reference kernel's (and XNNPACK's) order. Interior pixels take a
-// branch-free path (two at a time at stride 1, sharing two of their three input columns);
-// border pixels skip the taps outside the input.
+// branch-free path that shares input columns between neighbours (four pixels at stride 1,
+// two at stride 2), so each column is loaded once and several fma chains run side by side;
+// edge pixels read a zero vector for the columns outside the input.
 
 /// Depthwise weights packed once: per block of 8 channels, the bias then the 3x3 taps in
 /// column-major order (kx outer, ky inner), zero-padded to a multiple of 8 channels; then a
@@ -38,9 +39,9 @@ public func f32Depthwise3x3FMA(
 ) {
     let c = g.input.c, iw = g.input.w, ow = g.output.w, sw = g.strideW
     // Output columns whose three input columns are all inside the input.
-    let firstInside = (g.padLeft + sw - 1) / sw
+    let firstInside = min(ow, (g.padLeft + sw - 1) / sw)
     let lastInside = iw - 3 + g.padLeft >= 0 ? (iw - 3 + g.padLeft) / sw : -1   // inclusive
-    let interior = firstInside..<max(firstInside, min(ow, lastInside + 1))
+    let interiorEnd = max(firstInside, min(ow, lastInside + 1))
     weights.data.withUnsafeBufferPointer { packed in
         let zero = packed.baseAddress! + packed.count - 16
         // Rows outermost, channel blocks inside: the three input rows a row needs stay in cache
@@ -50,96 +51,79 @@ public func f32Depthwise3x3FMA(
                 for block in stride(from: 0, to: c, by: 8) {
                     let w = packed.baseAddress! + (block / 8) * 80
                     let lanes = min(8, c - block)
-                    let plain = lanes == 8 && activation == .none   // store the sum as it is
                     let bias = load8(w)
-                    let k00 = load8(w + 8), k10 = load8(w + 16), k20 = load8(w + 24)
-                    let k01 = load8(w + 32), k11 = load8(w + 40), k21 = load8(w + 48)
-                    let k02 = load8(w + 56), k12 = load8(w + 64), k22 = load8(w + 72)
+                    // Kernel column kx: the taps of rows ky = 0, 1, 2.
+                    let k0 = (load8(w + 8), load8(w + 16), load8(w + 24))
+                    let k1 = (load8(w + 32), load8(w + 40), load8(w + 48))
+                    let k2 = (load8(w + 56), load8(w + 64), load8(w + 72))
                     let image = input + (n * g.input.h * iw * c + block)
-                    let out = output + (n * g.output.h * ow * c + block)
-                    let zeros = zeroRow + block
+                    let outRow = output + (n * g.output.h * ow * c + block) + oy * ow * c
                     let iy0 = oy * g.strideH - g.padTop
-                    let outRow = out + oy * ow * c
-                    guard !interior.isEmpty else {
-                        for ox in 0..<ow { put(borderPixel(g, image, oy, ox, w, bias, zero), outRow + ox * c, activation, lanes) }
-                        continue
-                    }
-                    for ox in 0..<interior.lowerBound { put(borderPixel(g, image, oy, ox, w, bias, zero), outRow + ox * c, activation, lanes) }
                     // Kernel rows outside the input read zeros: fma(0, w) adds nothing.
                     @inline(__always) func row(_ iy: Int) -> UnsafePointer<Float> {
-                        iy >= 0 && iy < g.input.h ? image + iy * iw * c : zeros
+                        iy >= 0 && iy < g.input.h ? image + iy * iw * c : zeroRow + block
                     }
                     let r0 = row(iy0), r1 = row(iy0 + 1), r2 = row(iy0 + 2)
-                    var ox = interior.lowerBound
+                    /// Input column x of the three rows; x inside the input.
+                    @inline(__always) func column(_ x: Int) -> (F8, F8, F8) {
+                        let o = x &* c
+                        return (load8(r0 + o), load8(r1 + o), load8(r2 + o))
+                    }
+                    /// Input column x of the three rows, a zero vector outside the input.
+                    @inline(__always) func edgeColumn(_ x: Int) -> (F8, F8, F8) {
+                        guard x >= 0 && x < iw else { let z = load8(zero); return (z, z, z) }
+                        return column(x)
+                    }
+                    @inline(__always) func emit(_ acc: F8, _ ox: Int) {
+                        let v = activation.apply(acc), dst = outRow + ox &* c
+                        if lanes == 8 { store8(v, dst) } else { store8(v, dst, count: lanes) }
+                    }
+                    /// One pixel whose columns may lie outside the input.
+                    @inline(__always) func edge(_ ox: Int) {
+                        let x = ox &* sw &- g.padLeft
+                        emit(taps(taps(taps(bias, edgeColumn(x), k0), edgeColumn(x &+ 1), k1), edgeColumn(x &+ 2), k2), ox)
+                    }
+                    var ox = 0
+                    while ox < firstInside { edge(ox); ox &+= 1 }
                     if sw == 1 {
-                        while ox &+ 2 <= interior.upperBound {
-                            let col = (ox - g.padLeft) &* c
-                            let a0 = load8(r0 + col), a1 = load8(r1 + col), a2 = load8(r2 + col)
-                            let b0 = load8(r0 + col + c), b1 = load8(r1 + col + c), b2 = load8(r2 + col + c)
-                            var p = bias.fma(a0, k00), q = bias.fma(b0, k00)
-                            p = p.fma(a1, k10); q = q.fma(b1, k10)
-                            p = p.fma(a2, k20); q = q.fma(b2, k20)
-                            let c0 = load8(r0 + col + 2 * c), c1 = load8(r1 + col + 2 * c), c2 = load8(r2 + col + 2 * c)
-                            p = p.fma(b0, k01); q = q.fma(c0, k01)
-                            p = p.fma(b1, k11); q = q.fma(c1, k11)
-                            p = p.fma(b2, k21); q = q.fma(c2, k21)
-                            let d0 = load8(r0 + col + 3 * c), d1 = load8(r1 + col + 3 * c), d2 = load8(r2 + col + 3 * c)
-                            p = p.fma(c0, k02); q = q.fma(d0, k02)
-                            p = p.fma(c1, k12); q = q.fma(d1, k12)
-                            p = p.fma(c2, k22); q = q.fma(d2, k22)
-                            if plain {
-                                store8(p, outRow + ox &* c); store8(q, outRow + (ox &+ 1) &* c)
-                            } else {
-                                put(p, outRow + ox &* c, activation, lanes); put(q, outRow + (ox &+ 1) &* c, activation, lanes)
-                            }
+                        // Four pixels from six columns: column m serves pixel j with kernel column m - j.
+                        while ox &+ 4 <= interiorEnd {
+                            let x = ox &- g.padLeft
+                            let c0 = column(x), c1 = column(x &+ 1), c2 = column(x &+ 2)
+                            var a0 = taps(bias, c0, k0), a1 = taps(bias, c1, k0)
+                            a0 = taps(a0, c1, k1)
+                            let c3 = column(x &+ 3)
+                            var a2 = taps(bias, c2, k0)
+                            a0 = taps(a0, c2, k2); a1 = taps(a1, c2, k1)
+                            var a3 = taps(bias, c3, k0)
+                            a1 = taps(a1, c3, k2); a2 = taps(a2, c3, k1)
+                            let c4 = column(x &+ 4)
+                            a2 = taps(a2, c4, k2); a3 = taps(a3, c4, k1)
+                            a3 = taps(a3, column(x &+ 5), k2)
+                            emit(a0, ox); emit(a1, ox &+ 1); emit(a2, ox &+ 2); emit(a3, ox &+ 3)
+                            ox &+= 4
+                        }
+                    } else if sw == 2 {
+                        // Two pixels from five columns; the middle one serves both.
+                        while ox &+ 2 <= interiorEnd {
+                            let x = 2 &* ox &- g.padLeft
+                            var a0 = taps(taps(bias, column(x), k0), column(x &+ 1), k1)
+                            let c2 = column(x &+ 2)
+                            a0 = taps(a0, c2, k2)
+                            let a1 = taps(taps(taps(bias, c2, k0), column(x &+ 3), k1), column(x &+ 4), k2)
+                            emit(a0, ox); emit(a1, ox &+ 1)
                             ox &+= 2
                         }
                     }
-                    while ox < interior.upperBound {
-                        let col = (ox &* sw &- g.padLeft) &* c
-                        var acc = bias.fma(load8(r0 + col), k00)
-                        acc = acc.fma(load8(r1 + col), k10)
-                        acc = acc.fma(load8(r2 + col), k20)
-                        acc = acc.fma(load8(r0 + col + c), k01)
-                        acc = acc.fma(load8(r1 + col + c), k11)
-                        acc = acc.fma(load8(r2 + col + c), k21)
-                        acc = acc.fma(load8(r0 + col + 2 * c), k02)
-                        acc = acc.fma(load8(r1 + col + 2 * c), k12)
-                        acc = acc.fma(load8(r2 + col + 2 * c), k22)
-                        if plain { store8(acc, outRow + ox &* c) } else { put(acc, outRow + ox &* c, activation, lanes) }
-                        ox &+= 1
-                    }
-                    for ox in interior.upperBound..<ow { put(borderPixel(g, image, oy, ox, w, bias, zero), outRow + ox * c, activation, lanes) }
+                    while ox < ow { edge(ox); ox &+= 1 }
                 }
             }
         }
     }
 }
 
-/// Applies the activation and stores `lanes` channels.
-private func put(_ acc: F8, _ dst: UnsafeMutablePointer<Float>, _ activation: Activation, _ lanes: Int) {
-    let v = activation.apply(acc)
-    if lanes == 8 { store8(v, dst) } else { store8(v, dst, count: lanes) }
-}
-
-/// One output pixel near the border: taps outside the input read a zero vector, and adding
-/// fma(0, w) leaves the sum as it was, so this equals skipping them.
-@inline(never)
-private func borderPixel(_ g: WindowGeometry, _ image: UnsafePointer<Float>, _ oy: Int, _ ox: Int,
-                         _ w: UnsafePointer<Float>, _ bias: F8, _ zero: UnsafePointer<Float>) -> F8 {
-    let c = g.input.c, iw = g.input.w, ih = g.input.h
-    let iy0 = oy * g.strideH - g.padTop, ix0 = ox * g.strideW - g.padLeft
-    @inline(__always) func tap(_ ky: Int, _ kx: Int) -> F8 {
-        let y = iy0 &+ ky, x = ix0 &+ kx
-        return load8(y >= 0 && y < ih && x >= 0 && x < iw ? image + (y &* iw &+ x) &* c : zero)
-    }
-    var acc = bias.fma(tap(0, 0), load8(w + 8))
-    acc = acc.fma(tap(1, 0), load8(w + 16))
-    acc = acc.fma(tap(2, 0), load8(w + 24))
-    acc = acc.fma(tap(0, 1), load8(w + 32))
-    acc = acc.fma(tap(1, 1), load8(w + 40))
-    acc = acc.fma(tap(2, 1), load8(w + 48))
-    acc = acc.fma(tap(0, 2), load8(w + 56))
-    acc = acc.fma(tap(1, 2), load8(w + 64))
-    return acc.fma(tap(2, 2), load8(w + 72))
+/// `acc` plus the three taps of one kernel column, in row order, each with one rounding.
+@inline(__always)
+private func taps(_ acc: F8, _ v: (F8, F8, F8), _ k: (F8, F8, F8)) -> F8 {
+    acc.fma(v.0, k.0).fma(v.1, k.1).fma(v.2, k.2)
 }

@@ -33,19 +33,33 @@ public struct DepthToSpace: TensorOperator {
 
 /// RESIZE_BILINEAR with TFLite's `align_corners` and `half_pixel_centers` (reference_ops
 /// ResizeBilinear and ComputeInterpolationValues), in float as TFLite computes it.
+/// Optionally fused with the `ADD` that consumes it (the feature pyramid's upsample-and-add):
+/// a second input of the output's shape is added, then `activation`: the same operations on
+/// the same values as the two operators apart, without writing the resized tensor.
 public struct ResizeBilinear: TensorOperator {
     public let height: Int, width: Int
     public let alignCorners: Bool, halfPixelCenters: Bool
+    /// The activation after the fused addition (only with a second input).
+    public let activation: Activation
 
-    public init(height: Int, width: Int, alignCorners: Bool, halfPixelCenters: Bool) throws(TensorError) {
+    public init(height: Int, width: Int, alignCorners: Bool, halfPixelCenters: Bool,
+                activation: Activation = .none) throws(TensorError) {
         guard height >= 1, width >= 1 else { throw .invalidAttribute("RESIZE_BILINEAR size \(height)x\(width)") }
         (self.height, self.width, self.alignCorners, self.halfPixelCenters) = (height, width, alignCorners, halfPixelCenters)
+        self.activation = activation
     }
 
+    /// Inputs: the image, then optionally the addend (of the output's shape).
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
-        try requireInputs(inputs, 1, "RESIZE_BILINEAR")
+        guard inputs.count == 1 || inputs.count == 2 else {
+            throw .shapeMismatch("RESIZE_BILINEAR takes 1 input (2 with a fused ADD), got \(inputs.count)")
+        }
         let x = try requireNHWC(inputs[0], "RESIZE_BILINEAR")
-        return [Shape([x.n, height, width, x.c])]
+        let out = Shape([x.n, height, width, x.c])
+        if inputs.count == 2, inputs[1] != out {
+            throw .shapeMismatch("RESIZE_BILINEAR's fused addend must be \(out), got \(inputs[1])")
+        }
+        return [out]
     }
 
     /// Source position, lower and upper source index for output index `v`.
@@ -58,26 +72,28 @@ public struct ResizeBilinear: TensorOperator {
 
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
+        _ = try outputShapes(for: shapes)
         let x = try requireNHWC(shapes[0], "RESIZE_BILINEAR")
         var hScale = Float(x.h) / Float(height), wScale = Float(x.w) / Float(width)
         if alignCorners && height > 1 { hScale = Float(x.h - 1) / Float(height - 1) }
         if alignCorners && width > 1 { wScale = Float(x.w - 1) / Float(width - 1) }
         let (src, dst, oh, ow, half) = (inputs[0], outputs[0], height, width, halfPixelCenters)
-        return BoundWork(cost: x.n * oh * ow * x.c) {
-            for n in 0..<x.n {
-                for y in 0..<oh {
-                    let (iy, y0, y1) = Self.interpolation(y, scale: hScale, halfPixel: half, size: x.h)
-                    for xx in 0..<ow {
-                        let (ix, x0, x1) = Self.interpolation(xx, scale: wScale, halfPixel: half, size: x.w)
-                        let (dy, dx) = (iy - Float(y0), ix - Float(x0))
-                        func at(_ yy: Int, _ xxx: Int) -> UnsafePointer<Float> { src + ((n * x.h + yy) * x.w + xxx) * x.c }
-                        let (p00, p10, p01, p11) = (at(y0, x0), at(y1, x0), at(y0, x1), at(y1, x1))
-                        let out = dst + ((n * oh + y) * ow + xx) * x.c
-                        for c in 0..<x.c {
-                            out[c] = p00[c] * (1 - dy) * (1 - dx) + p10[c] * dy * (1 - dx)
-                                + p01[c] * (1 - dy) * dx + p11[c] * dy * dx
-                        }
-                    }
+        let addend = shapes.count == 2 ? inputs[1] : nil
+        let activation = activation
+        // One unit per output row, so threads can share the work.
+        return BoundWork(units: x.n * oh, costPerUnit: ow * x.c * 8, scratchFloats: 0) { rows, _ in
+            for r in rows {
+                let (n, y) = r.quotientAndRemainder(dividingBy: oh)
+                let (iy, y0, y1) = Self.interpolation(y, scale: hScale, halfPixel: half, size: x.h)
+                let dy = iy - Float(y0)
+                for xx in 0..<ow {
+                    let (ix, x0, x1) = Self.interpolation(xx, scale: wScale, halfPixel: half, size: x.w)
+                    let dx = ix - Float(x0)
+                    func at(_ yy: Int, _ xxx: Int) -> UnsafePointer<Float> { src + ((n * x.h + yy) * x.w + xxx) * x.c }
+                    let offset = ((n * oh + y) * ow + xx) * x.c
+                    f32ResizeBilinearPixelSIMD8(at(y0, x0), at(y1, x0), at(y0, x1), at(y1, x1), dy: dy, dx: dx,
+                                           channels: x.c, addend: addend.map { $0 + offset },
+                                           activation: activation, output: dst + offset)
                 }
             }
         }
