@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BlazeImage", targets: ["BlazeImage"]),
         .library(name: "BlazeModel", targets: ["BlazeModel"]),
         .library(name: "BlazeTensor", targets: ["BlazeTensor"]),
+        .library(name: "TFLiteImport", targets: ["TFLiteImport"]),
         .executable(name: "blazeface", targets: ["blazeface"]),
     ],
     dependencies: [

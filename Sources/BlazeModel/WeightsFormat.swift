@@ -65,7 +65,7 @@ public enum WeightsFormat {
             let (count, overflow) = dims.reduce((1, false)) { acc, d in
                 let m = acc.0.multipliedReportingOverflow(by: d); return (m.partialValue, acc.1 || m.overflow)
             }
-            guard !overflow, UInt64(count) * 4 == byteCount else {
+            guard !overflow, byteCount % 4 == 0, UInt64(count) == byteCount / 4 else {
                 throw .malformed("tensor '\(name)' of shape \(Shape(dims)) has \(byteCount) bytes")
             }
             guard offset <= dataSize, byteCount <= dataSize - offset else {

@@ -1,0 +1,17 @@
+// swift-tools-version: 6.1
+// libFuzzer targets, one per reader of untrusted bytes. A separate package so that the main
+// build and `swift test` never need the fuzzer runtime. Build and run: Tools/fuzz.sh.
+import PackageDescription
+
+
+let package = Package(
+    name: "BlazeFaceFuzz",
+    dependencies: [.package(name: "BlazeFace", path: "..")],
+    targets: [
+        // Declares libFuzzer's LLVMFuzzerRunDriver, which each target's main calls.
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "FuzzPNG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImage", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzWeights", dependencies: ["CFuzzerDriver", .product(name: "BlazeModel", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzTFLite", dependencies: ["CFuzzerDriver", .product(name: "TFLiteImport", package: "BlazeFace")]),
+    ]
+)

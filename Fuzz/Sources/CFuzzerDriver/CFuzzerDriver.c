@@ -1,0 +1,1 @@
+// Header only; this file gives the target something to compile.

@@ -1,0 +1,44 @@
+import BlazeModel
+import Foundation
+import Testing
+
+/// Every input the fuzzers (Fuzz/, Tools/fuzz.sh) ever crashed on, replayed through the same
+/// steps as the fuzz target: each must now end in a clean error or a result, never a trap.
+/// Files live in Tests/Fixtures/fuzz/<target>/, one per bug, named after it.
+@Suite struct FuzzRegressionTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/fuzz")
+
+    static func inputs(_ target: String) -> [URL] {
+        let folder = root.appendingPathComponent(target)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    /// What each weights input must now give: the start of the error message, or nil for a
+    /// file that loads (and then builds and runs).
+    static let weightsOutcomes: [String: String?] = [
+        // A shape whose element count times 4 overflowed UInt64 in the byte-count check.
+        "tensor-byte-count-overflow.bin": "weights file is malformed: tensor",
+    ]
+
+    /// As FuzzWeights: checksum recomputed, decoded, built into a network, run if small.
+    @Test(arguments: inputs("FuzzWeights"))
+    func weightsInput(_ file: URL) throws {
+        let expected = try #require(Self.weightsOutcomes[file.lastPathComponent], "no expected outcome for \(file.lastPathComponent)")
+        var bytes = [UInt8](try Data(contentsOf: file))
+        if bytes.count >= 48 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in bytes[48...] { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+            for i in 0..<8 { bytes[40 + i] = UInt8(truncatingIfNeeded: hash >> (8 * UInt64(i))) }
+        }
+        do {
+            let network = try Network(model: try WeightsFormat.decode(bytes))
+            #expect(expected == nil, "loaded, expected: \(expected ?? "")")
+            if network.inputShapes.allSatisfy({ $0.count <= 1 << 16 }) { network.run() }
+        } catch {
+            #expect(expected.map { error.description.hasPrefix($0) } == true, "\(error.description)")
+        }
+    }
+
+}

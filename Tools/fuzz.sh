@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (Fuzz/, with AddressSanitizer) and runs each for SECONDS
+# (default 10; the issue's long run is 600). Seeds come from Fuzz/corpus/<target>/; what a run
+# learns goes to .fuzz/<target>/ (not committed); a crash, leak, timeout or out-of-memory
+# input is written to .fuzz/artifacts/ and the script exits non-zero.
+#
+#   bash Tools/fuzz.sh [SECONDS] [TARGET...]      e.g. bash Tools/fuzz.sh 600 FuzzPNG
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-10}"; shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then targets=($(ls Fuzz/Sources | grep '^Fuzz')); fi
+(cd Fuzz && swift build -c release --scratch-path ../.build-fuzz -Xswiftc -use-ld=lld \
+   -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | tail -1)
+mkdir -p .fuzz/artifacts
+status=0
+for t in "${targets[@]}"; do
+  mkdir -p ".fuzz/$t"
+  echo "== $t: ${seconds}s"
+  if ! ".build-fuzz/release/$t" ".fuzz/$t" "Fuzz/corpus/$t" -max_total_time="$seconds" -timeout=10 \
+       -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=".fuzz/artifacts/$t-" -print_final_stats=1 \
+       > ".fuzz/$t.log" 2>&1; then
+    echo "!! $t failed: see .fuzz/$t.log and .fuzz/artifacts/"; tail -30 ".fuzz/$t.log"; status=1
+  else
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" ".fuzz/$t.log" | tr '\n' ' '; echo
+  fi
+done
+exit $status

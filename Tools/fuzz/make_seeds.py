@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Writes the fuzzers' seed corpora (Fuzz/corpus/<target>/): small valid inputs the fuzzers
+mutate. Everything is built here from nothing: tiny TFLite flatbuffers written field by field
+from TFLite's schema (schema.fbs; needs the `flatbuffers` package), tiny flat weights files
+written from Weights/README.md's format, and copies of the small PNG test images.
+
+    python3 -m pip install flatbuffers==25.12.19 && python3 Tools/fuzz/make_seeds.py
+"""
+import pathlib, shutil, struct
+
+import flatbuffers
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "Fuzz" / "corpus"
+
+# --- TFLite (schema.fbs field slots) ------------------------------------------------------
+FLOAT32, FLOAT16 = 0, 1
+OPS = {"ADD": 0, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4, "DEQUANTIZE": 6, "PAD": 34, "RESHAPE": 22,
+       "RESIZE_BILINEAR": 23, "DEPTH_TO_SPACE": 5, "MAX_POOL_2D": 17}
+OPTIONS = {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 2, "ADD": 11, "RESIZE_BILINEAR": 15}
+
+
+def vector(b, items, kind):
+    start = {"int": b.StartVector, "uoffset": b.StartVector, "ubyte": b.StartVector}[kind]
+    size = {"int": 4, "uoffset": 4, "ubyte": 1}[kind]
+    start(size, len(items), size)
+    for item in reversed(items):
+        {"int": b.PrependInt32, "uoffset": b.PrependUOffsetTRelative, "ubyte": b.PrependUint8}[kind](item)
+    return b.EndVector()
+
+
+def tflite_model(tensors, operators, inputs, outputs):
+    """tensors: (name, shape, type, bytes or None); operators: (op, inputs, outputs, options)."""
+    b = flatbuffers.Builder(1024)
+    buffers = [vector(b, [], "ubyte")]   # buffer 0: empty, by convention
+    tensor_buffers = []
+    for _, _, _, data in tensors:
+        if data is None:
+            tensor_buffers.append(0)
+        else:
+            tensor_buffers.append(len(buffers))
+            buffers.append(vector(b, list(data), "ubyte"))
+    buffer_tables = []
+    for data in buffers:
+        b.StartObject(1); b.PrependUOffsetTRelativeSlot(0, data, 0); buffer_tables.append(b.EndObject())
+    tensor_tables = []
+    for (name, shape, kind, _), buf in zip(tensors, tensor_buffers):
+        n = b.CreateString(name); s = vector(b, shape, "int")
+        b.StartObject(8)
+        b.PrependUOffsetTRelativeSlot(0, s, 0); b.PrependInt8Slot(1, kind, 0)
+        b.PrependUint32Slot(2, buf, 0); b.PrependUOffsetTRelativeSlot(3, n, 0)
+        tensor_tables.append(b.EndObject())
+    codes = sorted({op for op, *_ in operators}, key=list(OPS).index)
+    code_tables = []
+    for op in codes:
+        b.StartObject(4)
+        b.PrependInt8Slot(0, min(OPS[op], 127), 0); b.PrependInt32Slot(2, 1, 1); b.PrependInt32Slot(3, OPS[op], 0)
+        code_tables.append(b.EndObject())
+    op_tables = []
+    for op, ins, outs, options in operators:
+        opts = None
+        if op in ("CONV_2D", "DEPTHWISE_CONV_2D"):
+            b.StartObject(7)
+            b.PrependInt8Slot(0, options.get("padding", 1), 0)
+            b.PrependInt32Slot(1, options.get("stride", 1), 0); b.PrependInt32Slot(2, options.get("stride", 1), 0)
+            if op == "DEPTHWISE_CONV_2D":
+                b.PrependInt32Slot(3, 1, 0); b.PrependInt8Slot(4, options.get("activation", 0), 0)
+                b.PrependInt32Slot(5, 1, 1); b.PrependInt32Slot(6, 1, 1)
+            else:
+                b.PrependInt8Slot(3, options.get("activation", 0), 0)
+                b.PrependInt32Slot(4, 1, 1); b.PrependInt32Slot(5, 1, 1)
+            opts = b.EndObject()
+        elif op == "ADD":
+            b.StartObject(2); b.PrependInt8Slot(0, options.get("activation", 0), 0); opts = b.EndObject()
+        elif op == "RESIZE_BILINEAR":
+            b.StartObject(4); b.PrependBoolSlot(3, True, False); opts = b.EndObject()
+        i = vector(b, ins, "int"); o = vector(b, outs, "int")
+        b.StartObject(6)
+        b.PrependUint32Slot(0, codes.index(op), 0)
+        b.PrependUOffsetTRelativeSlot(1, i, 0); b.PrependUOffsetTRelativeSlot(2, o, 0)
+        if opts is not None:
+            b.PrependUint8Slot(3, OPTIONS[op], 0); b.PrependUOffsetTRelativeSlot(4, opts, 0)
+        op_tables.append(b.EndObject())
+    t = vector(b, tensor_tables, "uoffset"); o = vector(b, op_tables, "uoffset")
+    gi = vector(b, inputs, "int"); go = vector(b, outputs, "int")
+    b.StartObject(5)
+    b.PrependUOffsetTRelativeSlot(0, t, 0); b.PrependUOffsetTRelativeSlot(1, gi, 0)
+    b.PrependUOffsetTRelativeSlot(2, go, 0); b.PrependUOffsetTRelativeSlot(3, o, 0)
+    subgraph = b.EndObject()
+    c = vector(b, code_tables, "uoffset"); s = vector(b, [subgraph], "uoffset"); bu = vector(b, buffer_tables, "uoffset")
+    b.StartObject(8)
+    b.PrependUint32Slot(0, 3, 0); b.PrependUOffsetTRelativeSlot(1, c, 0)
+    b.PrependUOffsetTRelativeSlot(2, s, 0); b.PrependUOffsetTRelativeSlot(4, bu, 0)
+    b.Finish(b.EndObject(), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
+def f32(a): return np.asarray(a, dtype="<f4").tobytes()
+def f16(a): return np.asarray(a, dtype="<f2").tobytes()
+def i32(a): return np.asarray(a, dtype="<i4").tobytes()
+
+
+def tflite_seeds():
+    rng = np.random.default_rng(1)
+    conv = tflite_model(
+        [("input", [1, 4, 4, 3], FLOAT32, None), ("w", [2, 3, 3, 3], FLOAT32, f32(rng.normal(size=54))),
+         ("b", [2], FLOAT32, f32([0.1, -0.2])), ("y", [1, 4, 4, 2], FLOAT32, None)],
+        [("CONV_2D", [0, 1, 2], [3], {"padding": 0, "activation": 1})], [0], [3])
+    mixed = tflite_model(
+        [("input", [1, 4, 4, 2], FLOAT32, None), ("w16", [1, 3, 3, 2], FLOAT16, f16(rng.normal(size=18))),
+         ("w", [1, 3, 3, 2], FLOAT32, None), ("b", [2], FLOAT32, f32([0, 1])),
+         ("pads", [4, 2], 2, i32([0, 0, 1, 1, 1, 1, 0, 0])), ("padded", [1, 6, 6, 2], FLOAT32, None),
+         ("dw", [1, 4, 4, 2], FLOAT32, None), ("sum", [1, 4, 4, 2], FLOAT32, None),
+         ("size", [2], 2, i32([8, 8])), ("big", [1, 8, 8, 2], FLOAT32, None)],
+        [("DEQUANTIZE", [1], [2], {}), ("PAD", [0, 4], [5], {}), ("DEPTHWISE_CONV_2D", [5, 2, 3], [6], {}),
+         ("ADD", [6, 0], [7], {"activation": 1}), ("RESIZE_BILINEAR", [7, 8], [9], {})], [0], [9])
+    return {"conv.tflite": conv, "dequantize_pad_depthwise_add_resize.tflite": mixed}
+
+
+# --- flat weights (Weights/README.md) ------------------------------------------------------
+def string(s): b = s.encode(); return struct.pack("<I", len(b)) + b
+
+
+def weights_file(metadata, tensors, nodes):
+    """tensors: (name, shape, float32 values); nodes: (op, inputs, outputs, {key: [ints]})."""
+    data, table = b"", b""
+    for name, shape, values in tensors:
+        raw = f32(values)
+        data += b"\0" * (-len(data) % 64)
+        table += string(name) + struct.pack("<II", 0, len(shape)) + struct.pack(f"<{len(shape)}I", *shape)
+        table += struct.pack("<QQ", len(data), len(raw))
+        data += raw
+    graph = b""
+    for op, ins, outs, attrs in nodes:
+        graph += string(op) + struct.pack("<I", len(ins)) + b"".join(map(string, ins))
+        graph += struct.pack("<I", len(outs)) + b"".join(map(string, outs)) + struct.pack("<I", len(attrs))
+        for k, v in attrs.items():
+            graph += string(k) + struct.pack("<I", len(v)) + struct.pack(f"<{len(v)}q", *v)
+    body = b"".join(string(k) + string(v) for k, v in metadata) + table + graph
+    offset = (48 + len(body) + 63) // 64 * 64
+    rest = body + b"\0" * (offset - 48 - len(body)) + data
+    checksum = 0xcbf29ce484222325
+    for byte in rest:
+        checksum = ((checksum ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    header = b"BFWF" + struct.pack("<IIIII", 1, 64, len(metadata), len(tensors), len(nodes))
+    header += struct.pack("<QQQ", offset, len(data), checksum)
+    return header + rest
+
+
+def weights_seeds():
+    rng = np.random.default_rng(2)
+    meta = [("name", "seed")]
+    conv = weights_file(meta, [("w", [2, 3, 3, 3], rng.normal(size=54)), ("b", [2], [0.5, -0.5])],
+                        [("INPUT", [], ["x"], {"shape": [1, 5, 5, 3]}),
+                         ("CONV_2D", ["x", "w", "b"], ["y"], {"stride": [2, 2], "padding": [0], "activation": [1]}),
+                         ("OUTPUT", ["y"], [], {})])
+    block = weights_file(meta, [("dw", [1, 3, 3, 4], rng.normal(size=36)), ("dwb", [4], [0, 0, 0, 0]),
+                                ("pw", [4, 1, 1, 4], rng.normal(size=16)), ("pwb", [4], [1, 1, 1, 1])],
+                         [("INPUT", [], ["x"], {"shape": [1, 6, 6, 4]}),
+                          ("PAD", ["x"], ["p"], {"paddings": [0, 0, 1, 1, 1, 1, 0, 0]}),
+                          ("DEPTHWISE_CONV_2D", ["p", "dw", "dwb"], ["d"], {"stride": [1, 1], "padding": [1], "activation": [0]}),
+                          ("CONV_2D", ["d", "pw", "pwb"], ["c"], {"stride": [1, 1], "padding": [1], "activation": [0]}),
+                          ("ADD", ["c", "x"], ["a"], {"activation": [1]}),
+                          ("MAX_POOL_2D", ["a"], ["m"], {"filter": [2, 2], "stride": [2, 2], "padding": [1], "activation": [0]}),
+                          ("RESIZE_BILINEAR", ["m"], ["r"], {"size": [6, 6], "align_corners": [0], "half_pixel_centers": [1]}),
+                          ("ADD", ["r", "a"], ["s"], {"activation": [0]}),
+                          ("DEPTH_TO_SPACE", ["s"], ["t"], {"block_size": [2]}),
+                          ("RESHAPE", ["t"], ["u"], {"shape": [1, 144, 1]}),
+                          ("OUTPUT", ["u"], [], {})])
+    return {"conv.bin": conv, "block.bin": block}
+
+
+def main():
+    for target, files in [("FuzzTFLite", tflite_seeds()), ("FuzzWeights", weights_seeds())]:
+        folder = CORPUS / target
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in files.items():
+            (folder / name).write_bytes(data)
+    png = CORPUS / "FuzzPNG"
+    png.mkdir(parents=True, exist_ok=True)
+    for source in sorted((ROOT / "Tests" / "BlazeImageTests" / "Resources").glob("*.png")):
+        shutil.copy(source, png / source.name)
+    shutil.copy(ROOT / "Tests" / "Fixtures" / "images" / "astronaut_tiny48.png", png / "astronaut_tiny48.png")
+
+
+if __name__ == "__main__":
+    main()
