@@ -12,6 +12,8 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=($(ls Fuzz/Sources | grep '^Fuzz')); fi
 (cd Fuzz && swift build -c release --scratch-path ../.build-fuzz -Xswiftc -use-ld=lld \
    -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | tail -1)
+# Swift's own crash handler would read memory under ASan; libFuzzer reports the crash instead.
+export SWIFT_BACKTRACE=enable=no
 mkdir -p .fuzz/artifacts
 status=0
 for t in "${targets[@]}"; do

@@ -1,5 +1,7 @@
 import BlazeFace
 import BlazeImage
+import BlazeModel
+import BlazeTensor
 import Foundation
 import Testing
 
@@ -133,6 +135,23 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: DetectorError.self) { try FaceDetector(options: FaceDetectorOptions(weightsPath: path)) }
         #expect(throws: DetectorError.self) { try FaceDetector(options: FaceDetectorOptions(weightsPath: path + ".missing")) }
+    }
+
+    /// Weights poisoned with NaN or infinity (every value, or one bias) give no detections and
+    /// no NaN in the result: never a crash.
+    @Test(arguments: [(Float.nan, true), (.infinity, true), (.nan, false), (-.infinity, false)])
+    func nonFiniteWeightsGiveNoDetections(_ value: Float, _ everyWeight: Bool) throws {
+        var model = try WeightsFormat.read(contentsOf: Goldens.weights)
+        for i in model.tensors.indices where everyWeight || i == 1 {
+            let t = model.tensors[i].tensor
+            model.tensors[i].tensor = try Tensor(shape: t.shape, scalars: [Float](repeating: value, count: t.shape.count))
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("poisoned-\(UUID()).bin").path
+        try WeightsFormat.write(model, to: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try FaceDetector(options: FaceDetectorOptions(weightsPath: path)).detect(image: try Goldens.image("astronaut"))
+        #expect(result.detections.allSatisfy { d in d.score.isFinite && d.keypoints.allSatisfy { $0.x.isFinite && $0.y.isFinite } })
+        if everyWeight { #expect(result.detections.isEmpty) }
     }
 
     @Test func refusesInconsistentImages() throws {
