@@ -1,0 +1,2 @@
+/// Placeholder until the ML Kit view lands.
+enum FaceAnalysisPlaceholder {}
