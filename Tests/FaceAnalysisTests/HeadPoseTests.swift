@@ -55,7 +55,8 @@ import Testing
     /// from the depth difference of forehead (10) and chin (152). Measured differences: roll
     /// 3.9°, yaw 8.4°, pitch 6.8° at most; the matrix is in the virtual 63° camera's frame, so
     /// a face far from the image centre picks up part of its viewing angle (the same face
-    /// reads yaw -8.7° at the right edge and +6.0° at the left), which the 2D estimates lack.
+    /// reads yaw -8.7° near the right edge of multi_face and +5.5° near the left edge of
+    /// face_off_edge_320x240), which the 2D estimates lack.
     @Test(arguments: LandmarkerGoldens.fixtures)
     func anglesAreSmallAndAgreeWithSimpleEstimates(_ name: String) throws {
         let golden = try LandmarkerGoldens.load(name)
