@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "FaceAnalysis", dependencies: ["FaceGeometry"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
-            "BlazeFace", "TFLiteImport", "FaceGeometry",
+            "BlazeFace", "TFLiteImport", "FaceGeometry", "FaceAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor"]),
