@@ -39,4 +39,31 @@ import Testing
         #expect(throws: GeometryError.self) { try GeometryEnvironment(originPointLocation: .topLeftCorner, verticalFieldOfViewDegrees: 63, near: 2, far: 1) }
         #expect(throws: GeometryError.self) { try GeometryEnvironment(originPointLocation: .topLeftCorner, verticalFieldOfViewDegrees: .nan, near: 1, far: 10) }
     }
+
+    /// Arbitrary landmark clouds (seeded): each gives a finite matrix, nil (too compact) or a
+    /// GeometryError, never a trap; flat and collinear clouds included.
+    @Test func arbitraryLandmarksNeverTrap() throws {
+        var state: UInt64 = 7
+        func next() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(state >> 40) / Float(1 << 24)
+        }
+        var clouds: [[SIMD3<Float>]] = (0..<40).map { _ in (0..<478).map { _ in SIMD3(next(), next(), next() - 0.5) } }
+        clouds.append((0..<478).map { _ in SIMD3(next(), next(), 0) })                    // flat
+        clouds.append((0..<478).map { i in SIMD3(Float(i) / 478, Float(i) / 478, 0) })      // collinear
+        clouds.append([SIMD3<Float>](repeating: SIMD3(0.5, 0.5, 0), count: 478))          // one point
+        clouds.append((0..<478).map { _ in SIMD3(next() * 1e6, -next() * 1e6, next() * 1e6) })
+        for cloud in clouds {
+            // Typed throws: whatever is thrown is a GeometryError by construction.
+            let result = Result { () throws(GeometryError) -> FaceGeometry? in
+                try pipeline.estimate(landmarks: cloud, imageWidth: 640, imageHeight: 480)
+            }
+            if case .success(let geometry?) = result {
+                #expect(geometry.transformationMatrix.entries.allSatisfy { $0.isFinite })
+            }
+        }
+        // The single-point cloud is skipped as too compact; random clouds still solve.
+        #expect(try pipeline.estimate(landmarks: clouds[42], imageWidth: 640, imageHeight: 480) == nil)
+        #expect(try pipeline.estimate(landmarks: clouds[0], imageWidth: 640, imageHeight: 480) != nil)
+    }
 }
