@@ -3,7 +3,9 @@ import FaceGeometry
 /// Builds the ML Kit view of a face from MediaPipe FaceLandmarker outputs (the mesh, the
 /// blendshapes, the image size), computing only what the options ask for.
 public struct FaceAnalyzer: Sendable {
+    /// What to compute (validated at init).
     public let options: FaceAnalyzerOptions
+    /// The pose solver behind the head Euler angles and the matrix.
     public let geometry: GeometryPipeline
 
     /// An analyzer for these options and this canonical face (Weights/face_geometry.bin).

@@ -8,6 +8,7 @@ public struct FaceAnalyzerOptions: Equatable, Sendable {
     /// Whether to compute something: nothing, or all of it (ML Kit's NONE / ALL).
     public enum Mode: String, Sendable { case none, all }
 
+    /// Which detector the pipeline runs (`.fast`: short range, `.accurate`: full range).
     public var performanceMode: PerformanceMode
     /// The 10 `FaceLandmarkType` points.
     public var landmarkMode: Mode

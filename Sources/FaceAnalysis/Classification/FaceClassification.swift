@@ -7,8 +7,11 @@
 /// MediaPipe's eyeBlinkLeft is the subject's left eye (Tools/reference/check_blink_sides.py),
 /// which is ML Kit's left too, so no swap.
 public struct FaceClassification: Equatable, Sendable {
+    /// How likely the face smiles, 0...1.
     public var smilingProbability: Float
+    /// How likely the subject's left eye is open, 0...1.
     public var leftEyeOpenProbability: Float
+    /// How likely the subject's right eye is open, 0...1.
     public var rightEyeOpenProbability: Float
 
     /// The blendshape names this reads (MediaPipe's, as in face_landmarker_graph.cc).

@@ -6,10 +6,14 @@ import Foundation
 /// axis, positive when the face turns toward the image's right (the subject's left); `z`
 /// (roll) about the axis out of the image, positive counter-clockwise in the image.
 public struct HeadEulerAngles: Equatable, Sendable {
+    /// Pitch, degrees: positive when the face turns up.
     public var x: Float
+    /// Yaw, degrees: positive when the face turns toward the image's right.
     public var y: Float
+    /// Roll, degrees: positive counter-clockwise in the image.
     public var z: Float
 
+    /// Angles given directly, in degrees.
     public init(x: Float, y: Float, z: Float) { (self.x, self.y, self.z) = (x, y, z) }
 
     /// The angles of a facial transformation matrix (canonical face → camera; camera x right,

@@ -7,6 +7,7 @@ public struct GeometryMetadata: Equatable, Sendable {
         case faceDetectionPipeline = 2
     }
 
+    /// The landmark source the pipeline adapts to (1 in MediaPipe's landmarker bundle).
     public private(set) var inputSource: InputSource
     /// The canonical mesh's vertex positions (x, y, z in cm, right-handed); the vertex ids are the landmark ids.
     public private(set) var positions: [SIMD3<Float>]

@@ -4,11 +4,13 @@ public struct GeometryEnvironment: Equatable, Sendable {
     /// Where normalized image coordinates start (MediaPipe's OriginPointLocation).
     public enum OriginPointLocation: Sendable { case bottomLeftCorner, topLeftCorner }
 
+    /// Where the normalized landmark coordinates start (the Tasks FaceLandmarker: top left).
     public let originPointLocation: OriginPointLocation
     /// The camera's vertical field of view, in degrees, in (0, 180).
     public let verticalFieldOfViewDegrees: Float
-    /// The near and far clipping planes, in cm (near > 0, far > near).
+    /// The near clipping plane, in cm (> 0): the plane landmarks are projected onto.
     public let near: Float
+    /// The far clipping plane, in cm (MediaPipe validates it; the pose does not use it).
     public let far: Float
 
     /// Makes an environment after MediaPipe's checks (validation_utils.cc ValidatePerspectiveCamera).

@@ -5,7 +5,9 @@ import Foundation
 /// the Tasks FaceLandmarker): unproject the landmarks into the camera's metric space with a
 /// scale found by two Procrustes passes, then solve the canonical mesh → metric landmarks pose.
 public struct GeometryPipeline: Sendable {
+    /// The canonical face the pose is solved against.
     public let metadata: GeometryMetadata
+    /// The virtual camera the pose is expressed in.
     public let environment: GeometryEnvironment
     let solver: ProcrustesSolver
     let canonical: [SIMD3<Double>]

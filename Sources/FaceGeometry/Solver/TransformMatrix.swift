@@ -15,6 +15,7 @@ public struct TransformMatrix: Equatable, Sendable {
     /// The identity transform.
     public static let identity = TransformMatrix(checked: [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
 
+    /// The entry at `row`, `column` (both 0...3).
     public subscript(row: Int, column: Int) -> Float {
         get { entries[4 * row + column] }
         set { entries[4 * row + column] = newValue }
