@@ -4,6 +4,7 @@
 //   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  blazeface (CLI)
 //                    TFLiteImport ------------------^
 //   CLibPNG -> CPNGSupport -> BlazeImage ---------^
+//                    BlazeModel  ->  FaceGeometry  ->  FaceAnalysis
 import PackageDescription
 
 let package = Package(
@@ -14,6 +15,8 @@ let package = Package(
         .library(name: "BlazeModel", targets: ["BlazeModel"]),
         .library(name: "BlazeTensor", targets: ["BlazeTensor"]),
         .library(name: "TFLiteImport", targets: ["TFLiteImport"]),
+        .library(name: "FaceGeometry", targets: ["FaceGeometry"]),
+        .library(name: "FaceAnalysis", targets: ["FaceAnalysis"]),
         .executable(name: "blazeface", targets: ["blazeface"]),
     ],
     dependencies: [
@@ -37,14 +40,20 @@ let package = Package(
         .target(name: "BlazeImage", dependencies: ["CPNGSupport"]),
         // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
         .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage", "CVectorFMA"]),
+        // The canonical face model (from MediaPipe's geometry metadata) and the pose solver.
+        .target(name: "FaceGeometry", dependencies: ["BlazeModel", "BlazeTensor"]),
+        // The ML Kit view of a face mesh: landmark and contour types, head angles, classification.
+        .target(name: "FaceAnalysis", dependencies: ["FaceGeometry"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
-            "BlazeFace", "TFLiteImport",
+            "BlazeFace", "TFLiteImport", "FaceGeometry", "FaceAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor"]),
         .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Resources")]),
         .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace"]),
+        .testTarget(name: "FaceGeometryTests", dependencies: ["FaceGeometry", "BlazeModel"]),
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry"]),
     ]
 )
