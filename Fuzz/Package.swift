@@ -12,6 +12,7 @@ let package = Package(
         .target(name: "CFuzzerDriver"),
         .executableTarget(name: "FuzzPNG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImage", package: "BlazeFace")]),
         .executableTarget(name: "FuzzWeights", dependencies: ["CFuzzerDriver", .product(name: "BlazeModel", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzGeometry", dependencies: ["CFuzzerDriver", .product(name: "FaceGeometry", package: "BlazeFace")]),
         .executableTarget(name: "FuzzTFLite", dependencies: ["CFuzzerDriver", .product(name: "TFLiteImport", package: "BlazeFace")]),
     ]
 )

@@ -171,8 +171,35 @@ def weights_seeds():
     return {"conv.bin": conv, "block.bin": block}
 
 
+# --- face geometry metadata (protobuf wire format, geometry_pipeline_metadata.proto) -------
+def varint(v):
+    out = b""
+    while True:
+        byte, v = v & 0x7F, v >> 7
+        out += bytes([byte | (0x80 if v else 0)])
+        if not v:
+            return out
+
+
+def field(number, wire, payload):
+    tag = varint(number << 3 | wire)
+    return tag + (varint(len(payload)) + payload if wire == 2 else payload)
+
+
+def geometry_seeds():
+    """A six-vertex mesh (a bent strip), two triangles and a four-landmark basis."""
+    vertices = [(x, y, 0.3 * x * y, (x + 1) / 2, (y + 1) / 2) for y in (-1.0, 1.0) for x in (-1.0, 0.0, 1.0)]
+    mesh = field(1, 0, varint(0)) + field(2, 0, varint(0))
+    mesh += field(3, 2, struct.pack(f"<{5 * len(vertices)}f", *[c for v in vertices for c in v]))
+    mesh += field(4, 2, b"".join(varint(i) for i in (0, 1, 3, 1, 4, 3, 1, 2, 4, 2, 5, 4)))
+    basis = b"".join(field(2, 2, field(1, 0, varint(i)) + field(2, 5, struct.pack("<f", w)))
+                     for i, w in ((0, 0.5), (2, 1.0), (3, 0.25), (5, 0.75)))
+    return {"strip.binarypb": field(1, 2, mesh) + basis + field(3, 0, varint(1))}
+
+
 def main():
-    for target, files in [("FuzzTFLite", tflite_seeds()), ("FuzzWeights", weights_seeds())]:
+    for target, files in [("FuzzTFLite", tflite_seeds()), ("FuzzWeights", weights_seeds()),
+                          ("FuzzGeometry", geometry_seeds())]:
         folder = CORPUS / target
         folder.mkdir(parents=True, exist_ok=True)
         for name, data in files.items():
