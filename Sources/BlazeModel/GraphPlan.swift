@@ -14,7 +14,7 @@ struct GraphPlan {
             guard valueIndex[name] == nil, weights[name] == nil else {
                 throw .malformed("node \(node) redefines value '\(name)'")
             }
-            guard shape.count > 0, shape.count <= 1 << 28 else {
+            guard let count = shape.checkedCount, count > 0, count <= 1 << 28 else {
                 throw .malformed("value '\(name)' has unsupported shape \(shape)")
             }
             valueIndex[name] = shapes.count

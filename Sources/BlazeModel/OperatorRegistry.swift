@@ -121,7 +121,7 @@ struct AttributeReader {
         guard let v = node.attributes[key] else {
             throw .invalidNode(node: index, op: node.op, reason: "attribute '\(key)' is missing")
         }
-        guard v.allSatisfy({ abs($0) < 1 << 31 }) else {
+        guard v.allSatisfy({ $0 > -(1 << 31) && $0 < 1 << 31 }) else {
             throw .invalidNode(node: index, op: node.op, reason: "attribute '\(key)' is out of range")
         }
         return v.map { Int($0) }

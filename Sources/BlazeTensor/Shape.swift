@@ -6,8 +6,23 @@ public struct Shape: Hashable, Sendable, CustomStringConvertible {
     public init(n: Int, h: Int, w: Int, c: Int) { self.dims = [n, h, w, c] }
 
     public var rank: Int { dims.count }
-    /// The number of elements; 1 for a scalar.
+    /// The number of elements; 1 for a scalar. Traps on overflow: shapes from files go through
+    /// `checkedCount` first.
     public var count: Int { dims.reduce(1, *) }
+    /// The number of elements, or nil if a dimension is negative or the product overflows.
+    public var checkedCount: Int? { Shape.checkedProduct(dims) }
+
+    /// The product of `values`, or nil if one is negative or the product overflows Int.
+    public static func checkedProduct(_ values: some Sequence<Int>) -> Int? {
+        var product = 1
+        for v in values {
+            guard v >= 0 else { return nil }
+            let (p, overflow) = product.multipliedReportingOverflow(by: v)
+            guard !overflow else { return nil }
+            product = p
+        }
+        return product
+    }
     public subscript(i: Int) -> Int { dims[i] }
 
     public var description: String { "[" + dims.map(String.init).joined(separator: "x") + "]" }

@@ -1,3 +1,5 @@
+import BlazeTensor
+
 extension TFLiteModel.Sparsity {
     /// Expands stored values into the dense tensor of `shape`, as TFLite's FormatConverter
     /// (sparsity/format_converter.cc, SparseToDense) does: walk the dimensions in traversal
@@ -6,7 +8,9 @@ extension TFLiteModel.Sparsity {
     /// row-major index. Every index is checked; malformed metadata is an error, never a trap.
     func densify<T>(_ values: [T], shape: [Int], zero: T) throws(TFLiteError) -> [T] {
         let rank = shape.count
-        let total = shape.reduce(1, *)
+        guard let total = Shape.checkedProduct(shape) else {
+            throw .corrupt("sparse tensor has an invalid shape \(shape)")
+        }
         guard traversalOrder.count == rank + blockMap.count,
               Set(traversalOrder) == Set(0..<traversalOrder.count),
               blockMap.allSatisfy({ (0..<rank).contains($0) }) else {

@@ -125,8 +125,11 @@ public enum Exporter {
     static func floats(_ t: TFLiteModel.Tensor) throws(TFLiteError) -> BlazeTensor.Tensor {
         let data = t.data ?? []
         let width = t.type == .float16 ? 2 : 4
-        let count = t.sparsity == nil ? t.shape.reduce(1, *) : data.count / width
-        guard data.count == count * width else {
+        guard let dense = Shape.checkedProduct(t.shape.map { Int($0) }) else {
+            throw .corrupt("tensor '\(t.name)' has an invalid shape \(t.shape)")
+        }
+        let count = t.sparsity == nil ? dense : data.count / width
+        guard data.count / width == count, data.count % width == 0 else {
             throw .corrupt("tensor '\(t.name)' has \(data.count) bytes for shape \(t.shape)")
         }
         var values = [Float](repeating: 0, count: count)

@@ -1,6 +1,7 @@
 import BlazeModel
 import Foundation
 import Testing
+import TFLiteImport
 
 /// Every input the fuzzers (Fuzz/, Tools/fuzz.sh) ever crashed on, replayed through the same
 /// steps as the fuzz target: each must now end in a clean error or a result, never a trap.
@@ -20,6 +21,8 @@ import Testing
     static let weightsOutcomes: [String: String?] = [
         // A shape whose element count times 4 overflowed UInt64 in the byte-count check.
         "tensor-byte-count-overflow.bin": "weights file is malformed: tensor",
+        // An attribute of Int64.min: abs() overflowed in the range check.
+        "attribute-int64-min.bin": "node ",
     ]
 
     /// As FuzzWeights: checksum recomputed, decoded, built into a network, run if small.
@@ -41,4 +44,24 @@ import Testing
         }
     }
 
+
+    /// What each TFLite input must now give: the start of the error message, or nil for a file
+    /// that converts.
+    static let tfliteOutcomes: [String: String?] = [
+        // A tensor shape whose element count overflowed Int in the exporter.
+        "shape-product-overflow.tflite": "corrupt TFLite model: tensor",
+    ]
+
+    /// As FuzzTFLite: parsed, then converted to the flat format.
+    @Test(arguments: inputs("FuzzTFLite"))
+    func tfliteInput(_ file: URL) throws {
+        let expected = try #require(Self.tfliteOutcomes[file.lastPathComponent], "no expected outcome for \(file.lastPathComponent)")
+        let bytes = [UInt8](try Data(contentsOf: file))
+        do throws(TFLiteError) {
+            _ = try Exporter.convert(try TFLiteModel(bytes: bytes), metadata: [])
+            #expect(expected == nil, "converted, expected: \(expected ?? "")")
+        } catch {
+            #expect(expected.map { error.description.hasPrefix($0) } == true, "\(error.description)")
+        }
+    }
 }

@@ -70,13 +70,12 @@ public struct Reshape: TensorOperator {
             throw .invalidAttribute("RESHAPE shape \(newShape) is not valid")
         }
         if let u = unknown.first {
-            let known = dims.filter { $0 != -1 }.reduce(1, *)
-            guard known > 0, total % known == 0 else {
+            guard let known = Shape.checkedProduct(dims.filter { $0 != -1 }), known > 0, total % known == 0 else {
                 throw .shapeMismatch("RESHAPE cannot fit \(inputs[0]) into \(newShape)")
             }
             dims[u] = total / known
         }
-        guard Shape(dims).count == total else {
+        guard Shape(dims).checkedCount == total else {
             throw .shapeMismatch("RESHAPE cannot fit \(inputs[0]) into \(newShape)")
         }
         return [Shape(dims)]
