@@ -30,13 +30,13 @@ enum Fusion {
         }
         func single(_ value: String) -> Bool { consumers[value] == 1 }
         func node(producing value: String, _ op: String) -> Int? {
-            guard let i = producer[value], nodes[i].op == op, nodes[i].outputs.count == 1 else { return nil }
+            guard let i = producer[value], nodes[i].op == op, nodes[i].outputs.count == 1, !nodes[i].inputs.isEmpty else { return nil }
             return i
         }
         var removed = Set<Int>()
 
         recount()
-        for (i, add) in nodes.enumerated() where add.op == "ADD" && add.inputs.count == 2 {
+        for (i, add) in nodes.enumerated() where add.op == "ADD" && add.inputs.count == 2 && add.outputs.count == 1 {
             // One operand is a 1x1 stride-1 convolution without activation, used only here.
             guard let (convIndex, skipValue) = add.inputs.indices.lazy.compactMap({ k -> (Int, String)? in
                 guard let c = node(producing: add.inputs[k], "CONV_2D"), single(add.inputs[k]),
@@ -72,7 +72,7 @@ enum Fusion {
 
         recount()
         removed = []
-        for (i, pad) in nodes.enumerated() where pad.op == "PAD" {
+        for (i, pad) in nodes.enumerated() where pad.op == "PAD" && pad.inputs.count == 1 && pad.outputs.count == 1 {
             guard let p = pad.attributes["paddings"], p.count == 8, p[0] == 0, p[1] == 0, p[6] == 0, p[7] == 0,
                   single(pad.outputs[0]),
                   let c = nodes.firstIndex(where: { ($0.op == "CONV_2D" || $0.op == "DEPTHWISE_CONV_2D") && $0.inputs.first == pad.outputs[0] }),
@@ -85,7 +85,7 @@ enum Fusion {
 
         recount()
         removed = []
-        for (i, relu) in nodes.enumerated() where relu.op == "RELU" {
+        for (i, relu) in nodes.enumerated() where relu.op == "RELU" && relu.inputs.count == 1 {
             guard let c = node(producing: relu.inputs[0], "CONV_2D"), single(relu.inputs[0]),
                   (nodes[c].attributes["activation"] ?? [0]) == [0] else { continue }
             var fused = nodes[c]
@@ -98,7 +98,7 @@ enum Fusion {
 
         recount()
         removed = []
-        for (i, add) in nodes.enumerated() where add.op == "ADD" && add.inputs.count == 2 {
+        for (i, add) in nodes.enumerated() where add.op == "ADD" && add.inputs.count == 2 && add.outputs.count == 1 {
             guard let k = add.inputs.indices.first(where: { k in
                 node(producing: add.inputs[k], "RESIZE_BILINEAR").map { nodes[$0].inputs.count == 1 } == true
                     && single(add.inputs[k]) && add.inputs[1 - k] != add.inputs[k]
@@ -138,7 +138,7 @@ enum Fusion {
     }
 
     private static func consumerIndex(of value: String, _ nodes: [Node], _ op: String) -> Int? {
-        nodes.firstIndex { $0.op == op && $0.inputs == [value] }
+        nodes.firstIndex { $0.op == op && $0.inputs == [value] && $0.outputs.count == 1 }
     }
 
     private static func isChannelPad(_ n: Node) -> Bool {

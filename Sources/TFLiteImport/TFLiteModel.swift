@@ -121,7 +121,7 @@ public struct TFLiteModel: Sendable {
             let index = Int(try op.u32(0))
             guard index < codes.count else { throw .corrupt("operator code index \(index) of \(codes.count)") }
             let ins = try op.i32s(1).map(Int.init), outs = try op.i32s(2).map(Int.init)
-            guard (ins + outs).allSatisfy({ $0 >= -1 && $0 < tensors.count }) else {
+            guard ins.allSatisfy({ $0 >= -1 && $0 < tensors.count }), outs.allSatisfy({ $0 >= 0 && $0 < tensors.count }) else {
                 throw .corrupt("operator \(operators.count) names a tensor out of range")
             }
             operators.append(Operator(code: codes[index], inputs: ins, outputs: outs, options: try op.table(4)))

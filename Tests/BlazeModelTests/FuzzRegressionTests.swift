@@ -23,6 +23,8 @@ import TFLiteImport
         "tensor-byte-count-overflow.bin": "weights file is malformed: tensor",
         // An attribute of Int64.min: abs() overflowed in the range check.
         "attribute-int64-min.bin": "node ",
+        // An ADD that declares no output: fusion read its first output.
+        "add-without-output.bin": "node ",
     ]
 
     /// As FuzzWeights: checksum recomputed, decoded, built into a network, run if small.
@@ -50,6 +52,8 @@ import TFLiteImport
     static let tfliteOutcomes: [String: String?] = [
         // A tensor shape whose element count overflowed Int in the exporter.
         "shape-product-overflow.tflite": "corrupt TFLite model: tensor",
+        // An operator output of -1 (TFLite's "omitted", valid only for inputs).
+        "operator-output-minus-one.tflite": "corrupt TFLite model: operator",
     ]
 
     /// As FuzzTFLite: parsed, then converted to the flat format.
