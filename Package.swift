@@ -4,6 +4,7 @@
 //   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  blazeface (CLI)
 //                    TFLiteImport ------------------^
 //   CLibPNG -> CPNGSupport -> BlazeImage ---------^
+//   CLibJPEG -> CJPEGSupport --^
 import PackageDescription
 
 let package = Package(
@@ -32,8 +33,13 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         // A few lines of C around libpng: its errors longjmp, which Swift cannot catch.
         .target(name: "CPNGSupport", dependencies: ["CLibPNG"]),
-        // Pixel buffers, PNG decoding and encoding, drawing.
-        .target(name: "BlazeImage", dependencies: ["CPNGSupport"]),
+        // The system libjpeg-turbo (libjpeg 6.2 API).
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // A few lines of C around libjpeg: its errors longjmp too.
+        .target(name: "CJPEGSupport", dependencies: ["CLibJPEG"]),
+        // Pixel buffers, PNG/JPEG/PPM/PGM decoding, PNG/PPM/PGM encoding, drawing.
+        .target(name: "BlazeImage", dependencies: ["CPNGSupport", "CJPEGSupport"]),
         // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
         .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage", "CVectorFMA"]),
         // The command-line tool.
