@@ -30,9 +30,7 @@ public struct ImageToTensor: Sendable {
         guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
             throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
         }
-        let (roi, inverse) = try prepare(width: image.width, height: image.height, region: region, tensor: tensor)
-        image.withSampler(Warp(converter: self, inverse: inverse, tensor: tensor))
-        return Transform(region: roi, projection: roi.projectionMatrix(imageWidth: image.width, imageHeight: image.height))
+        return try image.withSampler(Converting(converter: self, region: region, tensor: tensor)).get()
     }
 
     /// Fills `tensor` from `region` of a caller's pixel buffer (default: all of it), sampling
@@ -40,16 +38,16 @@ public struct ImageToTensor: Sendable {
     /// Packed RGB gives exactly the tensor an `RGBImage` with the same pixels gives.
     public func convert(_ buffer: PixelBuffer, region: RotatedRect? = nil,
                         into tensor: UnsafeMutableBufferPointer<Float>) throws(DetectorError) -> Transform {
-        let (roi, inverse) = try prepare(width: buffer.width, height: buffer.height, region: region, tensor: tensor)
-        buffer.withSampler(Warp(converter: self, inverse: inverse, tensor: tensor))
-        return Transform(region: roi, projection: roi.projectionMatrix(imageWidth: buffer.width, imageHeight: buffer.height))
+        try buffer.withSampler(Converting(converter: self, region: region, tensor: tensor)).get()
     }
 
-    /// The letterboxed region and the inverse warp for an image of the given size.
-    private func prepare(width iw: Int, height ih: Int, region: RotatedRect?,
-                         tensor: UnsafeMutableBufferPointer<Float>) throws(DetectorError) -> (RotatedRect, PerspectiveTransform) {
+    /// Fills `tensor` from `region` of any pixel source (default: all of it): the letterbox,
+    /// then the warp with the source's tap.
+    public func convert<S: PixelSampler>(_ source: S, region: RotatedRect? = nil,
+                                         into tensor: UnsafeMutableBufferPointer<Float>) throws(DetectorError) -> Transform {
         precondition(tensor.count == width * height * 3, "tensor buffer must hold \(width)x\(height)x3 floats")
-        var roi = region ?? .wholeImage(width: iw, height: ih)
+        guard source.width > 0, source.height > 0 else { throw .invalidImage("\(source.width)x\(source.height) image") }
+        var roi = region ?? .wholeImage(width: source.width, height: source.height)
         guard roi.width > 0, roi.height > 0, roi.centerX.isFinite, roi.centerY.isFinite, roi.rotation.isFinite,
               roi.width.isFinite, roi.height.isFinite else {
             throw .invalidRegion("region \(roi) must be finite with positive width and height")
@@ -61,21 +59,24 @@ public struct ImageToTensor: Sendable {
               let inverse = forward.inverted() else {
             throw .invalidRegion("region \(roi) is degenerate")
         }
-        return (roi, inverse)
+        warpBilinear(source, inverse: inverse, into: tensor)
+        return Transform(region: roi, projection: roi.projectionMatrix(imageWidth: source.width, imageHeight: source.height))
     }
 
-    /// The warp, run with the concrete sampler of the source's pixel format.
-    private struct Warp: PixelSamplerVisitor {
+    /// `convert` run with the concrete sampler of an image's or buffer's pixel format.
+    struct Converting: PixelSamplerVisitor {
         let converter: ImageToTensor
-        let inverse: PerspectiveTransform
+        let region: RotatedRect?
         let tensor: UnsafeMutableBufferPointer<Float>
-        func visit<S: PixelSampler>(_ sampler: S) { converter.warpBilinear(sampler, inverse: inverse, into: tensor) }
+        func visit<S: PixelSampler>(_ sampler: S) -> Result<Transform, DetectorError> {
+            Result { () throws(DetectorError) in try converter.convert(sampler, region: region, into: tensor) }
+        }
     }
 
     /// `cv::warpPerspective` (imgwarp.cpp, WarpPerspectiveInvoker + remapBilinear for 8UC3,
     /// BORDER_CONSTANT 0) followed by `convertTo(CV_32F, scale, offset)`. Each of the four
     /// taps reads R, G, B through `source` (the pixel format's conversion happens per tap).
-    private func warpBilinear<S: PixelSampler>(_ source: S, inverse t: PerspectiveTransform,
+    func warpBilinear<S: PixelSampler>(_ source: S, inverse t: PerspectiveTransform,
                                                into tensor: UnsafeMutableBufferPointer<Float>) {
         let scale = (valueRange.upperBound - valueRange.lowerBound) / 255
         let offset = valueRange.lowerBound

@@ -1,9 +1,11 @@
 /// A view of pixels in caller-owned memory, with row strides, in any `PixelFormat`: no copy.
 /// The memory must stay valid and unchanged while the buffer is used (for the length of a
 /// `detect` call); the initialisers check that every plane's rows fit in its bytes.
-public struct PixelBuffer {
+/// `@unchecked Sendable` so it can be handed to a detector on another thread: keeping the
+/// memory alive and unchanged there is the caller's part.
+public struct PixelBuffer: @unchecked Sendable {
     /// One plane: its first byte, bytes from one row to the next, and its readable size.
-    public struct Plane {
+    public struct Plane: @unchecked Sendable {
         public let base: UnsafeRawPointer
         public let rowStride: Int
         public let byteCount: Int
