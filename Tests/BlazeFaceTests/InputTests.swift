@@ -193,6 +193,11 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
         #expect(throws: DetectorError.self) { try Self.detector.detect(image: image, options: ImageProcessingOptions(orientation: orientation)) }
     }
 
+    @Test func defaultOptionsChangeNothing() throws {
+        let image = try Goldens.image("astronaut_223x231")
+        #expect(try Self.detector.detect(image: image, options: ImageProcessingOptions()) == (try Self.detector.detect(image: image)))
+    }
+
     @Test func regionOfInterestCoveringTheImageChangesNothing() throws {
         let image = try Goldens.image("two_faces_1280x853")
         let whole = ImageProcessingOptions(regionOfInterest: RegionOfInterest(left: 0, top: 0, right: 1, bottom: 1))
