@@ -1,5 +1,7 @@
 /// The EXIF Orientation tag (0x0112): how the stored pixels must be turned to be upright.
 /// Raw values are the tag's 1...8; `upright` (1) means nothing to do.
+/// Each case is named after what a viewer does to show the stored pixels upright (Pillow's
+/// `exif_transpose` operation): 6 = turn 90 degrees clockwise, 8 = counter-clockwise.
 public enum EXIFOrientation: Int, Sendable, CaseIterable {
     case upright = 1, mirrored = 2, rotated180 = 3, flippedVertically = 4
     case transposed = 5, rotated90Clockwise = 6, transversed = 7, rotated90CounterClockwise = 8

@@ -99,7 +99,8 @@ public struct GraySampler: PixelSampler {
 
     @inlinable @inline(__always)
     public func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32> {
-        SIMD4(repeating: Int32(base.load(fromByteOffset: y &* rowStride &+ x, as: UInt8.self)))
+        let v = Int32(base.load(fromByteOffset: y &* rowStride &+ x, as: UInt8.self))
+        return SIMD4(v, v, v, 0)
     }
 }
 
