@@ -74,6 +74,7 @@ struct Detect: ParsableCommand {
         let wantImage = annotate != nil
 
         let progress = ProgressBar.wanted(count: items.count, disabled: noProgress) ? ProgressBar(total: items.count) : nil
+        let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1   // then each line must first erase the bar
         var failures = 0
         var annotated: (RGBImage, FaceDetectorResult)?
         do {
@@ -81,13 +82,14 @@ struct Detect: ParsableCommand {
                                  work: { detector, i in
                 Self.process(items[i], stdin: stdin, detector: detector, processing: processing, applyEXIF: applyEXIF, keepImage: wantImage)
             }, emit: { i, outcome in
-                progress?.clear()
+                if stdoutIsTerminal { progress?.clear() }
                 switch outcome {
                 case .detected(let line, let image, let result):
                     print(line)
                     if let image { annotated = (image, result) }
                 case .failed(let record, let message):
                     print(record)
+                    progress?.clear()
                     printError(message)
                     failures += 1
                 }

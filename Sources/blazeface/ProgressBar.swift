@@ -17,7 +17,7 @@ final class ProgressBar {
 
     func update(done: Int) {
         let now = ContinuousClock.now
-        if let lastDraw, now - lastDraw < .milliseconds(100), done < total { return }
+        if drawn, let lastDraw, now - lastDraw < .milliseconds(100), done < total { return }
         lastDraw = now
         let elapsed = Self.seconds(now - start)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
