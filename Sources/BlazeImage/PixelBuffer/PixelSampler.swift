@@ -39,14 +39,26 @@ extension PixelBuffer {
 }
 
 extension RGBImage {
-    /// Calls `visitor` with a sampler over this image's pixels.
+    /// Calls `visitor` with a sampler over this image's pixels; an image whose pixel count does
+    /// not match its size gets an empty (0x0) sampler, which readers refuse, so nothing is read
+    /// out of bounds.
     @inlinable
     public func withSampler<V: PixelSamplerVisitor>(_ visitor: V) -> V.Result {
         pixels.withUnsafeBytes { bytes in
-            visitor.visit(RGBSampler(width: width, height: height, base: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!,
-                                     rowStride: 3 * width, byteCount: bytes.count))
+            guard let base = bytes.baseAddress, width > 0, height > 0, bytes.count == width * height * 3 else {
+                return visitor.visit(EmptySampler())
+            }
+            return visitor.visit(RGBSampler(width: width, height: height, base: base, rowStride: 3 * width, byteCount: bytes.count))
         }
     }
+}
+
+/// No pixels: what an inconsistent image presents (0x0; `rgb` is never valid to call).
+public struct EmptySampler: PixelSampler {
+    public var width: Int { 0 }
+    public var height: Int { 0 }
+    @inlinable public init() {}
+    @inlinable public func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32> { .zero }
 }
 
 /// Packed R, G, B: one 4-byte load when the fourth byte is still inside the buffer.
