@@ -3,8 +3,8 @@
 //
 //   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  blazeface (CLI)
 //                    TFLiteImport ------------------^
-//   CLibPNG -> CPNGSupport -> BlazeImage ---------^
-//   CLibJPEG -> CJPEGSupport --^
+//   CLibPNG  -> CPNGSupport  -> BlazeImage -------^
+//   CLibJPEG -> CJPEGSupport ----^
 import PackageDescription
 
 let package = Package(
