@@ -1,13 +1,5 @@
 import BlazeImage
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#else
-import Darwin
-#endif
-
 /// How a picture must be turned to be upright, as MediaPipe's MPImage and ML Kit's VisionImage
 /// take it (UIImage.Orientation's names): `.right` means the pixels must be turned 90 degrees
 /// clockwise (EXIF orientation 6; MediaPipe's rotation_degrees 90). Mirrored orientations are
