@@ -69,7 +69,7 @@ struct Detect: ParsableCommand {
         let processing = ImageProcessingOptions(orientation: ImageOrientation(rotationDegrees: rotation) ?? .up,
                                                 regionOfInterest: try parsedRegion())
         let items = InputList.expand(images)
-        let stdin: [UInt8]? = items.contains(.standardInput) ? [UInt8](FileHandle.standardInput.readDataToEndOfFile()) : nil
+        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Self.readStandardInput() : nil
         let applyEXIF = !noExifOrientation
         let wantImage = annotate != nil
 
@@ -112,21 +112,31 @@ struct Detect: ParsableCommand {
         case failed(record: String, message: String)
     }
 
-    static func process(_ item: InputList.Item, stdin: [UInt8]?, detector: FaceDetector, processing: ImageProcessingOptions,
+    /// All of stdin, refused past 2 GiB (the file readers' limit) rather than read until memory runs out.
+    static func readStandardInput() -> Result<[UInt8], ImageError> {
+        var bytes: [UInt8] = []
+        while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+            bytes.append(contentsOf: chunk)
+            if bytes.count > 1 << 31 { return .failure(.io(path: "-", reason: "more than \(1 << 31) bytes on stdin, not read")) }
+        }
+        return .success(bytes)
+    }
+
+    static func process(_ item: InputList.Item, stdin: Result<[UInt8], ImageError>?, detector: FaceDetector, processing: ImageProcessingOptions,
                         applyEXIF: Bool, keepImage: Bool) -> Outcome {
         let name = item.name
         do {
             let image: RGBImage
             switch item {
             case .file(let path): image = try ImageFile.read(contentsOf: path, applyingOrientation: applyEXIF)
-            case .standardInput: image = try ImageFile.read(data: stdin ?? [], applyingOrientation: applyEXIF)
+            case .standardInput: image = try ImageFile.read(data: try (stdin ?? .success([])).get(), applyingOrientation: applyEXIF)
             }
             let result = try detector.detect(image: image, options: processing)
             return .detected(line: DetectionJSON.line(image: name, width: image.width, height: image.height, result: result),
                              image: keepImage ? image : nil, result: result)
         } catch let error as ImageError {
             // File errors already name the path; stdin's do not.
-            let message = item == .standardInput ? "-: \(error.description)" : error.description
+            let message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
             return .failed(record: ErrorRecord.line(image: name, message: message), message: message)
         } catch let error as DetectorError {
             let message = "\(name): \(error.description)"
