@@ -74,4 +74,23 @@ import Testing
         let bad = try Self.run(["detect", "--rotation", "45", "-"], stdin: png)
         #expect(bad.status != 0 && bad.lines.isEmpty)
     }
+
+    @Test func exifOrientationOrExplicitRotationGiveTheSameFace() throws {
+        // Stored turned counter-clockwise with EXIF orientation 6: by default the tool turns it
+        // upright; with --no-exif-orientation and --rotation 90 it detects on the same turned
+        // pixels and reports in the stored picture's coordinates.
+        let path = Goldens.root.appendingPathComponent("images/jpeg/astronaut_exif6.jpg").path
+        func keypoints(_ line: String) throws -> [(Double, Double)] {
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let faces = try #require(json["detections"] as? [[String: Any]])
+            try #require(faces.count == 1)
+            return (faces[0]["keypoints"] as? [[String: Any]] ?? []).map { ($0["x"] as? Double ?? -9, $0["y"] as? Double ?? -9) }
+        }
+        let upright = try keypoints(try #require(try Self.run(["detect", path]).lines.first))
+        let stored = try keypoints(try #require(try Self.run(["detect", "--no-exif-orientation", "--rotation", "90", path]).lines.first))
+        #expect(upright.count == 6 && stored.count == 6)
+        for (u, s) in zip(upright, stored) {
+            #expect(abs(s.0 - u.1) <= 1e-4 && abs(s.1 - (1 - u.0)) <= 1e-4, "\(s) vs upright \(u)")
+        }
+    }
 }
