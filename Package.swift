@@ -3,7 +3,8 @@
 //
 //   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  blazeface (CLI)
 //                    TFLiteImport ------------------^
-//   CLibPNG -> CPNGSupport -> BlazeImage ---------^
+//   CLibPNG  -> CPNGSupport  -> BlazeImage -------^
+//   CLibJPEG -> CJPEGSupport ----^
 //                    BlazeModel  ->  FaceGeometry  ->  FaceAnalysis
 import PackageDescription
 
@@ -36,8 +37,13 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         // A few lines of C around libpng: its errors longjmp, which Swift cannot catch.
         .target(name: "CPNGSupport", dependencies: ["CLibPNG"]),
-        // Pixel buffers, PNG decoding and encoding, drawing.
-        .target(name: "BlazeImage", dependencies: ["CPNGSupport"]),
+        // The system libjpeg-turbo (libjpeg 6.2 API).
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        // A few lines of C around libjpeg: its errors longjmp too.
+        .target(name: "CJPEGSupport", dependencies: ["CLibJPEG"]),
+        // Pixel buffers, PNG/JPEG/PPM/PGM decoding, PNG/PPM/PGM encoding, drawing.
+        .target(name: "BlazeImage", dependencies: ["CPNGSupport", "CJPEGSupport"]),
         // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
         .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage", "CVectorFMA"]),
         // The canonical face model (from MediaPipe's geometry metadata) and the pose solver.

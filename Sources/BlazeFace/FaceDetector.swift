@@ -83,7 +83,7 @@ public struct FaceDetectorOptions: Sendable {
 /// create one per thread for parallel work.
 public final class FaceDetector: Sendable {
     public let options: FaceDetectorOptions
-    private let state: Mutex<Pipeline>
+    let state: Mutex<Pipeline>   // internal: FaceDetector+Inputs.swift extends the API
 
     public init(options: FaceDetectorOptions = FaceDetectorOptions()) throws(DetectorError) {
         let options = try options.validated()

@@ -18,6 +18,16 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case io(path: String, reason: String)
     /// A decoding error in the file at `path`, from `PNG.read(contentsOf:)`.
     indirect case file(path: String, ImageError)
+    /// The bytes are none of the formats read here (PNG, JPEG, PPM, PGM); the first bytes, in hex.
+    case unknownFormat(firstBytes: String)
+    /// The data of a JPEG, PPM or PGM ends before the image does; where.
+    case truncatedData(ImageFormat, String)
+    /// A JPEG, PPM or PGM whose data is malformed; what is wrong (libjpeg's message for JPEG).
+    case corruptData(ImageFormat, String)
+    /// Well-formed data this library does not decode (CMYK JPEG, a PAM file...); what.
+    case unsupported(ImageFormat, String)
+    /// A pixel buffer whose planes, strides or sizes do not fit its format; what.
+    case invalidPixelBuffer(String)
 
     public var description: String {
         switch self {
@@ -40,6 +50,16 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
             "\(path): \(reason)"
         case let .file(path, error):
             "\(path): \(error)"
+        case .unknownFormat(let firstBytes):
+            "unknown image format: not PNG, JPEG, PPM or PGM (the data starts with \(firstBytes.isEmpty ? "nothing" : firstBytes))"
+        case let .truncatedData(format, detail):
+            "truncated \(format): \(detail)"
+        case let .corruptData(format, detail):
+            "corrupt \(format): \(detail)"
+        case let .unsupported(format, detail):
+            "unsupported \(format): \(detail)"
+        case .invalidPixelBuffer(let detail):
+            "invalid pixel buffer: \(detail)"
         }
     }
 }

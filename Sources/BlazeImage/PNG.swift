@@ -116,7 +116,7 @@ private func systemError() -> String {
 private let maxFileSize = 1 << 31
 
 /// The whole content of the file at `path`.
-private func readFile(_ path: String) throws(ImageError) -> [UInt8] {
+func readFile(_ path: String) throws(ImageError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw .io(path: path, reason: "cannot open: \(systemError())") }
     defer { close(fd) }
@@ -137,7 +137,7 @@ private func readFile(_ path: String) throws(ImageError) -> [UInt8] {
 }
 
 /// Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
-private func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(ImageError) {
+func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(ImageError) {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path

@@ -16,7 +16,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Timed iterations (after warm-up).")
     var iterations: Int = 200
 
-    @Option(help: "The photo for detect() (default: the bundled 1280x853 two-face photo).")
+    @Option(help: "The photo for detect(): PNG, JPEG, PPM or PGM (default: the bundled 1280x853 two-face photo).")
     var image: String?
 
     @Flag(help: "Print one JSON object instead of a table.")
@@ -35,7 +35,7 @@ struct Bench: ParsableCommand {
         let photo: RGBImage
         do {
             detector = try FaceDetector(options: FaceDetectorOptions(model: model.detectorModel, threads: threads))
-            photo = try PNG.read(contentsOf: image ?? BenchDefaults.photo())
+            photo = try ImageFile.read(contentsOf: image ?? BenchDefaults.photo(), applyingOrientation: true)
         } catch let e as DetectorError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
 
         // Inference alone, on the photo's input tensor.

@@ -5,9 +5,9 @@ import Foundation
 
 struct Detect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Detect faces in PNG images; one JSON object per image on stdout.")
+        abstract: "Detect faces in PNG, JPEG, PPM or PGM images, folders of them, or stdin (-); one JSON line per image on stdout.")
 
-    @Argument(help: "PNG images.")
+    @Argument(help: "Images (format sniffed from the bytes), folders (searched recursively, sorted), or - for stdin.")
     var images: [String]
 
     @Option(help: "Drop faces scoring below this (0...1; default 0.5 for short, 0.6 for full, as MediaPipe).")
@@ -28,36 +28,131 @@ struct Detect: ParsableCommand {
     @Option(help: "A weights file (default: the bundled weights of --model).")
     var weights: String?
 
+    @Option(help: "Turn each image this many degrees clockwise before detecting (0, 90, 180, 270); results stay in the image's coordinates.")
+    var rotation: Int = 0
+
+    @Option(help: "Detect only inside this normalized region: left,top,right,bottom in 0...1.")
+    var region: String?
+
+    @Option(help: "Images processed in parallel, one detector each (1...64); output stays in input order.")
+    var jobs: Int = 1
+
+    @Flag(help: "Ignore JPEG EXIF orientation (by default it is applied, as a photo viewer does).")
+    var noExifOrientation = false
+
+    @Flag(help: "Never draw the progress bar (drawn on stderr only when it is a terminal and there are 10 images or more).")
+    var noProgress = false
+
     func validate() throws {
         if annotate != nil, images.count != 1 { throw ValidationError("--annotate takes exactly one image") }
+        guard ImageOrientation(rotationDegrees: rotation) != nil, (0...270).contains(rotation) else {
+            throw ValidationError("--rotation must be 0, 90, 180 or 270")
+        }
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be in 1...64") }
+        if images.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be given once") }
+        _ = try parsedRegion()
+    }
+
+    /// `--region` as a RegionOfInterest (its bounds are checked by the detector).
+    func parsedRegion() throws -> RegionOfInterest? {
+        guard let region else { return nil }
+        let parts = region.split(separator: ",", omittingEmptySubsequences: false).map { Float($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let l = parts[0], let t = parts[1], let r = parts[2], let b = parts[3] else {
+            throw ValidationError("--region must be four numbers: left,top,right,bottom")
+        }
+        return RegionOfInterest(left: l, top: t, right: r, bottom: b)
     }
 
     func run() throws {
-        let detector: FaceDetector
-        do {
-            detector = try FaceDetector(options: FaceDetectorOptions(
-                model: model.detectorModel, weightsPath: weights, minDetectionConfidence: minDetectionConfidence,
-                minSuppressionThreshold: minSuppressionThreshold, maxFaces: maxFaces))
-        } catch { throw ToolError(error.description) }
+        let options = FaceDetectorOptions(model: model.detectorModel, weightsPath: weights, minDetectionConfidence: minDetectionConfidence,
+                                          minSuppressionThreshold: minSuppressionThreshold, maxFaces: maxFaces)
+        let processing = ImageProcessingOptions(orientation: ImageOrientation(rotationDegrees: rotation) ?? .up,
+                                                regionOfInterest: try parsedRegion())
+        let items = InputList.expand(images)
+        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Self.readStandardInput() : nil
+        let applyEXIF = !noExifOrientation
+        let wantImage = annotate != nil
 
+        let progress = ProgressBar.wanted(count: items.count, disabled: noProgress) ? ProgressBar(total: items.count) : nil
+        let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1   // then each line must first erase the bar
         var failures = 0
-        for path in images {
-            do {
-                let image = try PNG.read(contentsOf: path)
-                let result = try detector.detect(image: image)
-                if let annotate {
-                    var canvas = image
-                    Annotation.draw(result, on: &canvas)
-                    try PNG.write(canvas, to: annotate)
+        var annotated: (RGBImage, FaceDetectorResult)?
+        do {
+            try OrderedBatch.run(count: items.count, jobs: jobs, makeState: { try FaceDetector(options: options) },
+                                 work: { detector, i in
+                Self.process(items[i], stdin: stdin, detector: detector, processing: processing, applyEXIF: applyEXIF, keepImage: wantImage)
+            }, emit: { i, outcome in
+                if stdoutIsTerminal { progress?.clear() }
+                switch outcome {
+                case .detected(let line, let image, let result):
+                    print(line)
+                    if let image { annotated = (image, result) }
+                case .failed(let record, let message):
+                    print(record)
+                    progress?.clear()
+                    printError(message)
+                    failures += 1
                 }
-                print(DetectionJSON.line(image: path, width: image.width, height: image.height, result: result))
-            } catch let error as ImageError {
-                printError(error.description); failures += 1
-            } catch let error as DetectorError {
-                printError("\(path): \(error.description)"); failures += 1
-            }
+                fflush(nil)   // stream each line out as soon as it is in order
+                progress?.update(done: i + 1)
+            })
+        } catch let error as DetectorError { throw ToolError(error.description) }
+        progress?.clear()
+        if let annotate, let (image, result) = annotated {
+            var canvas = image
+            Annotation.draw(result, on: &canvas)
+            do { try PNG.write(canvas, to: annotate) } catch { throw ToolError(error.description) }
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// What one image gave: its JSON line, or an error record and a message for stderr.
+    enum Outcome {
+        case detected(line: String, image: RGBImage?, result: FaceDetectorResult)
+        case failed(record: String, message: String)
+    }
+
+    /// All of stdin, refused past 2 GiB (the file readers' limit) rather than read until memory runs out.
+    static func readStandardInput() -> Result<[UInt8], ImageError> {
+        var bytes: [UInt8] = []
+        while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+            bytes.append(contentsOf: chunk)
+            if bytes.count > 1 << 31 { return .failure(.io(path: "-", reason: "more than \(1 << 31) bytes on stdin, not read")) }
+        }
+        return .success(bytes)
+    }
+
+    static func process(_ item: InputList.Item, stdin: Result<[UInt8], ImageError>?, detector: FaceDetector, processing: ImageProcessingOptions,
+                        applyEXIF: Bool, keepImage: Bool) -> Outcome {
+        let name = item.name
+        do {
+            let image: RGBImage
+            switch item {
+            case .file(let path): image = try ImageFile.read(contentsOf: path, applyingOrientation: applyEXIF)
+            case .standardInput: image = try ImageFile.read(data: try (stdin ?? .success([])).get(), applyingOrientation: applyEXIF)
+            }
+            let result = try detector.detect(image: image, options: processing)
+            return .detected(line: DetectionJSON.line(image: name, width: image.width, height: image.height, result: result),
+                             image: keepImage ? image : nil, result: result)
+        } catch let error as ImageError {
+            // File errors already name the path; stdin's do not.
+            let message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
+            return .failed(record: ErrorRecord.line(image: name, message: message), message: message)
+        } catch let error as DetectorError {
+            let message = "\(name): \(error.description)"
+            return .failed(record: ErrorRecord.line(image: name, message: message), message: message)
+        } catch {
+            let message = "\(name): \(error)"
+            return .failed(record: ErrorRecord.line(image: name, message: message), message: message)
+        }
+    }
+}
+
+/// The line `detect` prints on stdout, in the image's place, for an image that could not be
+/// read or detected: {"image":"PATH","error":"MESSAGE"} (the message as on stderr).
+enum ErrorRecord {
+    static func line(image: String, message: String) -> String {
+        "{\"image\":\(DetectionJSON.string(image)),\"error\":\(DetectionJSON.string(message))}"
     }
 }
 

@@ -27,11 +27,27 @@ public struct ImageToTensor: Sendable {
     /// Fills `tensor` (height x width x 3, NHWC) from `region` of `image` (default: all of it).
     public func convert(_ image: RGBImage, region: RotatedRect? = nil,
                         into tensor: UnsafeMutableBufferPointer<Float>) throws(DetectorError) -> Transform {
-        precondition(tensor.count == width * height * 3, "tensor buffer must hold \(width)x\(height)x3 floats")
         guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
             throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
         }
-        var roi = region ?? .wholeImage(width: image.width, height: image.height)
+        return try image.withSampler(Converting(converter: self, region: region, tensor: tensor)).get()
+    }
+
+    /// Fills `tensor` from `region` of a caller's pixel buffer (default: all of it), sampling
+    /// its own format at each tap (YUV converted per tap by `YUVToRGB`): no RGB copy is made.
+    /// Packed RGB gives exactly the tensor an `RGBImage` with the same pixels gives.
+    public func convert(_ buffer: PixelBuffer, region: RotatedRect? = nil,
+                        into tensor: UnsafeMutableBufferPointer<Float>) throws(DetectorError) -> Transform {
+        try buffer.withSampler(Converting(converter: self, region: region, tensor: tensor)).get()
+    }
+
+    /// Fills `tensor` from `region` of any pixel source (default: all of it): the letterbox,
+    /// then the warp with the source's tap.
+    public func convert<S: PixelSampler>(_ source: S, region: RotatedRect? = nil,
+                                         into tensor: UnsafeMutableBufferPointer<Float>) throws(DetectorError) -> Transform {
+        precondition(tensor.count == width * height * 3, "tensor buffer must hold \(width)x\(height)x3 floats")
+        guard source.width > 0, source.height > 0 else { throw .invalidImage("\(source.width)x\(source.height) image") }
+        var roi = region ?? .wholeImage(width: source.width, height: source.height)
         guard roi.width > 0, roi.height > 0, roi.centerX.isFinite, roi.centerY.isFinite, roi.rotation.isFinite,
               roi.width.isFinite, roi.height.isFinite else {
             throw .invalidRegion("region \(roi) must be finite with positive width and height")
@@ -43,63 +59,65 @@ public struct ImageToTensor: Sendable {
               let inverse = forward.inverted() else {
             throw .invalidRegion("region \(roi) is degenerate")
         }
-        warpBilinear(image, inverse: inverse, into: tensor)
-        return Transform(region: roi, projection: roi.projectionMatrix(imageWidth: image.width, imageHeight: image.height))
+        warpBilinear(source, inverse: inverse, into: tensor)
+        return Transform(region: roi, projection: roi.projectionMatrix(imageWidth: source.width, imageHeight: source.height))
+    }
+
+    /// `convert` run with the concrete sampler of an image's or buffer's pixel format.
+    struct Converting: PixelSamplerVisitor {
+        let converter: ImageToTensor
+        let region: RotatedRect?
+        let tensor: UnsafeMutableBufferPointer<Float>
+        func visit<S: PixelSampler>(_ sampler: S) -> Result<Transform, DetectorError> {
+            Result { () throws(DetectorError) in try converter.convert(sampler, region: region, into: tensor) }
+        }
     }
 
     /// `cv::warpPerspective` (imgwarp.cpp, WarpPerspectiveInvoker + remapBilinear for 8UC3,
-    /// BORDER_CONSTANT 0) followed by `convertTo(CV_32F, scale, offset)`.
-    private func warpBilinear(_ image: RGBImage, inverse t: PerspectiveTransform,
-                              into tensor: UnsafeMutableBufferPointer<Float>) {
+    /// BORDER_CONSTANT 0) followed by `convertTo(CV_32F, scale, offset)`. Each of the four
+    /// taps reads R, G, B through `source` (the pixel format's conversion happens per tap).
+    func warpBilinear<S: PixelSampler>(_ source: S, inverse t: PerspectiveTransform,
+                                               into tensor: UnsafeMutableBufferPointer<Float>) {
         let scale = (valueRange.upperBound - valueRange.lowerBound) / 255
         let offset = valueRange.lowerBound
-        let (iw, ih) = (image.width, image.height)
-        let pixelCount = iw * ih
+        let (iw, ih) = (source.width, source.height)
         let scale4 = SIMD4<Float>(repeating: scale), offset4 = SIMD4<Float>(repeating: offset)
         // Sample positions for up to 32 columns at a time, on the stack.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * Self.chunk + 8) { positions in
-            image.pixels.withUnsafeBufferPointer { px in
-                let px = px.baseAddress!
-                /// R, G, B (and the next byte, unused) of source pixel `i`, widened.
-                @inline(__always) func tap(_ i: Int) -> SIMD4<Int32> {
-                    SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(px + 3 * i).loadUnaligned(as: SIMD4<UInt8>.self))
-                }
-                for y in 0..<height {
-                    let out = tensor.baseAddress! + y * width * 3
-                    for x in 0..<width {
-                        if x % Self.chunk == 0 {
-                            samplePositions(t.m, row: y, columns: x..<min(x + Self.chunk, width), into: positions.baseAddress!)
+            for y in 0..<height {
+                let out = tensor.baseAddress! + y * width * 3
+                for x in 0..<width {
+                    if x % Self.chunk == 0 {
+                        samplePositions(t.m, row: y, columns: x..<min(x + Self.chunk, width), into: positions.baseAddress!)
+                    }
+                    let X = Int(positions[2 * (x % Self.chunk)]), Y = Int(positions[2 * (x % Self.chunk) + 1])
+                    let sx = X >> 5, sy = Y >> 5, ax = Int32(X & 31), ay = Int32(Y & 31)
+                    // OpenCV's 15-bit weights are these times 32; the rounding is the same.
+                    let w00 = (32 - ay) * (32 - ax), w01 = (32 - ay) * ax, w10 = ay * (32 - ax), w11 = ay * ax
+                    if sx >= 0 && sx + 1 < iw && sy >= 0 && sy + 1 < ih {
+                        var v = source.rgb(sx, sy) &* w00
+                        v &+= source.rgb(sx + 1, sy) &* w01
+                        v &+= source.rgb(sx, sy + 1) &* w10
+                        v &+= source.rgb(sx + 1, sy + 1) &* w11
+                        // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
+                        let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
+                        out[3 * x] = f[0]; out[3 * x + 1] = f[1]; out[3 * x + 2] = f[2]
+                    } else {
+                        // Taps outside the image read OpenCV's constant border, 0.
+                        let inX0 = sx >= 0 && sx < iw, inX1 = sx >= -1 && sx + 1 < iw
+                        let inY0 = sy >= 0 && sy < ih, inY1 = sy >= -1 && sy + 1 < ih
+                        if !(inX0 || inX1) || !(inY0 || inY1) {
+                            // The letterbox band: every tap is border, fma(0, scale, offset) = offset.
+                            out[3 * x] = offset; out[3 * x + 1] = offset; out[3 * x + 2] = offset
+                            continue
                         }
-                        let X = Int(positions[2 * (x % Self.chunk)]), Y = Int(positions[2 * (x % Self.chunk) + 1])
-                        let sx = X >> 5, sy = Y >> 5, ax = Int32(X & 31), ay = Int32(Y & 31)
-                        // OpenCV's 15-bit weights are these times 32; the rounding is the same.
-                        let w00 = (32 - ay) * (32 - ax), w01 = (32 - ay) * ax, w10 = ay * (32 - ax), w11 = ay * ax
-                        let i00 = sy * iw + sx
-                        // Inside, with the last tap's 4-byte read still within the image.
-                        if sx >= 0 && sx + 1 < iw && sy >= 0 && sy + 1 < ih && i00 + iw + 2 < pixelCount {
-                            var v = tap(i00) &* w00
-                            v &+= tap(i00 + 1) &* w01
-                            v &+= tap(i00 + iw) &* w10
-                            v &+= tap(i00 + iw + 1) &* w11
-                            // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
-                            let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
-                            out[3 * x] = f[0]; out[3 * x + 1] = f[1]; out[3 * x + 2] = f[2]
-                        } else {
-                            // Taps outside the image read OpenCV's constant border, 0.
-                            let inX0 = sx >= 0 && sx < iw, inX1 = sx >= -1 && sx + 1 < iw
-                            let inY0 = sy >= 0 && sy < ih, inY1 = sy >= -1 && sy + 1 < ih
-                            if !(inX0 || inX1) || !(inY0 || inY1) {
-                                // The letterbox band: every tap is border, fma(0, scale, offset) = offset.
-                                out[3 * x] = offset; out[3 * x + 1] = offset; out[3 * x + 2] = offset
-                                continue
-                            }
-                            for c in 0..<3 {
-                                func at(_ yy: Int, _ xx: Int) -> Int32 { Int32(px[(yy * iw + xx) * 3 + c]) }
-                                let v = (inX0 && inY0 ? at(sy, sx) * w00 : 0) + (inX1 && inY0 ? at(sy, sx + 1) * w01 : 0)
-                                    + (inX0 && inY1 ? at(sy + 1, sx) * w10 : 0) + (inX1 && inY1 ? at(sy + 1, sx + 1) * w11 : 0)
-                                out[3 * x + c] = offset.addingProduct(Float((v + 512) >> 10), scale)
-                            }
-                        }
+                        var v = SIMD4<Int32>.zero
+                        if inX0 && inY0 { v &+= source.rgb(sx, sy) &* w00 }
+                        if inX1 && inY0 { v &+= source.rgb(sx + 1, sy) &* w01 }
+                        if inX0 && inY1 { v &+= source.rgb(sx, sy + 1) &* w10 }
+                        if inX1 && inY1 { v &+= source.rgb(sx + 1, sy + 1) &* w11 }
+                        let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
+                        out[3 * x] = f[0]; out[3 * x + 1] = f[1]; out[3 * x + 2] = f[2]
                     }
                 }
             }

@@ -1,0 +1,104 @@
+/// The EXIF Orientation tag (0x0112): how the stored pixels must be turned to be upright.
+/// Raw values are the tag's 1...8; `upright` (1) means nothing to do.
+/// Each case is named after what a viewer does to show the stored pixels upright (Pillow's
+/// `exif_transpose` operation): 6 = turn 90 degrees clockwise, 8 = counter-clockwise.
+public enum EXIFOrientation: Int, Sendable, CaseIterable {
+    case upright = 1, mirrored = 2, rotated180 = 3, flippedVertically = 4
+    case transposed = 5, rotated90Clockwise = 6, transversed = 7, rotated90CounterClockwise = 8
+
+    /// The orientation recorded in a JPEG's EXIF (APP1) segment, or nil when there is none
+    /// or it cannot be read. A small parser of its own: walks the markers up to the first
+    /// scan, then the TIFF header and IFD0; every offset is bounds-checked.
+    public init?(jpeg bytes: [UInt8]) {
+        guard let tiff = Self.exifPayload(bytes), let value = Self.orientationTag(tiff),
+              let orientation = EXIFOrientation(rawValue: value) else { return nil }
+        self = orientation
+    }
+
+    /// The TIFF data of the first APP1 segment that starts with "Exif\0\0".
+    private static func exifPayload(_ b: [UInt8]) -> ArraySlice<UInt8>? {
+        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
+        var i = 2
+        while i + 4 <= b.count {
+            guard b[i] == 0xFF else { return nil }
+            let marker = b[i + 1]
+            if marker == 0xFF { i += 1; continue }                        // fill byte
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }  // no length
+            if marker == 0xDA || marker == 0xD9 { return nil }            // scan data or end: no EXIF before it
+            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            guard length >= 2, i + 2 + length <= b.count else { return nil }
+            let body = b[(i + 4)..<(i + 2 + length)]
+            if marker == 0xE1, body.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) {   // "Exif\0\0"
+                return body.dropFirst(6)
+            }
+            i += 2 + length
+        }
+        return nil
+    }
+
+    /// The Orientation value in IFD0 of TIFF data, or nil.
+    private static func orientationTag(_ t: ArraySlice<UInt8>) -> Int? {
+        let t = Array(t)
+        guard t.count >= 8 else { return nil }
+        let little: Bool
+        switch (t[0], t[1]) {
+        case (0x49, 0x49): little = true    // "II"
+        case (0x4D, 0x4D): little = false   // "MM"
+        default: return nil
+        }
+        func u16(_ o: Int) -> Int? {
+            guard o >= 0, o + 2 <= t.count else { return nil }
+            return little ? Int(t[o]) | Int(t[o + 1]) << 8 : Int(t[o]) << 8 | Int(t[o + 1])
+        }
+        func u32(_ o: Int) -> Int? {
+            guard let a = u16(o), let b = u16(o + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
+        for k in 0..<count {
+            let entry = ifd + 2 + 12 * k
+            guard let tag = u16(entry) else { return nil }
+            // Orientation: type SHORT (3), one value, stored in the first two bytes of the value field.
+            if tag == 0x0112 {
+                guard u16(entry + 2) == 3, let n = u32(entry + 4), n >= 1 else { return nil }
+                return u16(entry + 8)
+            }
+        }
+        return nil
+    }
+}
+
+extension RGBImage {
+    /// The image turned upright for `orientation` (Pillow's `ImageOps.exif_transpose`):
+    /// 5 to 8 swap width and height.
+    public func applying(_ orientation: EXIFOrientation) -> RGBImage {
+        let (w, h) = (width, height)
+        let swaps = orientation.rawValue >= 5
+        let (ow, oh) = swaps ? (h, w) : (w, h)
+        guard orientation != .upright, pixels.count == w * h * 3 else { return self }
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<oh {
+                    for x in 0..<ow {
+                        // The source pixel that lands on (x, y).
+                        let (sx, sy): (Int, Int)
+                        switch orientation {
+                        case .upright: (sx, sy) = (x, y)
+                        case .mirrored: (sx, sy) = (w - 1 - x, y)
+                        case .rotated180: (sx, sy) = (w - 1 - x, h - 1 - y)
+                        case .flippedVertically: (sx, sy) = (x, h - 1 - y)
+                        case .transposed: (sx, sy) = (y, x)
+                        case .rotated90Clockwise: (sx, sy) = (y, h - 1 - x)
+                        case .transversed: (sx, sy) = (w - 1 - y, h - 1 - x)
+                        case .rotated90CounterClockwise: (sx, sy) = (w - 1 - y, x)
+                        }
+                        let s = 3 * (sy * w + sx), d = 3 * (y * ow + x)
+                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                    }
+                }
+            }
+        }
+        return RGBImage(unchecked: ow, oh, out)
+    }
+}

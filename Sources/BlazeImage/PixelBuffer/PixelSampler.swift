@@ -1,0 +1,141 @@
+/// Reads one pixel as R, G, B (lane 3 unused) from some pixel layout: the tap that
+/// pre-processing (BlazeFace's ImageToTensor) applies at each bilinear sample, so every
+/// format is converted per tap, straight into the tensor, without an intermediate RGB image.
+public protocol PixelSampler {
+    var width: Int { get }
+    var height: Int { get }
+    /// R, G, B of the pixel at column `x`, row `y`; both must be inside the image.
+    func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32>
+}
+
+/// Code generic over the sampler, run with the concrete sampler of a buffer's format
+/// (`PixelBuffer.withSampler`): the format is switched on once per image, not per pixel.
+public protocol PixelSamplerVisitor {
+    associatedtype Result
+    func visit<S: PixelSampler>(_ sampler: S) -> Result
+}
+
+extension PixelBuffer {
+    /// Calls `visitor` with the sampler for this buffer's format.
+    @inlinable
+    public func withSampler<V: PixelSamplerVisitor>(_ visitor: V) -> V.Result {
+        let p = plane0
+        switch format {
+        case .rgb: return visitor.visit(RGBSampler(width: width, height: height, base: p.base, rowStride: p.rowStride, byteCount: p.byteCount))
+        case .rgba: return visitor.visit(FourByteSampler(width: width, height: height, base: p.base, rowStride: p.rowStride, red: 0, blue: 2))
+        case .bgra: return visitor.visit(FourByteSampler(width: width, height: height, base: p.base, rowStride: p.rowStride, red: 2, blue: 0))
+        case .gray: return visitor.visit(GraySampler(width: width, height: height, base: p.base, rowStride: p.rowStride))
+        case .i420:
+            let u = plane1 ?? p, v = plane2 ?? p
+            return visitor.visit(YUVSampler(width: width, height: height, y: p.base, yStride: p.rowStride,
+                                            cb: u.base, cr: v.base, cbStride: u.rowStride, crStride: v.rowStride, chromaStep: 1))
+        case .nv12, .nv21:
+            let c = plane1 ?? p
+            let (cb, cr) = format == .nv12 ? (c.base, c.base + 1) : (c.base + 1, c.base)
+            return visitor.visit(YUVSampler(width: width, height: height, y: p.base, yStride: p.rowStride,
+                                            cb: cb, cr: cr, cbStride: c.rowStride, crStride: c.rowStride, chromaStep: 2))
+        }
+    }
+}
+
+extension RGBImage {
+    /// Calls `visitor` with a sampler over this image's pixels; an image whose pixel count does
+    /// not match its size gets an empty (0x0) sampler, which readers refuse, so nothing is read
+    /// out of bounds.
+    @inlinable
+    public func withSampler<V: PixelSamplerVisitor>(_ visitor: V) -> V.Result {
+        pixels.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, width > 0, height > 0, bytes.count == width * height * 3 else {
+                return visitor.visit(EmptySampler())
+            }
+            return visitor.visit(RGBSampler(width: width, height: height, base: base, rowStride: 3 * width, byteCount: bytes.count))
+        }
+    }
+}
+
+/// No pixels: what an inconsistent image presents (0x0; `rgb` is never valid to call).
+public struct EmptySampler: PixelSampler {
+    public var width: Int { 0 }
+    public var height: Int { 0 }
+    @inlinable public init() {}
+    @inlinable public func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32> { .zero }
+}
+
+/// Packed R, G, B: one 4-byte load when the fourth byte is still inside the buffer.
+public struct RGBSampler: PixelSampler {
+    public let width: Int, height: Int
+    public let base: UnsafeRawPointer
+    public let rowStride: Int, byteCount: Int
+
+    @inlinable public init(width: Int, height: Int, base: UnsafeRawPointer, rowStride: Int, byteCount: Int) {
+        (self.width, self.height, self.base, self.rowStride, self.byteCount) = (width, height, base, rowStride, byteCount)
+    }
+
+    @inlinable @inline(__always)
+    public func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32> {
+        let i = y &* rowStride &+ 3 &* x
+        if i &+ 4 <= byteCount {
+            return SIMD4<Int32>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: i, as: SIMD4<UInt8>.self))
+        }
+        let p = base.assumingMemoryBound(to: UInt8.self) + i
+        return SIMD4(Int32(p[0]), Int32(p[1]), Int32(p[2]), 0)
+    }
+}
+
+/// Four bytes per pixel, red and blue at the given offsets (RGBA or BGRA); alpha ignored.
+public struct FourByteSampler: PixelSampler {
+    public let width: Int, height: Int
+    public let base: UnsafeRawPointer
+    public let rowStride: Int, red: Int, blue: Int
+
+    @inlinable public init(width: Int, height: Int, base: UnsafeRawPointer, rowStride: Int, red: Int, blue: Int) {
+        (self.width, self.height, self.base, self.rowStride, self.red, self.blue) = (width, height, base, rowStride, red, blue)
+    }
+
+    @inlinable @inline(__always)
+    public func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32> {
+        let v = SIMD4<Int32>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: y &* rowStride &+ 4 &* x, as: SIMD4<UInt8>.self))
+        return SIMD4(v[red], v[1], v[blue], 0)
+    }
+}
+
+/// One luma byte per pixel, replicated to R, G and B.
+public struct GraySampler: PixelSampler {
+    public let width: Int, height: Int
+    public let base: UnsafeRawPointer
+    public let rowStride: Int
+
+    @inlinable public init(width: Int, height: Int, base: UnsafeRawPointer, rowStride: Int) {
+        (self.width, self.height, self.base, self.rowStride) = (width, height, base, rowStride)
+    }
+
+    @inlinable @inline(__always)
+    public func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32> {
+        let v = Int32(base.load(fromByteOffset: y &* rowStride &+ x, as: UInt8.self))
+        return SIMD4(v, v, v, 0)
+    }
+}
+
+/// YUV 4:2:0, planar or bi-planar: Y at (x, y), Cb and Cr at (x / 2, y / 2), `chromaStep`
+/// bytes apart along a row (1 planar, 2 interleaved), converted by `YUVToRGB`.
+public struct YUVSampler: PixelSampler {
+    public let width: Int, height: Int
+    public let y: UnsafeRawPointer, yStride: Int
+    public let cb: UnsafeRawPointer, cr: UnsafeRawPointer
+    public let cbStride: Int, crStride: Int, chromaStep: Int
+
+    @inlinable public init(width: Int, height: Int, y: UnsafeRawPointer, yStride: Int, cb: UnsafeRawPointer, cr: UnsafeRawPointer,
+                           cbStride: Int, crStride: Int, chromaStep: Int) {
+        (self.width, self.height, self.y, self.yStride) = (width, height, y, yStride)
+        (self.cb, self.cr, self.cbStride, self.crStride, self.chromaStep) = (cb, cr, cbStride, crStride, chromaStep)
+    }
+
+    @inlinable @inline(__always)
+    public func rgb(_ x: Int, _ row: Int) -> SIMD4<Int32> {
+        let luma = y.load(fromByteOffset: row &* yStride &+ x, as: UInt8.self)
+        let cx = (x >> 1) &* chromaStep, cy = row >> 1
+        let u = cb.load(fromByteOffset: cy &* cbStride &+ cx, as: UInt8.self)
+        let v = cr.load(fromByteOffset: cy &* crStride &+ cx, as: UInt8.self)
+        return YUVToRGB.rgb(y: Int32(luma), cb: Int32(u), cr: Int32(v))
+    }
+}

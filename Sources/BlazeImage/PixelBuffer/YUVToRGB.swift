@@ -1,0 +1,24 @@
+/// The one YUV -> RGB conversion of this package: ITU-R BT.601, limited ("video") range,
+/// Y in 16...235 and Cb, Cr in 16...240, as Android cameras, V4L2 webcams and ffmpeg's
+/// default yuv420p deliver it. 8-bit fixed point, rounded, clamped to 0...255:
+///
+///     R = (298 (Y-16)                + 409 (Cr-128) + 128) >> 8
+///     G = (298 (Y-16) - 100 (Cb-128) - 208 (Cr-128) + 128) >> 8
+///     B = (298 (Y-16) + 516 (Cb-128)                + 128) >> 8
+///
+/// 4:2:0 chroma is taken from the sample covering the pixel (nearest, no interpolation).
+public enum YUVToRGB {
+    /// R, G, B (lane 3 is 0) of one Y, Cb, Cr triple.
+    @inlinable @inline(__always)
+    public static func rgb(y: Int32, cb: Int32, cr: Int32) -> SIMD4<Int32> {
+        let c = 298 &* (y &- 16) &+ 128, d = cb &- 128, e = cr &- 128
+        let v = SIMD4<Int32>(c &+ 409 &* e, c &- 100 &* d &- 208 &* e, c &+ 516 &* d, 0) &>> 8
+        return v.clamped(lowerBound: .zero, upperBound: SIMD4(255, 255, 255, 0))
+    }
+
+    /// The same conversion for one pixel, as bytes.
+    public static func rgb(y: UInt8, cb: UInt8, cr: UInt8) -> (r: UInt8, g: UInt8, b: UInt8) {
+        let v = rgb(y: Int32(y), cb: Int32(cb), cr: Int32(cr))
+        return (UInt8(v[0]), UInt8(v[1]), UInt8(v[2]))
+    }
+}

@@ -1,0 +1,212 @@
+// libjpeg-turbo behind setjmp: see CJPEGSupport.h. Input is read from memory
+// through our own source manager, so running out of data is an error (libjpeg's
+// memory source would pad the image with grey and only warn).
+#include "CJPEGSupport.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <jpeglib.h>
+
+/// Progressive files with more scans than this are refused: a few kilobytes of
+/// tiny scans can otherwise keep the decoder busy for minutes.
+#define BJPG_MAX_SCANS 1000
+
+/// One call's state, reached from libjpeg's callbacks through `cinfo->err`.
+typedef struct Session {
+    struct jpeg_error_mgr error;  // first, so a j_common_ptr's err is a Session*
+    struct jpeg_source_mgr source;
+    struct jpeg_progress_mgr progress;
+    jmp_buf jump;
+    size_t size;
+    int rows_done;                // all scanlines read: a missing EOI is harmless
+    BJPGStatus status;            // first failure wins
+    char *message;
+    size_t message_size;
+} Session;
+
+static const JOCTET fake_eoi[2] = {0xFF, JPEG_EOI};
+
+/// Records the first failure and its message; later ones are consequences.
+static void fail(Session *s, BJPGStatus status, const char *format, ...) {
+    if (s->status != BJPG_OK) return;
+    s->status = status;
+    if (s->message_size == 0) return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(s->message, s->message_size, format, args);
+    va_end(args);
+}
+
+static void on_error_exit(j_common_ptr cinfo) {
+    Session *s = (Session *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, text);
+    fail(s, BJPG_CORRUPT, "%s", text);
+    longjmp(s->jump, 1);
+}
+
+/// Warnings (extraneous bytes, a bad Huffman code that libjpeg recovers from)
+/// do not stop decoding, as in Pillow.
+static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void source_init(j_decompress_ptr cinfo) { (void)cinfo; }
+static void source_term(j_decompress_ptr cinfo) { (void)cinfo; }
+
+/// Called only when all the data has been consumed.
+static boolean source_fill(j_decompress_ptr cinfo) {
+    Session *s = (Session *)cinfo->err;
+    if (s->rows_done) {  // only the trailing EOI is missing: end cleanly
+        cinfo->src->next_input_byte = fake_eoi;
+        cinfo->src->bytes_in_buffer = 2;
+        return TRUE;
+    }
+    fail(s, BJPG_TRUNCATED, "data ends after %zu bytes, before the image is complete", s->size);
+    longjmp(s->jump, 1);
+    return FALSE;
+}
+
+static void source_skip(j_decompress_ptr cinfo, long count) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (count <= 0) return;
+    while ((size_t)count > src->bytes_in_buffer) {
+        count -= (long)src->bytes_in_buffer;
+        src->bytes_in_buffer = 0;
+        (void)source_fill(cinfo);  // errors out unless only EOI is missing
+    }
+    src->next_input_byte += count;
+    src->bytes_in_buffer -= (size_t)count;
+}
+
+static void on_progress(j_common_ptr cinfo) {
+    j_decompress_ptr d = (j_decompress_ptr)cinfo;
+    if (d->input_scan_number > BJPG_MAX_SCANS) {
+        Session *s = (Session *)cinfo->err;
+        fail(s, BJPG_CORRUPT, "more than %d scans", BJPG_MAX_SCANS);
+        longjmp(s->jump, 1);
+    }
+}
+
+static void begin(Session *s, struct jpeg_decompress_struct *cinfo, const uint8_t *data, size_t size,
+                  char *message, size_t message_size) {
+    memset(s, 0, sizeof *s);
+    s->size = size;
+    s->message = message;
+    s->message_size = message_size;
+    if (message_size > 0) message[0] = 0;
+    cinfo->err = jpeg_std_error(&s->error);
+    s->error.error_exit = on_error_exit;
+    s->error.output_message = on_output_message;
+    s->source.init_source = source_init;
+    s->source.fill_input_buffer = source_fill;
+    s->source.skip_input_data = source_skip;
+    s->source.resync_to_restart = jpeg_resync_to_restart;
+    s->source.term_source = source_term;
+    s->source.next_input_byte = data;
+    s->source.bytes_in_buffer = size;
+    s->progress.progress_monitor = on_progress;
+}
+
+/// Reads the header into `cinfo` and checks it; a status, or BJPG_OK.
+/// Must run after setjmp: libjpeg errors longjmp out of it.
+static BJPGStatus check_header(Session *s, struct jpeg_decompress_struct *cinfo, BJPGLimits limits,
+                               uint32_t *width, uint32_t *height, int *components) {
+    jpeg_read_header(cinfo, TRUE);
+    *width = cinfo->image_width;
+    *height = cinfo->image_height;
+    *components = cinfo->num_components;
+    if (cinfo->image_width == 0 || cinfo->image_height == 0) {
+        fail(s, BJPG_INVALID_SIZE, "zero-sized image");
+        return s->status;
+    }
+    if (cinfo->image_width > limits.max_width || cinfo->image_height > limits.max_height ||
+        (uint64_t)cinfo->image_width * cinfo->image_height > limits.max_pixels) {
+        fail(s, BJPG_TOO_LARGE, "%ux%u", cinfo->image_width, cinfo->image_height);
+        return s->status;
+    }
+    switch (cinfo->jpeg_color_space) {
+    case JCS_GRAYSCALE: case JCS_YCbCr: case JCS_RGB: break;
+    default:
+        fail(s, BJPG_UNSUPPORTED, "colour space %s is not supported (gray, YCbCr and RGB are)",
+             cinfo->jpeg_color_space == JCS_CMYK ? "CMYK" : cinfo->jpeg_color_space == JCS_YCCK ? "YCCK" : "unknown");
+        return s->status;
+    }
+    return BJPG_OK;
+}
+
+static int starts_with_soi(const uint8_t *data, size_t size) {
+    return data != NULL && size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF;
+}
+
+BJPGStatus bjpg_read_header(const uint8_t *data, size_t size, BJPGLimits limits,
+                            uint32_t *width, uint32_t *height, int *components,
+                            char *message, size_t message_size) {
+    if (width == NULL || height == NULL || components == NULL) return BJPG_FAILED;
+    *width = *height = 0;
+    *components = 0;
+    if (!starts_with_soi(data, size)) return BJPG_NOT_JPEG;
+    Session s;
+    struct jpeg_decompress_struct cinfo;
+    begin(&s, &cinfo, data, size, message, message_size);
+    if (setjmp(s.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return s.status == BJPG_OK ? BJPG_CORRUPT : s.status;
+    }
+    jpeg_create_decompress(&cinfo);
+    cinfo.src = &s.source;
+    cinfo.progress = &s.progress;
+    BJPGStatus status = check_header(&s, &cinfo, limits, width, height, components);
+    jpeg_destroy_decompress(&cinfo);
+    return status;
+}
+
+BJPGStatus bjpg_decode_rgb8(const uint8_t *data, size_t size, BJPGLimits limits,
+                            uint8_t *pixels, size_t pixels_size,
+                            char *message, size_t message_size) {
+    if (pixels == NULL) return BJPG_FAILED;
+    if (!starts_with_soi(data, size)) return BJPG_NOT_JPEG;
+    Session s;
+    struct jpeg_decompress_struct cinfo;
+    begin(&s, &cinfo, data, size, message, message_size);
+    if (setjmp(s.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        return s.status == BJPG_OK ? BJPG_CORRUPT : s.status;
+    }
+    jpeg_create_decompress(&cinfo);
+    cinfo.src = &s.source;
+    cinfo.progress = &s.progress;
+    uint32_t width, height;
+    int components;
+    BJPGStatus status = check_header(&s, &cinfo, limits, &width, &height, &components);
+    if (status != BJPG_OK) {
+        jpeg_destroy_decompress(&cinfo);
+        return status;
+    }
+    if ((uint64_t)width * height * 3 != pixels_size) {
+        jpeg_destroy_decompress(&cinfo);
+        return BJPG_FAILED;
+    }
+    // Pillow's defaults: accurate integer IDCT, fancy upsampling, full size.
+    cinfo.out_color_space = JCS_RGB;
+    cinfo.dct_method = JDCT_ISLOW;
+    cinfo.do_fancy_upsampling = TRUE;
+    cinfo.scale_num = cinfo.scale_denom = 1;
+    jpeg_start_decompress(&cinfo);
+    if (cinfo.output_width != width || cinfo.output_height != height || cinfo.output_components != 3) {
+        fail(&s, BJPG_CORRUPT, "decoder output %ux%ux%d, expected %ux%ux3", cinfo.output_width,
+             cinfo.output_height, cinfo.output_components, width, height);
+        jpeg_destroy_decompress(&cinfo);
+        return s.status;
+    }
+    size_t stride = (size_t)width * 3;
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = pixels + (size_t)cinfo.output_scanline * stride;
+        jpeg_read_scanlines(&cinfo, &row, 1);
+    }
+    s.rows_done = 1;
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    return BJPG_OK;
+}

@@ -1,0 +1,96 @@
+import BlazeFace
+import BlazeImage
+import Foundation
+import Testing
+
+/// The `blazeface detect` batch contract, run on the built tool (it sits next to the test bundle).
+@Suite(.serialized) struct CLITests {
+    static let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("blazeface").path
+
+    /// Runs the tool; stdout lines, stderr and exit status.
+    static func run(_ arguments: [String], stdin: Data? = nil) throws -> (lines: [String], stderr: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(FileManager.default.isExecutableFile(atPath: tool) ? tool : nil,
+                                                                  "build the tool first: \(tool)"))
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["BLAZEFACE_WEIGHTS"] = URL(fileURLWithPath: Goldens.weights).deletingLastPathComponent().path
+        process.environment = environment
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        (process.standardOutput, process.standardError, process.standardInput) = (out, err, input)
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = String(decoding: stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        return (lines, String(decoding: stderr, as: UTF8.self), process.terminationStatus)
+    }
+
+    /// A folder with a PNG, a JPEG in a subfolder, a PPM, a PGM, a broken JPEG and a text file.
+    static func makeBatch() throws -> (folder: String, images: [String]) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-batch-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/b_sub", withIntermediateDirectories: true)
+        let fixtures = Goldens.root.appendingPathComponent("images").path
+        try FileManager.default.copyItem(atPath: fixtures + "/astronaut_tiny48.png", toPath: folder + "/a.png")
+        try FileManager.default.copyItem(atPath: fixtures + "/jpeg/astronaut_exif6.jpg", toPath: folder + "/b_sub/photo.jpg")
+        try PNM.write(try Goldens.image("head_71x139"), to: folder + "/c.ppm")
+        try PNM.write(try Goldens.image("astronaut_223x231"), to: folder + "/d.pgm", as: .pgm)
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: fixtures + "/jpeg/astronaut_baseline.jpg"))
+        try jpeg.prefix(2000).write(to: URL(fileURLWithPath: folder + "/e_broken.jpg"))
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        let images = ["a.png", "b_sub/photo.jpg", "c.ppm", "d.pgm", "e_broken.jpg"].map { folder + "/" + $0 }
+        return (folder, images)
+    }
+
+    @Test func folderBatchEqualsOneByOneRunsInOrder() throws {
+        let (folder, images) = try Self.makeBatch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let batch = try Self.run(["detect", folder, "--jobs", "2"])
+        // Sorted, recursive, the text file skipped; the broken JPEG gives an error record in its place.
+        #expect(batch.lines.count == images.count)
+        #expect(batch.status == 1)
+        for (path, line) in zip(images, batch.lines) {
+            let single = try Self.run(["detect", path])
+            #expect(single.lines == [line])
+        }
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(batch.lines[4].utf8)) as? [String: String])
+        #expect(record["image"] == images[4])
+        #expect(record["error"]?.contains("truncated JPEG") == true)
+        #expect(batch.stderr.contains("truncated JPEG"))
+        // The EXIF orientation is applied by default; the JPEG's face is found upright.
+        #expect(batch.lines[1].contains("\"width\":512,\"height\":512,\"detections\":[{"))
+    }
+
+    @Test func readsStandardInputAndRotation() throws {
+        let png = try Data(contentsOf: Goldens.root.appendingPathComponent("images/astronaut_tiny48.png"))
+        let piped = try Self.run(["detect", "-"], stdin: png)
+        let file = try Self.run(["detect", Goldens.root.appendingPathComponent("images/astronaut_tiny48.png").path])
+        #expect(piped.status == 0 && piped.lines.count == 1)
+        #expect(piped.lines[0].replacingOccurrences(of: "\"image\":\"-\"", with: "") ==
+                file.lines[0].replacingOccurrences(of: "\"image\":\(DetectionJSON.string(Goldens.root.appendingPathComponent("images/astronaut_tiny48.png").path))", with: ""))
+        let bad = try Self.run(["detect", "--rotation", "45", "-"], stdin: png)
+        #expect(bad.status != 0 && bad.lines.isEmpty)
+    }
+
+    @Test func exifOrientationOrExplicitRotationGiveTheSameFace() throws {
+        // Stored turned counter-clockwise with EXIF orientation 6: by default the tool turns it
+        // upright; with --no-exif-orientation and --rotation 90 it detects on the same turned
+        // pixels and reports in the stored picture's coordinates.
+        let path = Goldens.root.appendingPathComponent("images/jpeg/astronaut_exif6.jpg").path
+        func keypoints(_ line: String) throws -> [(Double, Double)] {
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let faces = try #require(json["detections"] as? [[String: Any]])
+            try #require(faces.count == 1)
+            return (faces[0]["keypoints"] as? [[String: Any]] ?? []).map { ($0["x"] as? Double ?? -9, $0["y"] as? Double ?? -9) }
+        }
+        let upright = try keypoints(try #require(try Self.run(["detect", path]).lines.first))
+        let stored = try keypoints(try #require(try Self.run(["detect", "--no-exif-orientation", "--rotation", "90", path]).lines.first))
+        #expect(upright.count == 6 && stored.count == 6)
+        for (u, s) in zip(upright, stored) {
+            #expect(abs(s.0 - u.1) <= 1e-4 && abs(s.1 - (1 - u.0)) <= 1e-4, "\(s) vs upright \(u)")
+        }
+    }
+}
