@@ -10,6 +10,8 @@ let package = Package(
     targets: [
         // Declares libFuzzer's LLVMFuzzerRunDriver, which each target's main calls.
         .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "FuzzJPEG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImage", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzPNM", dependencies: ["CFuzzerDriver", .product(name: "BlazeImage", package: "BlazeFace")]),
         .executableTarget(name: "FuzzPNG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImage", package: "BlazeFace")]),
         .executableTarget(name: "FuzzWeights", dependencies: ["CFuzzerDriver", .product(name: "BlazeModel", package: "BlazeFace")]),
         .executableTarget(name: "FuzzGeometry", dependencies: ["CFuzzerDriver", .product(name: "FaceGeometry", package: "BlazeFace")]),

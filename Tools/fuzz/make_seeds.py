@@ -204,6 +204,18 @@ def main():
         folder.mkdir(parents=True, exist_ok=True)
         for name, data in files.items():
             (folder / name).write_bytes(data)
+    pnm = CORPUS / "FuzzPNM"
+    pnm.mkdir(parents=True, exist_ok=True)
+    pixels = bytes((7 * i) % 256 for i in range(4 * 3 * 3))
+    (pnm / "rgb.ppm").write_bytes(b"P6\n# seed\n4 3\n255\n" + pixels)
+    (pnm / "gray.pgm").write_bytes(b"P5 4 3 255\n" + pixels[:12])
+    (pnm / "gray16.pgm").write_bytes(b"P5\n2 2\n65535\n" + bytes(range(8)))
+    (pnm / "ascii.ppm").write_bytes(b"P3\n2 1\n15\n0 1 2 15 14 13\n")
+    (pnm / "ascii.pgm").write_bytes(b"P2 2 2 255 0 64 128 255\n")
+    jpeg = CORPUS / "FuzzJPEG"
+    jpeg.mkdir(parents=True, exist_ok=True)
+    for source in sorted((ROOT / "Tests" / "Fixtures" / "images" / "jpeg").glob("orientation_*.jpg")):
+        shutil.copy(source, jpeg / source.name)
     png = CORPUS / "FuzzPNG"
     png.mkdir(parents=True, exist_ok=True)
     for source in sorted((ROOT / "Tests" / "BlazeImageTests" / "Resources").glob("*.png")):
