@@ -43,6 +43,21 @@ def cases(tmp):
     yield "image: zero width", detect(file("zero.png", png(0, 8, rows=b"")))
     yield "image: 16-bit, interlaced, gray+alpha", detect(str(ROOT / "Tests/BlazeImageTests/Resources/gray_alpha16.png"))
     yield "image: file does not exist", detect(str(tmp / "missing.png"))
+    yield "image: GIF (an unknown format)", detect(file("anim.gif", b"GIF89a" + bytes(40)))
+    jpeg = (ROOT / "Tests/Fixtures/images/jpeg/astronaut_baseline.jpg").read_bytes()
+    yield "JPEG: cut in its scan", detect(file("cut.jpg", jpeg[: len(jpeg) // 2]))
+    yield "JPEG: header only", detect(file("soi.jpg", jpeg[:2]))
+    sof = jpeg.find(b"\xff\xc0")
+    big = bytearray(jpeg); big[sof + 5:sof + 9] = struct.pack(">HH", 65500, 65500)
+    yield "JPEG: header claims 65500x65500", detect(file("bomb.jpg", bytes(big)))
+    yield "PPM: maxval 0", detect(file("max0.ppm", b"P6 2 2 0\n" + bytes(12)))
+    yield "PPM: pixel data cut short", detect(file("short.ppm", b"P6 4 4 255\n" + bytes(20)))
+    yield "PPM: header claims 100000x100000", detect(file("bomb.ppm", b"P6 100000 100000 255\n" + bytes(16)))
+    yield "PGM: ASCII sample above maxval", detect(file("ascii.pgm", b"P2 2 1 15 3 99\n"))
+    folder = tmp / "batch"; folder.mkdir()
+    shutil.copy(IMAGE, folder / "a.png"); (folder / "b.png").write_bytes(good[:100]); shutil.copy(IMAGE, folder / "c.png")
+    (folder / "notes.txt").write_bytes(b"not an image")
+    yield "batch: a folder with a cut PNG among good ones (and a text file)", detect(str(folder))
     yield "weights: file does not exist", detect(str(IMAGE), "--weights", str(tmp / "missing.bin"))
     yield "weights: not a weights file", detect(str(IMAGE), "--weights", file("w1.bin", b"hello, world\n"))
     yield "weights: another format version", detect(str(IMAGE), "--weights", file("w2.bin", weights[:4] + struct.pack("<I", 9) + weights[8:]))
@@ -65,10 +80,13 @@ def main():
         print("| --- | --- | --- |")
         for label, args in cases(tmp):
             r = subprocess.run([cli, *args], capture_output=True, text=True, timeout=60)
-            said = (r.stderr.strip() or r.stdout.strip()).replace(str(tmp) + "/", "").replace(str(ROOT) + "/", "")
-            said = said.splitlines()[0] if said else ""
-            if r.returncode == 0 and r.stdout.strip():
-                said = "decoded; " + r.stdout.strip().replace(str(ROOT) + "/", "")[:60] + "..."
+            def clean(text): return text.strip().replace(str(tmp) + "/", "").replace(str(ROOT) + "/", "")
+            said = clean(r.stderr).splitlines()[0] if r.stderr.strip() else ""
+            lines = clean(r.stdout).splitlines()
+            if label.startswith("batch"):
+                said = f"{len(lines)} lines on stdout, the bad one: " + next((l for l in lines if '"error"' in l), "")
+            elif r.returncode == 0 and lines:
+                said = "decoded; " + lines[0][:60] + "..."
             print(f"| {label} | `{said.replace('|', '/')}` | {r.returncode} |")
     finally:
         shutil.rmtree(tmp)
