@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // The layout is the architecture; dependencies flow one way:
 //
-//   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  blazeface (CLI)
+//   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  FaceTracking  ->  blazeface (CLI)
 //                    TFLiteImport ------------------^
 //   CLibPNG -> CPNGSupport -> BlazeImage ---------^
 import PackageDescription
@@ -10,6 +10,7 @@ let package = Package(
     name: "BlazeFace",
     products: [
         .library(name: "BlazeFace", targets: ["BlazeFace"]),
+        .library(name: "FaceTracking", targets: ["FaceTracking"]),
         .library(name: "BlazeImage", targets: ["BlazeImage"]),
         .library(name: "BlazeModel", targets: ["BlazeModel"]),
         .library(name: "BlazeTensor", targets: ["BlazeTensor"]),
@@ -36,14 +37,17 @@ let package = Package(
         .target(name: "BlazeImage", dependencies: ["CPNGSupport"]),
         // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
         .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage", "CVectorFMA"]),
+        // Tracking IDs, per-face tracker lifecycle, smoothing and detection skipping over video.
+        .target(name: "FaceTracking", dependencies: ["BlazeFace"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
-            "BlazeFace", "TFLiteImport",
+            "BlazeFace", "FaceTracking", "TFLiteImport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor"]),
         .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Resources")]),
         .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace"]),
+        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking"]),
     ]
 )
