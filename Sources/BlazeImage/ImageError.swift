@@ -18,6 +18,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case io(path: String, reason: String)
     /// A decoding error in the file at `path`, from `PNG.read(contentsOf:)`.
     indirect case file(path: String, ImageError)
+    /// A YUV4MPEG2 stream that is malformed, truncated or unsupported; the message says where.
+    case y4m(String)
 
     public var description: String {
         switch self {
@@ -40,6 +42,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
             "\(path): \(reason)"
         case let .file(path, error):
             "\(path): \(error)"
+        case .y4m(let detail):
+            "YUV4MPEG2: \(detail)"
         }
     }
 }
