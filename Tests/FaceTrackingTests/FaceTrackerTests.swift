@@ -1,5 +1,6 @@
 import BlazeFace
 import FaceTracking
+import Foundation
 import Testing
 
 /// The tracker on hand-made detections: association, ID lifetime, options and smoothing.
@@ -97,5 +98,21 @@ import Testing
         let raw = try spread(nil), smoothed = try spread(OneEuroParameters())
         #expect(abs(raw - 0.02) < 1e-6)
         #expect(smoothed < raw / 2)
+    }
+}
+
+/// The `blazeface track` line: the frame, its timestamp, and per face the trackingId followed by
+/// exactly the detect contract's fields.
+@Suite struct TrackingJSONTests {
+    @Test func lineHoldsFrameTimestampAndFacesWithIDs() throws {
+        let d = FaceTrackerTests.face(0.5, 0.5)
+        var frame = TrackingFrame(timestampInMilliseconds: 1234, faces: [TrackedFace(trackingID: 7, detection: d)])
+        let line = TrackingJSON.line(frame: 3, frame)
+        let detect = DetectionJSON.detection(d)
+        #expect(line == "{\"frame\":3,\"timestampMs\":1234,\"faces\":[{\"trackingId\":7," + detect.dropFirst() + "]}")
+        frame.faces[0].trackingID = nil
+        #expect(TrackingJSON.line(frame: 0, frame).contains("{\"trackingId\":null,\"boundingBox\""))
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect((object?["faces"] as? [[String: Any]])?.first?["trackingId"] as? Int == 7)
     }
 }
