@@ -41,10 +41,10 @@ def placements(i, n, w, h, s):
     # The astronaut crosses the right face mid-way (the hard case).
     out.append(("astronaut", lerp(-0.1 * s, w - 0.9 * s, t), 0.08 * h, False))
     out.append(("right", lerp(w - 0.9 * s, -0.1 * s, t), 0.30 * h, False))
-    # The left face: covered by a card for 4 frames around a third of the way, away from
+    # The left face: covered by a card for 3 frames (the gap allowed) around a third of the way, away from
     # 55% to 70% of the video (longer than the 3-frame gap), then back.
     if not (0.55 <= t < 0.70):
-        covered = int(0.30 * n) <= i < int(0.30 * n) + 4
+        covered = int(0.30 * n) <= i < int(0.30 * n) + 3
         out.append(("left", lerp(0.05 * w, 0.25 * w, t), h - 1.05 * s, covered))
     return out
 
