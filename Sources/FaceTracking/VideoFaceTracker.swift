@@ -5,7 +5,8 @@ import BlazeImage
 /// with MediaPipe's idea of skipping the detector on some frames. With `detectionInterval` K > 1,
 /// the full detector runs every K-th frame (and whenever no face is tracked); on the frames
 /// between, each tracked face is searched for only in a square region around its predicted
-/// position, with the short-range model. A search that finds nothing, or scores below
+/// position, with the short-range model, four regions per inference (one per quadrant of the
+/// model's input, `FaceDetector.detect(image:searchRegions:)`). A search that finds nothing, or scores below
 /// `minSearchScore`, means tracking confidence dropped: the frame falls back to a full detection.
 ///
 /// Not thread-safe (one video, frames in order); create one per video.
@@ -18,8 +19,8 @@ public final class VideoFaceTracker {
     private var framesSinceFullDetection = 0
     private var scratch = FaceDetectorResult()
 
-    /// What the frames so far cost: full detections, region searches, and the fallbacks among
-    /// the full detections (frames where a search lost a face).
+    /// What the frames so far cost: full detections, region searches (inferences of up to four
+    /// regions each), and the fallbacks among the full detections (frames where a search lost a face).
     public private(set) var statistics = Statistics()
 
     public struct Statistics: Sendable, Equatable {
@@ -71,23 +72,32 @@ public final class VideoFaceTracker {
     /// Ends the video: the IDs still tracked, now retired.
     public func finish() -> [Int] { tracker.retireAll() }
 
-    /// One region search per predicted face; false as soon as one comes back empty or weak.
+    /// Searches a square region around each predicted face, up to four regions per inference
+    /// (`FaceDetector.detect(image:searchRegions:)`); false as soon as one comes back empty or weak.
     private func search(_ image: RGBImage, around predictions: [(id: Int, box: NormalizedRect)],
                         into result: inout FaceDetectorResult) throws(DetectorError) -> Bool {
         let (w, h) = (Float(image.width), Float(image.height))
+        var regions: [RotatedRect] = []
         for p in predictions {
             let side = trackingOptions.searchRegionScale * max(p.box.width * w, p.box.height * h)
             guard side.isFinite, side >= 1 else { return false }
-            let region = RotatedRect(centerX: (p.box.xMin + p.box.width / 2) * w, centerY: (p.box.yMin + p.box.height / 2) * h,
-                                     width: side, height: side)
-            try searcher.detect(image: image, searchRegion: region, into: &scratch)
+            regions.append(RotatedRect(centerX: (p.box.xMin + p.box.width / 2) * w, centerY: (p.box.yMin + p.box.height / 2) * h,
+                                       width: side, height: side))
+        }
+        var start = 0
+        while start < regions.count {
+            let batch = Array(regions[start..<min(start + FaceDetector.maxSearchRegions, regions.count)])
+            start += batch.count
+            let found = try searcher.detect(image: image, searchRegions: batch)
             statistics.regionSearches += 1
-            guard let best = scratch.detections.max(by: { $0.score < $1.score }), best.score >= trackingOptions.minSearchScore else {
-                return false
-            }
-            // Two searches may find the same face (faces close together): keep it once.
-            if !result.detections.contains(where: { overlap($0.relativeBoundingBox, best.relativeBoundingBox) > 0.5 }) {
-                result.detections.append(best)
+            for r in found {
+                guard let best = r.detections.max(by: { $0.score < $1.score }), best.score >= trackingOptions.minSearchScore else {
+                    return false
+                }
+                // Two searches may find the same face (faces close together): keep it once.
+                if !result.detections.contains(where: { overlap($0.relativeBoundingBox, best.relativeBoundingBox) > 0.5 }) {
+                    result.detections.append(best)
+                }
             }
         }
         return true
