@@ -101,12 +101,9 @@ final class LiveStreamRunner: Sendable {
     }
 
     func close() {
-        let wasOpen = state.withLock { s in
-            defer { s.closed = true }
-            return !s.closed
-        }
-        guard wasOpen else { return }
-        // Wait out a delivery under way, unless this is that delivery's own handler.
+        state.withLock { $0.closed = true }
+        // Wait out a delivery under way (every caller does, so a second close() returns no
+        // earlier than the first), unless this is that delivery's own handler.
         if DispatchQueue.getSpecific(key: onQueue) != true { queue.sync {} }
         continuation.finish()
     }
