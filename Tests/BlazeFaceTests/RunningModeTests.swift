@@ -121,11 +121,14 @@ import Testing
             box.withLock { $0 }?.close()
         }
         box.withLock { $0 = live }
-        for i in 0..<20 {
-            do { try live.detectAsync(image: image, timestampInMilliseconds: i) } catch { #expect(error == .closed); break }
-            usleep(10_000)
-        }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        try live.detectAsync(image: image, timestampInMilliseconds: 0)
+        for _ in 0..<6000 where count.withLock({ $0 }) == 0 { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(count.withLock { $0 } == 1)
+        #expect(throws: DetectorError.closed) { try live.detectAsync(image: image, timestampInMilliseconds: 1) }
+        var streamed = 0
+        for await _ in live.liveStreamResults { streamed += 1 }   // finished by the close() in the handler
+        #expect(streamed == 1)
+        try await Task.sleep(nanoseconds: 100_000_000)
         #expect(count.withLock { $0 } == 1)
         box.withLock { $0 = nil }
     }
