@@ -119,4 +119,28 @@ import Testing
         let withParameters = try Y4MReader(bytes: Self.stream("YUV4MPEG2 W1 H1 Cmono", frames: [[16]], frameHeader: "FRAME Ixyz"))
         #expect(try withParameters.nextFrame()?.pixels == [0, 0, 0])
     }
+
+    /// Every byte of a small two-frame stream set to each of a few values: the reader returns
+    /// frames or throws, and never traps.
+    @Test func noSingleByteCorruptionCrashesTheReader() throws {
+        let valid = Self.stream("YUV4MPEG2 W3 H2 F30:1 C420jpeg", frames: [[UInt8](repeating: 100, count: 10), [UInt8](repeating: 50, count: 10)])
+        var outcomes = (frames: 0, errors: 0)
+        for i in valid.indices {
+            for value: UInt8 in [0, 0x0A, 0x20, UInt8(ascii: "9"), UInt8(ascii: "W"), 0xFF] {
+                var bytes = valid
+                bytes[i] = value
+                do {
+                    let reader = try Y4MReader(bytes: bytes, limits: ImageLimits(maxWidth: 64, maxHeight: 64, maxPixels: 4096))
+                    while let frame = try reader.nextFrame() {
+                        #expect(frame.pixels.count == frame.width * frame.height * 3)
+                        outcomes.frames += 1
+                    }
+                } catch {
+                    #expect(!error.description.isEmpty)
+                    outcomes.errors += 1
+                }
+            }
+        }
+        #expect(outcomes.frames > 0 && outcomes.errors > 0)
+    }
 }
