@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // The layout is the architecture; dependencies flow one way:
 //
-//   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  blazeface (CLI)
+//   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  FaceTracking  ->  blazeface (CLI)
 //                    TFLiteImport ------------------^
 //   CLibPNG  -> CPNGSupport  -> BlazeImage -------^
 //   CLibJPEG -> CJPEGSupport ----^
@@ -12,6 +12,7 @@ let package = Package(
     name: "BlazeFace",
     products: [
         .library(name: "BlazeFace", targets: ["BlazeFace"]),
+        .library(name: "FaceTracking", targets: ["FaceTracking"]),
         .library(name: "BlazeImage", targets: ["BlazeImage"]),
         .library(name: "BlazeModel", targets: ["BlazeModel"]),
         .library(name: "BlazeTensor", targets: ["BlazeTensor"]),
@@ -50,9 +51,11 @@ let package = Package(
         .target(name: "FaceGeometry", dependencies: ["BlazeModel", "BlazeTensor"]),
         // The ML Kit view of a face mesh: landmark and contour types, head angles, classification.
         .target(name: "FaceAnalysis", dependencies: ["FaceGeometry"]),
+        // Tracking IDs, per-face tracker lifecycle, smoothing and detection skipping over video.
+        .target(name: "FaceTracking", dependencies: ["BlazeFace"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
-            "BlazeFace", "TFLiteImport", "FaceGeometry", "FaceAnalysis",
+            "BlazeFace", "FaceTracking", "TFLiteImport", "FaceGeometry", "FaceAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor"]),
@@ -61,5 +64,6 @@ let package = Package(
         .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace"]),
         .testTarget(name: "FaceGeometryTests", dependencies: ["FaceGeometry", "BlazeModel"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry"]),
+        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking"]),
     ]
 )

@@ -8,7 +8,8 @@ public enum DetectionJSON {
         return "{\"image\":\(string(image)),\"width\":\(width),\"height\":\(height),\"detections\":[\(detections)]}"
     }
 
-    static func detection(_ d: Detection) -> String {
+    /// One detection's JSON object, as in the `detections` array of a line.
+    public static func detection(_ d: Detection) -> String {
         let b = d.boundingBox
         let box = "{\"originX\":\(b.originX),\"originY\":\(b.originY),\"width\":\(b.width),\"height\":\(b.height)}"
         let categories = d.categories.map { "{\"index\":\($0.index),\"score\":\(number($0.score))}" }.joined(separator: ",")

@@ -45,15 +45,24 @@ public struct FaceDetectorOptions: Sendable {
     public var maxFaces: Int?
     /// Threads the network may use (1...64, default 1). Results do not depend on it.
     public var threads: Int = 1
+    /// How the detector is fed, fixed at creation (MediaPipe's running_mode): `.image` (default),
+    /// `.video` or `.liveStream` (RunningMode/).
+    public var runningMode: RunningMode = .image
+    /// Live stream only: called with each result, in timestamp order, on one serial queue
+    /// (MediaPipe's result_callback). Results also arrive on `FaceDetector.liveStreamResults`.
+    public var liveStreamHandler: (@Sendable (LiveStreamResult) -> Void)?
 
     public init(model: FaceDetectorModel = .shortRange, weightsPath: String? = nil, minDetectionConfidence: Float? = nil,
-                minSuppressionThreshold: Float = 0.3, maxFaces: Int? = nil, threads: Int = 1) {
+                minSuppressionThreshold: Float = 0.3, maxFaces: Int? = nil, threads: Int = 1,
+                runningMode: RunningMode = .image, liveStreamHandler: (@Sendable (LiveStreamResult) -> Void)? = nil) {
         self.model = model
         self.weightsPath = weightsPath
         self.minDetectionConfidence = minDetectionConfidence
         self.minSuppressionThreshold = minSuppressionThreshold
         self.maxFaces = maxFaces
         self.threads = threads
+        self.runningMode = runningMode
+        self.liveStreamHandler = liveStreamHandler
     }
 
     /// The threshold in force: the one set, or the model's default.
@@ -71,6 +80,7 @@ public struct FaceDetectorOptions: Sendable {
         if let maxFaces, maxFaces < 1 {
             throw .invalidOption(name: "maxFaces", value: "\(maxFaces)", allowed: "at least 1, or nil for no limit")
         }
+        try validateRunningMode()
         return self
     }
 }
@@ -84,6 +94,8 @@ public struct FaceDetectorOptions: Sendable {
 public final class FaceDetector: Sendable {
     public let options: FaceDetectorOptions
     let state: Mutex<Pipeline>   // internal: FaceDetector+Inputs.swift extends the API
+    /// The live-stream machinery; nil unless `options.runningMode` is `.liveStream`.
+    let liveStream: LiveStreamRunner?
 
     public init(options: FaceDetectorOptions = FaceDetectorOptions()) throws(DetectorError) {
         let options = try options.validated()
@@ -98,7 +110,10 @@ public final class FaceDetector: Sendable {
         }
         self.options = options
         self.state = Mutex(try Pipeline(model: model, options: options))
+        self.liveStream = options.runningMode == .liveStream ? LiveStreamRunner(handler: options.liveStreamHandler) : nil
     }
+
+    deinit { liveStream?.shutDown() }
 
     /// Detects faces in `image`; detections sorted by score, highest first.
     public func detect(image: RGBImage) throws(DetectorError) -> FaceDetectorResult {
@@ -110,6 +125,7 @@ public final class FaceDetector: Sendable {
     /// Detects faces into `result`, reusing its storage: with a result kept from frame to
     /// frame, a detection allocates nothing on the heap.
     public func detect(image: RGBImage, into result: inout FaceDetectorResult) throws(DetectorError) {
+        try requireMode(.image, for: "detect(image:)")
         try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image, into: &result) }
     }
 
@@ -176,6 +192,8 @@ struct Pipeline {
     let regressorsIndex: Int, logitsIndex: Int
     var decoded: [RawDetection] = [], merged: [RawDetection] = []
     var nmsScratch = WeightedNonMaxSuppression.Scratch()
+    /// Video mode: the last frame's timestamp, checked and advanced under the same lock as the frame.
+    var lastTimestamp: Int?
 
     init(model: ModelFile, options: FaceDetectorOptions) throws(DetectorError) {
         do { network = try Network(model: model, options: Network.Options(threads: options.threads)) } catch { throw .weights(error) }
@@ -200,12 +218,12 @@ struct Pipeline {
         merged.reserveCapacity(anchors.count)
     }
 
-    func preprocess(_ image: RGBImage) throws(DetectorError) -> ImageToTensor.Transform {
-        try imageToTensor.convert(image, into: network.input())
+    func preprocess(_ image: RGBImage, region: RotatedRect? = nil) throws(DetectorError) -> ImageToTensor.Transform {
+        try imageToTensor.convert(image, region: region, into: network.input())
     }
 
-    mutating func detect(_ image: RGBImage, into result: inout FaceDetectorResult) throws(DetectorError) {
-        let transform = try preprocess(image)
+    mutating func detect(_ image: RGBImage, region: RotatedRect? = nil, into result: inout FaceDetectorResult) throws(DetectorError) {
+        let transform = try preprocess(image, region: region)
         network.run()
         postprocess(regressors: network.output(regressorsIndex), logits: network.output(logitsIndex),
                     transform: transform, imageWidth: image.width, imageHeight: image.height, into: &result)

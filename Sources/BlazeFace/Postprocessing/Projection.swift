@@ -26,7 +26,7 @@ struct DetectionProjection {
 extension BoundingBox {
     /// MediaPipe Tasks' pixel box (detection_transformation_calculator.cc): each normalized
     /// field times the image size in float, truncated toward zero, clamped to 0...size.
-    init(_ box: NormalizedRect, imageWidth: Int, imageHeight: Int) {
+    public init(_ box: NormalizedRect, imageWidth: Int, imageHeight: Int) {
         func bounded(_ v: Float, _ size: Int) -> Int {
             let scaled = v * Float(size)
             guard scaled.isFinite else { return 0 }

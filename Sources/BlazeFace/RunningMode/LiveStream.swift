@@ -1,0 +1,116 @@
+import BlazeImage
+import Dispatch
+import Synchronization
+
+/// One live-stream outcome: the frame's timestamp and its detections or the error it gave.
+public struct LiveStreamResult: Sendable {
+    public var timestampInMilliseconds: Int
+    public var result: Result<FaceDetectorResult, DetectorError>
+
+    public init(timestampInMilliseconds: Int, result: Result<FaceDetectorResult, DetectorError>) {
+        (self.timestampInMilliseconds, self.result) = (timestampInMilliseconds, result)
+    }
+}
+
+extension FaceDetector {
+    /// Live-stream mode: hands a camera frame over and returns at once, never waiting for the
+    /// detector. Timestamps must strictly increase (else `.nonIncreasingTimestamp`, thrown here).
+    /// While a frame is in flight, newer frames are dropped (MediaPipe's FlowLimiterCalculator
+    /// with one frame in flight) and counted in `droppedFrameCount`. Results arrive in timestamp
+    /// order on one serial queue, through `options.liveStreamHandler` and `liveStreamResults`.
+    public func detectAsync(image: RGBImage, timestampInMilliseconds: Int) throws(DetectorError) {
+        guard let liveStream else { throw .wrongRunningMode(called: "detectAsync(image:timestampInMilliseconds:)", mode: runningMode) }
+        try liveStream.submit(timestampInMilliseconds) { [self] in
+            Result { () throws(DetectorError) in
+                var result = FaceDetectorResult()
+                try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image, into: &result) }
+                return result
+            }
+        }
+    }
+
+    /// Live-stream results as an AsyncStream (one consumer), in timestamp order; it finishes at
+    /// `close()`. Empty and finished in the other modes.
+    public var liveStreamResults: AsyncStream<LiveStreamResult> { liveStream?.results ?? LiveStreamRunner.finished }
+
+    /// Frames dropped so far because one was in flight (live stream; 0 in the other modes).
+    public var droppedFrameCount: Int { liveStream?.counts.dropped ?? 0 }
+
+    /// Results and errors delivered so far (live stream; 0 in the other modes).
+    public var deliveredResultCount: Int { liveStream?.counts.delivered ?? 0 }
+
+    /// Ends a live stream: later `detectAsync` calls throw `.closed`, the frame in flight is
+    /// discarded, and once this returns nothing more is delivered (called from the result
+    /// handler itself, it takes effect after that handler returns). Does nothing in other modes.
+    public func close() { liveStream?.close() }
+}
+
+/// The live-stream plumbing, data-race free by construction: all mutable state sits in one
+/// mutex; the work and the delivery run on one serial queue; at most one frame is in flight.
+final class LiveStreamRunner: Sendable {
+    private struct State {
+        var timestamps = TimestampGate()
+        var inFlight = false
+        var closed = false
+        var dropped = 0
+        var delivered = 0
+    }
+
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "BlazeFace.liveStream")
+    private let onQueue = DispatchSpecificKey<Bool>()
+    private let handler: (@Sendable (LiveStreamResult) -> Void)?
+    private let continuation: AsyncStream<LiveStreamResult>.Continuation
+    let results: AsyncStream<LiveStreamResult>
+
+    static let finished: AsyncStream<LiveStreamResult> = AsyncStream { $0.finish() }
+
+    init(handler: (@Sendable (LiveStreamResult) -> Void)?) {
+        self.handler = handler
+        (results, continuation) = AsyncStream.makeStream(of: LiveStreamResult.self, bufferingPolicy: .unbounded)
+        queue.setSpecific(key: onQueue, value: true)
+    }
+
+    var counts: (dropped: Int, delivered: Int) { state.withLock { ($0.dropped, $0.delivered) } }
+
+    /// Admits the timestamp; starts `work` on the queue unless a frame is in flight (then drops it).
+    func submit(_ timestamp: Int, work: @escaping @Sendable () -> Result<FaceDetectorResult, DetectorError>) throws(DetectorError) {
+        let start = try state.withLock { s throws(DetectorError) -> Bool in
+            if s.closed { throw .closed }
+            try s.timestamps.admit(timestamp)
+            if s.inFlight { s.dropped += 1; return false }
+            s.inFlight = true
+            return true
+        }
+        guard start else { return }
+        queue.async { [self] in
+            let output = LiveStreamResult(timestampInMilliseconds: timestamp, result: work())
+            // Checked on the delivery queue, which `close()` drains: nothing passes after it.
+            let open = state.withLock { s in
+                if !s.closed { s.delivered += 1 }
+                return !s.closed
+            }
+            if open {
+                continuation.yield(output)
+                handler?(output)
+            }
+            // The frame stays in flight until its result is delivered, so a slow consumer makes
+            // the stream drop frames rather than queue them without bound.
+            state.withLock { $0.inFlight = false }
+        }
+    }
+
+    func close() {
+        state.withLock { $0.closed = true }
+        // Wait out a delivery under way (every caller does, so a second close() returns no
+        // earlier than the first), unless this is that delivery's own handler.
+        if DispatchQueue.getSpecific(key: onQueue) != true { queue.sync {} }
+        continuation.finish()
+    }
+
+    /// At the detector's end: no waiting (the last reference may go on the queue itself).
+    func shutDown() {
+        state.withLock { $0.closed = true }
+        continuation.finish()
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#else
+import Darwin
+#endif
+
+/// Writes RGB frames as a YUV4MPEG2 stream (C444, or C420jpeg with each 2x2 block's chroma
+/// averaged), BT.601 limited range: what players and `ffmpeg -i x.y4m` read.
+public final class Y4MWriter {
+    public let header: Y4MHeader
+    private let file: UnsafeMutablePointer<FILE>
+    private let path: String
+    private var planes: [UInt8]
+
+    /// Creates (or truncates) `path` ("-" for standard output) and writes the stream header.
+    public init(path: String, width: Int, height: Int, frameRateNumerator: Int = 30, frameRateDenominator: Int = 1,
+                colorSpace: Y4MColorSpace = .c420jpeg) throws(ImageError) {
+        guard width > 0, height > 0, frameRateNumerator > 0, frameRateDenominator > 0 else {
+            throw .invalidSize(width: width, height: height)
+        }
+        guard [.c420jpeg, .c444].contains(colorSpace) else { throw .y4m("the writer writes C420jpeg or C444, not C\(colorSpace.rawValue)") }
+        header = Y4MHeader(width: width, height: height, frameRateNumerator: frameRateNumerator,
+                           frameRateDenominator: frameRateDenominator, colorSpace: colorSpace)
+        if path == "-" {
+            guard let f = fdopen(dup(1), "wb") else { throw .io(path: "<stdout>", reason: String(cString: strerror(errno))) }
+            file = f
+        } else {
+            guard let f = fopen(path, "wb") else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+            file = f
+        }
+        self.path = path
+        planes = [UInt8](repeating: 0, count: header.frameBytes)
+        try put(Array("YUV4MPEG2 W\(width) H\(height) F\(frameRateNumerator):\(frameRateDenominator) Ip A1:1 C\(colorSpace.rawValue)\n".utf8))
+    }
+
+    deinit { fclose(file) }
+
+    /// Appends one frame; it must have the stream's size.
+    public func write(_ image: RGBImage) throws(ImageError) {
+        guard image.width == header.width, image.height == header.height, image.pixels.count == image.width * image.height * 3 else {
+            throw .y4m("frame is \(image.width)x\(image.height), the stream is \(header.width)x\(header.height)")
+        }
+        let (w, h) = (header.width, header.height)
+        let sub = header.colorSpace == .c444 ? 0 : 1
+        let cw = (w + sub) >> sub, ch = (h + sub) >> sub
+        image.pixels.withUnsafeBufferPointer { px in
+            planes.withUnsafeMutableBufferPointer { out in
+                for i in 0..<(w * h) { out[i] = Self.rgbToYUV(px[3 * i], px[3 * i + 1], px[3 * i + 2]).y }
+                for cy in 0..<ch {
+                    for cx in 0..<cw {
+                        // The mean chroma over the block (one pixel for C444).
+                        var u: Float = 0, v: Float = 0, n: Float = 0
+                        for y in (cy << sub)..<min((cy + 1) << sub, h) {
+                            for x in (cx << sub)..<min((cx + 1) << sub, w) {
+                                let i = 3 * (y * w + x)
+                                let c = Self.rgbToYUV(px[i], px[i + 1], px[i + 2])
+                                (u, v, n) = (u + c.u, v + c.v, n + 1)
+                            }
+                        }
+                        out[w * h + cy * cw + cx] = UInt8(min(max((u / n).rounded(), 0), 255))
+                        out[w * h + cw * ch + cy * cw + cx] = UInt8(min(max((v / n).rounded(), 0), 255))
+                    }
+                }
+            }
+        }
+        try put(Array("FRAME\n".utf8))
+        try put(planes)
+    }
+
+    /// Flushes buffered output (the file is closed when the writer goes away).
+    public func flush() throws(ImageError) {
+        guard fflush(file) == 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    private func put(_ bytes: [UInt8]) throws(ImageError) {
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        guard written == bytes.count else { throw .io(path: path, reason: "write failed: \(String(cString: strerror(errno)))") }
+    }
+
+    /// RGB to BT.601 limited-range YCbCr: Y unrounded chroma (averaged before rounding).
+    private static func rgbToYUV(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> (y: UInt8, u: Float, v: Float) {
+        let (r, g, b) = (Float(r) / 255, Float(g) / 255, Float(b) / 255)
+        let y = 16 + 65.481 * r + 128.553 * g + 24.966 * b
+        let u = 128 - 37.797 * r - 74.203 * g + 112 * b
+        let v = 128 + 112 * r - 93.786 * g - 18.214 * b
+        return (UInt8(min(max(y.rounded(), 0), 255)), u, v)
+    }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import BlazeFace
+import BlazeImage
+import FaceTracking
+import Foundation
+
+struct Track: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Detect and track faces through a video: one JSON line per frame, with tracking IDs.",
+        discussion: "INPUT is a YUV4MPEG2 stream (a .y4m file, or - for stdin, as `ffmpeg -f yuv4mpegpipe` writes) "
+            + "or a folder of numbered PNG images.")
+
+    @Argument(help: "A .y4m file, - for stdin, or a folder of numbered PNGs.")
+    var input: String
+
+    @Option(help: "Run the full detector every K frames; in between, search only around tracked faces (1 = every frame).")
+    var every: Int = 1
+
+    @Option(help: "Write the frames with boxes and IDs drawn: OUT.y4m, or a folder for numbered PNGs.")
+    var annotate: String?
+
+    @Option(help: "The model: short (ML Kit's fast) or full (accurate).")
+    var model: ModelChoice = .short
+
+    @Option(help: "Frames per second of a PNG folder (for timestamps).")
+    var fps: Double = 30
+
+    @Option(help: "Frames a face may be missing and keep its ID.")
+    var maxMissing: Int = 3
+
+    @Flag(inversion: .prefixedNo, help: "Give faces tracking IDs (ML Kit's isTrackingEnabled).")
+    var tracking = true
+
+    @Flag(help: "Smooth boxes and keypoints with a one-euro filter.")
+    var smooth = false
+
+    @Option(help: "Drop faces scoring below this (0...1; default 0.5 short, 0.6 full).")
+    var minDetectionConfidence: Float?
+
+    @Option(help: "Report at most this many faces per frame.")
+    var maxFaces: Int?
+
+    @Option(help: "A weights file (default: the bundled weights of --model).")
+    var weights: String?
+
+    @Flag(help: "At the end, print frames, full detections, region searches, fallbacks and time on stderr.")
+    var stats = false
+
+    @Flag(help: "Instead of JSON Lines: run every frame and every K-th frame on the same frames and print one JSON summary of speed and agreement.")
+    var compare = false
+
+    @Option(help: "With --compare: alternate the two runs this many times and keep each one's fastest.")
+    var rounds: Int = 3
+
+    func validate() throws {
+        guard (1...1000).contains(every) else { throw ValidationError("--every must be in 1...1000") }
+        guard fps > 0, fps <= 1000, fps.isFinite else { throw ValidationError("--fps must be in (0, 1000]") }
+        guard (1...100).contains(rounds) else { throw ValidationError("--rounds must be in 1...100") }
+        if compare, annotate != nil { throw ValidationError("--compare and --annotate do not go together") }
+    }
+
+    func makeTracker(every: Int) throws -> VideoFaceTracker {
+        var trackingOptions = FaceTrackingOptions(trackingEnabled: tracking, maxMissingFrames: maxMissing,
+                                                  smoothing: smooth ? OneEuroParameters() : nil, detectionInterval: every)
+        trackingOptions.trackingEnabled = tracking
+        do {
+            return try VideoFaceTracker(detectorOptions: FaceDetectorOptions(
+                model: model.detectorModel, weightsPath: weights, minDetectionConfidence: minDetectionConfidence, maxFaces: maxFaces),
+                trackingOptions: trackingOptions)
+        } catch { throw ToolError(error.description) }
+    }
+
+    func run() throws {
+        let source: any FrameSource
+        do { source = try openFrameSource(input, fps: fps) } catch let e as ImageError { throw ToolError("\(input): \(e.description)") }
+        if compare { return try TrackComparison(command: self).run(source) }
+        let tracker = try makeTracker(every: every)
+        var sink: AnnotatedSink?
+        var index = 0
+        let clock = ContinuousClock()
+        var busy = Duration.zero
+        do {
+            while let (image, timestamp) = try source.next() {
+                let start = clock.now
+                let frame = try tracker.track(videoFrame: image, timestampInMilliseconds: timestamp)
+                busy += clock.now - start
+                print(TrackingJSON.line(frame: index, frame))
+                if let annotate {
+                    if sink == nil { sink = try AnnotatedSink(path: annotate, width: image.width, height: image.height, rate: source.frameRate) }
+                    var canvas = image
+                    TrackAnnotation.draw(frame, on: &canvas)
+                    try sink?.write(canvas, index: index)
+                }
+                index += 1
+            }
+            try sink?.finish()
+        } catch let e as ImageError {
+            throw ToolError("frame \(index): \(e.description)")
+        } catch let e as DetectorError {
+            throw ToolError("frame \(index): \(e.description)")
+        }
+        if stats {
+            let s = tracker.statistics
+            printError("\(s.frames) frames, \(s.fullDetections) full detections, \(s.regionSearches) region searches, "
+                       + "\(s.fallbacks) fallbacks, \(busy) detecting and tracking")
+        }
+    }
+}
+
+/// The annotated output: a Y4M video, or numbered PNGs in a folder.
+struct AnnotatedSink {
+    let writer: Y4MWriter?
+    let folder: String?
+
+    init(path: String, width: Int, height: Int, rate: (numerator: Int, denominator: Int)) throws {
+        var isFolder: ObjCBool = false
+        if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            (writer, folder) = (nil, path)
+        } else {
+            writer = try Y4MWriter(path: path, width: width, height: height, frameRateNumerator: rate.numerator,
+                                   frameRateDenominator: rate.denominator)
+            folder = nil
+        }
+    }
+
+    func write(_ image: RGBImage, index: Int) throws {
+        if let writer { try writer.write(image) }
+        if let folder {
+            let name = "frame_" + String(repeating: "0", count: max(0, 5 - String(index).count)) + "\(index).png"
+            try PNG.write(image, to: (folder as NSString).appendingPathComponent(name))
+        }
+    }
+
+    func finish() throws { try writer?.flush() }
+}

@@ -1,0 +1,95 @@
+import BlazeFace
+import BlazeImage
+import FaceTracking
+import Foundation
+
+/// `track --compare`: the cost and the accuracy of detection skipping, measured on one video.
+/// Runs a tracker that detects on every frame and one that detects every K-th frame over the
+/// same decoded frames (alternating, `rounds` times, keeping each one's fastest run), then
+/// matches their faces frame by frame (IoU >= 0.5): how many of the every-frame faces the
+/// skipping run also reports (recall), how many it adds, and how far its boxes and keypoints are.
+struct TrackComparison {
+    let command: Track
+
+    func run(_ source: any FrameSource) throws {
+        var frames: [(RGBImage, Int)] = []
+        while let f = try source.next() {
+            frames.append(f)
+            guard frames.count <= 3000 else { throw ToolError("--compare holds the video in memory: at most 3000 frames") }
+        }
+        var best: [Int: Run] = [:]
+        for _ in 0..<command.rounds {
+            for k in Set([1, command.every]).sorted() {
+                let run = try runOnce(frames, every: k)
+                if let old = best[k], old.elapsed <= run.elapsed { continue }
+                best[k] = run
+            }
+        }
+        guard let referenceRun = best[1], let skippingRun = best[command.every] else { return }
+        let reference = (referenceRun.elapsed, referenceRun.frames), skipping = (skippingRun.elapsed, skippingRun.frames, skippingRun.statistics)
+        var matched = 0, referenceFaces = 0, extra = 0
+        var iouSum: Double = 0, keypointSum: Double = 0, keypointMax: Double = 0
+        for (i, (image, _)) in frames.enumerated() {
+            let a = reference.1[i].faces.map(\.detection), b = skipping.1[i].faces.map(\.detection)
+            referenceFaces += a.count
+            var used = Set<Int>()
+            for d in a {
+                guard let (j, iou) = Self.bestMatch(d, in: b, excluding: used), iou >= 0.5 else { continue }
+                used.insert(j)
+                matched += 1
+                iouSum += Double(iou)
+                for (p, q) in zip(d.keypointList, b[j].keypointList) {
+                    let dx = Double(p.x - q.x) * Double(image.width), dy = Double(p.y - q.y) * Double(image.height)
+                    let dist = (dx * dx + dy * dy).squareRoot()
+                    keypointSum += dist
+                    keypointMax = max(keypointMax, dist)
+                }
+            }
+            extra += b.count - used.count
+        }
+        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+        func r(_ v: Double, _ digits: Double = 1000) -> Double { (v * digits).rounded() / digits }
+        let s = skipping.2
+        print("{\"frames\":\(frames.count),\"every\":\(command.every),\"model\":\"\(command.model.canonical)\","
+              + "\"secondsEveryFrame\":\(r(seconds(reference.0))),\"secondsSkipping\":\(r(seconds(skipping.0))),"
+              + "\"speedup\":\(r(seconds(reference.0) / max(seconds(skipping.0), 1e-9), 100)),"
+              + "\"fullDetections\":\(s.fullDetections),\"regionSearches\":\(s.regionSearches),\"fallbacks\":\(s.fallbacks),"
+              + "\"referenceFaces\":\(referenceFaces),\"matchedFaces\":\(matched),"
+              + "\"recall\":\(r(Double(matched) / Double(max(referenceFaces, 1)))),\"extraFaces\":\(extra),"
+              + "\"meanIoU\":\(r(iouSum / Double(max(matched, 1)))),"
+              + "\"meanKeypointErrorPx\":\(r(keypointSum / Double(max(matched * 6, 1)), 100)),\"maxKeypointErrorPx\":\(r(keypointMax, 100))}")
+    }
+
+    struct Run {
+        var elapsed: Duration
+        var frames: [TrackingFrame]
+        var statistics: VideoFaceTracker.Statistics
+    }
+
+    func runOnce(_ frames: [(RGBImage, Int)], every k: Int) throws -> Run {
+        let tracker = try command.makeTracker(every: k)
+        let clock = ContinuousClock(), start = clock.now
+        var out: [TrackingFrame] = []
+        for (image, t) in frames {
+            do { out.append(try tracker.track(videoFrame: image, timestampInMilliseconds: t)) } catch { throw ToolError(error.description) }
+        }
+        return Run(elapsed: clock.now - start, frames: out, statistics: tracker.statistics)
+    }
+
+    /// The face of `candidates` (not in `used`) overlapping `d` most, with the IoU.
+    static func bestMatch(_ d: Detection, in candidates: [Detection], excluding used: Set<Int>) -> (Int, Float)? {
+        var best: (Int, Float)?
+        for j in candidates.indices where !used.contains(j) {
+            let v = iou(d.relativeBoundingBox, candidates[j].relativeBoundingBox)
+            if best == nil || v > best!.1 { best = (j, v) }
+        }
+        return best
+    }
+
+    static func iou(_ a: NormalizedRect, _ b: NormalizedRect) -> Float {
+        let x = max(0, min(a.xMin + a.width, b.xMin + b.width) - max(a.xMin, b.xMin))
+        let y = max(0, min(a.yMin + a.height, b.yMin + b.height) - max(a.yMin, b.yMin))
+        let union = a.width * a.height + b.width * b.height - x * y
+        return union > 0 ? x * y / union : 0
+    }
+}
