@@ -147,7 +147,7 @@ public final class Y4MReader {
             rgb.withUnsafeMutableBufferPointer { out in
                 guard let shift = h.colorSpace.chromaShift else {
                     for i in 0..<(w * ht) {
-                        let c = yuvToRGB(y: p[i], u: 128, v: 128, fullRange: h.fullRange)
+                        let c = YUVToRGB.rgb(y: p[i], cb: 128, cr: 128, fullRange: h.fullRange)
                         (out[3 * i], out[3 * i + 1], out[3 * i + 2]) = (c.r, c.g, c.b)
                     }
                     return
@@ -158,30 +158,13 @@ public final class Y4MReader {
                     let cRow = (y >> shift.y) * cw
                     for x in 0..<w {
                         let ci = cRow + (x >> shift.x), i = y * w + x
-                        let c = yuvToRGB(y: p[i], u: p[uBase + ci], v: p[vBase + ci], fullRange: h.fullRange)
+                        let c = YUVToRGB.rgb(y: p[i], cb: p[uBase + ci], cr: p[vBase + ci], fullRange: h.fullRange)
                         (out[3 * i], out[3 * i + 1], out[3 * i + 2]) = (c.r, c.g, c.b)
                     }
                 }
             }
         }
         return RGBImage(unchecked: w, ht, rgb)
-    }
-
-    /// THE colour conversion of this reader: BT.601 YCbCr to RGB, limited (studio) range by
-    /// default, full range for `XCOLORRANGE=FULL`; rounded and clamped. (To be pointed at the
-    /// shared YUV converter of the pixel-buffer work later.)
-    private static func yuvToRGB(y: UInt8, u: UInt8, v: UInt8, fullRange: Bool) -> (r: UInt8, g: UInt8, b: UInt8) {
-        let (yy, cb, cr) = (Float(y), Float(u) - 128, Float(v) - 128)
-        let l: Float, r: Float, g: Float, b: Float
-        if fullRange {
-            l = yy
-            (r, g, b) = (l + 1.402 * cr, l - 0.344136 * cb - 0.714136 * cr, l + 1.772 * cb)
-        } else {
-            l = 1.164383 * (yy - 16)
-            (r, g, b) = (l + 1.596027 * cr, l - 0.391762 * cb - 0.812968 * cr, l + 2.017232 * cb)
-        }
-        func byte(_ v: Float) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
-        return (byte(r), byte(g), byte(b))
     }
 
     /// A header fragment safe to quote in a message: at most 40 printable ASCII characters.

@@ -162,6 +162,14 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
         #expect(YUVToRGB.rgb(y: 0, cb: 255, cr: 0) == (0, 36, 237))
     }
 
+    /// Full range (Y4M's XCOLORRANGE=FULL): JPEG's red (76, 85, 255) decodes to (254, 0, 0):
+    /// R = (19456 + 45593 + 128) >> 8 = 254, G = 127 >> 8 = 0, B = 62 >> 8 = 0.
+    @Test func yuvToRGBFullRange() {
+        #expect(YUVToRGB.rgb(y: 0, cb: 128, cr: 128, fullRange: true) == (0, 0, 0))
+        #expect(YUVToRGB.rgb(y: 255, cb: 128, cr: 128, fullRange: true) == (255, 255, 255))
+        #expect(YUVToRGB.rgb(y: 76, cb: 85, cr: 255, fullRange: true) == (254, 0, 0))
+    }
+
     @Test(arguments: [ImageOrientation.right, .down, .left])
     func orientationGivesTheUprightDetectionsInTheBuffersCoordinates(_ orientation: ImageOrientation) throws {
         // Not square, two faces: the 90-degree cases swap the region's sides as MediaPipe does.
