@@ -50,10 +50,35 @@ enum OperatorRegistry {
                 return (MaxPool2D(filterH: f.0, filterW: f.1, strideH: s.0, strideW: s.1,
                                   padding: try parser.padding(), activation: try parser.activation()),
                         [node.inputs[0]])
-            case "ADD":
-                return (Add(activation: try parser.activation()), node.inputs)
+            case "ADD", "SUB", "MUL", "DIV", "SQUARED_DIFFERENCE":
+                // A weight operand is read as a constant value (GraphPlan binds it).
+                let kinds: [String: BinaryKind] = ["ADD": .add, "SUB": .subtract, "MUL": .multiply, "DIV": .divide,
+                                                   "SQUARED_DIFFERENCE": .squaredDifference]
+                guard node.inputs.count == 2, let kind = kinds[node.op] else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "needs two inputs")
+                }
+                return (BinaryElementwise(kind, activation: try parser.activation()), node.inputs)
+            case "LOGISTIC", "NEG", "SQRT", "RSQRT":
+                let kinds: [String: UnaryKind] = ["LOGISTIC": .logistic, "NEG": .negate, "SQRT": .squareRoot,
+                                                  "RSQRT": .reciprocalSquareRoot]
+                guard node.inputs.count == 1, let kind = kinds[node.op] else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "needs one input")
+                }
+                return (Unary(kind), node.inputs)
+            case "PRELU":
+                return (try PReLU(alpha: try weight(1)!, kernels: kernels), [node.inputs[0]])
+            case "MEAN", "SUM":
+                return (Reduce(node.op == "MEAN" ? .mean : .sum, axes: try parser.ints("axis"),
+                               keepDims: try parser.int("keep_dims", default: 0) != 0), [node.inputs[0]])
+            case "TRANSPOSE":
+                return (try Transpose(perm: try parser.ints("perm")), [node.inputs[0]])
+            case "STRIDED_SLICE":
+                return (try Slice(begin: try parser.ints("begin"), size: try parser.ints("size"), shape: try parser.ints("shape")),
+                        [node.inputs[0]])
             case "RELU":
                 return (ReLU(), node.inputs)
+            case "CONSTANT":
+                return (ConstantValue(try weight(0)!), [])
             case "PAD":
                 let p = try parser.ints("paddings")
                 guard p.count == 8 else {
