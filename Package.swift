@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 // The layout is the architecture; dependencies flow one way:
 //
-//   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  blazeface (CLI)
-//                    TFLiteImport ------------------^
+//   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  FaceLandmarks  ->  blazeface (CLI)
+//                    TFLiteImport ------------------------------------^
 //   CLibPNG -> CPNGSupport -> BlazeImage ---------^
 import PackageDescription
 
@@ -10,6 +10,7 @@ let package = Package(
     name: "BlazeFace",
     products: [
         .library(name: "BlazeFace", targets: ["BlazeFace"]),
+        .library(name: "FaceLandmarks", targets: ["FaceLandmarks"]),
         .library(name: "BlazeImage", targets: ["BlazeImage"]),
         .library(name: "BlazeModel", targets: ["BlazeModel"]),
         .library(name: "BlazeTensor", targets: ["BlazeTensor"]),
@@ -36,6 +37,8 @@ let package = Package(
         .target(name: "BlazeImage", dependencies: ["CPNGSupport"]),
         // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
         .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage", "CVectorFMA"]),
+        // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.
+        .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "BlazeModel", "BlazeImage"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
             "BlazeFace", "TFLiteImport",
@@ -45,5 +48,6 @@ let package = Package(
         .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Resources")]),
         .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace"]),
+        .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImage"]),
     ]
 )
