@@ -21,19 +21,31 @@ enum OperatorRegistry {
             }
             return t
         }
+        /// The PRELU Fusion folded into this node: its slopes are input `expectedAt`.
+        func foldedPReLU(expectedAt position: Int) throws(ModelError) -> PReLU? {
+            guard node.attributes["prelu"] != nil else { return nil }
+            guard try parser.int("prelu") == position, position == node.inputs.count - 1 else {
+                throw .invalidNode(node: index, op: node.op, reason: "a folded PRELU's slopes must be input \(position), the last")
+            }
+            do { return try PReLU(alpha: try weight(position)!, kernels: kernels) } catch let e as TensorError {
+                throw .invalidNode(node: index, op: node.op, reason: e.description)
+            } catch let e as ModelError { throw e } catch { throw .invalidNode(node: index, op: node.op, reason: "\(error)") }
+        }
         do {
             switch node.op {
             case "CONV_2D":
                 let s = try parser.pair("stride")
-                // A fused residual (see Fusion) adds a fourth input, the skip value.
+                // A fused residual (see Fusion) adds a fourth input, the skip value; a folded
+                // PRELU adds its slopes as the last input (attribute `prelu`: its position).
+                let prelu = try foldedPReLU(expectedAt: node.attributes["residual_pool"] == nil ? 3 : 4)
                 let residual = node.attributes["residual_pool"] == nil ? nil
                     : Residual(pooled: try parser.int("residual_pool") != 0)
-                guard residual == nil || node.inputs.count == 4 else {
+                guard residual == nil || node.inputs.count == 4 + (prelu == nil ? 0 : 1) else {
                     throw ModelError.invalidNode(node: index, op: node.op, reason: "a residual needs inputs x, weights, bias, skip")
                 }
                 let op = try Conv2D(weights: try weight(1)!, bias: try weight(2, optional: true),
                                     strideH: s.0, strideW: s.1, padding: try parser.padding(),
-                                    activation: try parser.activation(), residual: residual, kernels: kernels)
+                                    activation: try parser.activation(), residual: residual, prelu: prelu, kernels: kernels)
                 return (op, residual == nil ? [node.inputs[0]] : [node.inputs[0], node.inputs[3]])
             case "DEPTHWISE_CONV_2D":
                 let s = try parser.pair("stride")
@@ -90,7 +102,9 @@ enum OperatorRegistry {
             case "DEPTHWISE_POINTWISE":
                 // Fusion's node: inputs x, depthwise weights and bias, pointwise weights and
                 // bias, then the skip if the pointwise convolution has a residual.
-                guard node.inputs.count == 5 || node.inputs.count == 6 else {
+                let prelu = try foldedPReLU(expectedAt: node.attributes["residual_pool"] == nil ? 5 : 6)
+                let structural = node.inputs.count - (prelu == nil ? 0 : 1)
+                guard structural == 5 || structural == 6 else {
                     throw ModelError.invalidNode(node: index, op: node.op, reason: "needs 5 or 6 inputs")
                 }
                 let ds = try parser.pair("depthwise_stride")
@@ -106,9 +120,9 @@ enum OperatorRegistry {
                                                                attributes: ["activation": node.attributes["depthwise_activation"] ?? [0]]),
                                                     index: index).activation(),
                     kernels: kernels)
-                let residual = node.inputs.count == 6 ? Residual(pooled: try parser.int("residual_pool") != 0) : nil
+                let residual = structural == 6 ? Residual(pooled: try parser.int("residual_pool") != 0) : nil
                 let pointwise = try Conv2D(weights: try weight(3)!, bias: try weight(4), strideH: 1, strideW: 1, padding: .valid,
-                                           activation: try parser.activation(), residual: residual, kernels: kernels)
+                                           activation: try parser.activation(), residual: residual, prelu: prelu, kernels: kernels)
                 return (try DepthwisePointwise(depthwise: depthwise, pointwise: pointwise),
                         residual == nil ? [node.inputs[0]] : [node.inputs[0], node.inputs[5]])
             case "DEPTH_TO_SPACE":
