@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "BlazeModel", "BlazeImage"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
-            "BlazeFace", "TFLiteImport",
+            "BlazeFace", "FaceLandmarks", "TFLiteImport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor"]),
