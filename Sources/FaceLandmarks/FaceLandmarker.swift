@@ -143,6 +143,11 @@ public final class FaceLandmarker: Sendable {
     /// Runs the blendshape network once on its current input (for benchmarks).
     public func runBlendshapeNetwork() { state.withLock { $0.blendshapeNetwork?.run() } }
 
+    /// Per-layer median times of the blendshape network (empty without blendshapes).
+    public func profileBlendshapeLayers(iterations: Int) -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
+        state.withLock { $0.blendshapeNetwork?.profileLayers(iterations: iterations).map { ($0.node.op, "\($0.shape)", $0.medianSeconds, $0.macs) } ?? [] }
+    }
+
     /// Per-layer median times of the landmark network (see `Network.profileLayers`).
     public func profileLandmarkLayers(iterations: Int) -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
         state.withLock { $0.landmarkNetwork.profileLayers(iterations: iterations).map { ($0.node.op, "\($0.shape)", $0.medianSeconds, $0.macs) } }

@@ -22,7 +22,7 @@ struct BenchLandmarks: ParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
-    @Flag(help: "Also print each landmark-network layer's median time and GFLOP/s.")
+    @Flag(help: "Also print each landmark- and blendshape-network layer's median time and GFLOP/s.")
     var layers = false
 
     func validate() throws {
@@ -65,7 +65,7 @@ struct BenchLandmarks: ParsableCommand {
             print("per face (detect() minus detection, / faces): \(perFace) us")
         }
         if layers {
-            for l in landmarker.profileLandmarkLayers(iterations: iterations) {
+            for l in landmarker.profileLandmarkLayers(iterations: iterations) + landmarker.profileBlendshapeLayers(iterations: iterations) {
                 let us = l.medianSeconds * 1e6
                 let gflops = l.macs > 0 && l.medianSeconds > 0 ? 2 * Double(l.macs) / l.medianSeconds / 1e9 : 0
                 print("\(l.op.padding(toLength: 20, withPad: " ", startingAt: 0)) \(l.shape.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%8.1f us %7.2f GFLOP/s", us, gflops))")
