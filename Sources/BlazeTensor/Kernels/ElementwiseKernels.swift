@@ -97,3 +97,26 @@ public func f32BinaryBroadcastReference(
         }
     }
 }
+
+/// Broadcasting binary arithmetic over `rows` of a rows x `columns` output, each operand read
+/// at `row * strides.row + column * strides.column` (strides 0 where it broadcasts): the same
+/// values and operations as `f32BinaryBroadcastReference`, in a plain strided loop.
+public func f32BinaryRowsReference(
+    _ kind: BinaryKind, _ a: UnsafePointer<Float>, strides sa: (row: Int, column: Int),
+    _ b: UnsafePointer<Float>, strides sb: (row: Int, column: Int), rows: Range<Int>, columns: Int,
+    activation: Activation, output: UnsafeMutablePointer<Float>
+) {
+    @inline(__always) func loop(_ f: (Float, Float) -> Float) {
+        for r in rows {
+            let pa = a + r &* sa.row, pb = b + r &* sb.row, py = output + r &* columns
+            for c in 0..<columns { py[c] = activation.apply(f(pa[c &* sa.column], pb[c &* sb.column])) }
+        }
+    }
+    switch kind {
+    case .add: loop { $0 + $1 }
+    case .subtract: loop { $0 - $1 }
+    case .multiply: loop { $0 * $1 }
+    case .divide: loop { $0 / $1 }
+    case .squaredDifference: loop { ($0 - $1) * ($0 - $1) }
+    }
+}

@@ -23,6 +23,19 @@ public struct BinaryElementwise: TensorOperator {
         return Shape(dims)
     }
 
+    /// (row, column) element strides of `shape` when the output is seen as rows x its last axis,
+    /// or nil when the operand broadcasts along some but not all of the row axes.
+    static func rowColumnStrides(_ shape: Shape, output: Shape) -> (row: Int, column: Int)? {
+        guard output.rank >= 1 else { return (0, 0) }
+        let dims = [Int](repeating: 1, count: output.rank - shape.rank) + shape.dims
+        let last = dims[output.rank - 1]
+        let column = last == output[output.rank - 1] ? 1 : 0
+        let outer = dims.dropLast().reduce(1, *)
+        if outer == 1 { return (0, column) }
+        guard zip(dims.dropLast(), output.dims.dropLast()).allSatisfy({ $0 == $1 }) else { return nil }
+        return (last, column)
+    }
+
     /// Element strides of `shape` seen in the output's rank, 0 on broadcast axes.
     static func broadcastStrides(_ shape: Shape, rank: Int, output: Shape) -> [Int] {
         var strides = [Int](repeating: 0, count: rank)
@@ -44,6 +57,15 @@ public struct BinaryElementwise: TensorOperator {
         if shapes[0] == shapes[1] {
             if kind == .add { return BoundWork(cost: count) { f32AddReference(a, b, count: count, activation: act, output: y) } }
             return BoundWork(cost: count) { for i in 0..<count { y[i] = act.apply(kind.apply(a[i], b[i])) } }
+        }
+        // Most broadcasts are rows x columns (columns: the output's last axis) with each operand
+        // either full, one value per row, one row for all, or a scalar: a strided loop, no index
+        // arithmetic per element.
+        if let sa = Self.rowColumnStrides(shapes[0], output: out), let sb = Self.rowColumnStrides(shapes[1], output: out) {
+            let columns = out.dims.last ?? 1
+            return BoundWork(units: count / max(columns, 1), costPerUnit: columns) { rows in
+                f32BinaryRowsReference(kind, a, strides: sa, b, strides: sb, rows: rows, columns: columns, activation: act, output: y)
+            }
         }
         let aStrides = Self.broadcastStrides(shapes[0], rank: out.rank, output: out)
         let bStrides = Self.broadcastStrides(shapes[1], rank: out.rank, output: out)

@@ -19,6 +19,18 @@ public struct Transpose: TensorOperator {
         for i in stride(from: perm.count - 2, through: 0, by: -1) { inStrides[i] = inStrides[i + 1] * shapes[0][i + 1] }
         let strides = perm.map { inStrides[$0] }   // input stride of each output axis
         let (x, y) = (inputs[0], outputs[0])
+        let r = perm.count
+        if r >= 2, perm == Array(0..<(r - 2)) + [r - 1, r - 2] {
+            // The last two axes swapped (the MLP-mixer's token/channel flips): a batch of 2-D transposes.
+            let (rows, columns) = (shapes[0][r - 2], shapes[0][r - 1])
+            let batches = shapes[0].count / max(rows * columns, 1)
+            return BoundWork(cost: out.count) {
+                for b in 0..<batches {
+                    let src = x + b * rows * columns, dst = y + b * rows * columns
+                    for i in 0..<rows { for j in 0..<columns { dst[j &* rows &+ i] = src[i &* columns &+ j] } }
+                }
+            }
+        }
         return BoundWork(cost: out.count) { f32GatherStridedReference(x, strides: strides, offset: 0, outputDims: out.dims, output: y) }
     }
 }

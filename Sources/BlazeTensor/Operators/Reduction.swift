@@ -36,6 +36,18 @@ public struct Reduce: TensorOperator {
         let dims = shapes[0].dims, reduced = try reducedAxes(shapes[0].rank)
         let (x, y, mean) = (inputs[0], outputs[0], kind == .mean)
         let n = dims.enumerated().filter { reduced.contains($0.offset) }.map(\.element).reduce(1, *)
+        // Reducing the trailing axes: each output sums one contiguous run, in order (the same
+        // sums as the general loop, which also visits the input in index order).
+        if reduced == Set((dims.count - reduced.count)..<dims.count) {
+            return BoundWork(units: outCount, costPerUnit: n) { r in
+                for o in r {
+                    let row = x + o &* n
+                    var s: Float = 0
+                    for i in 0..<n { s += row[i] }
+                    y[o] = mean ? s / Float(n) : s
+                }
+            }
+        }
         return BoundWork(cost: shapes[0].count) {
             f32ReduceSumReference(x, dims: dims, reduced: reduced, output: y, outputCount: outCount)
             if mean { for i in 0..<outCount { y[i] /= Float(n) } }
