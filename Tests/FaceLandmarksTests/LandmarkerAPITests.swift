@@ -1,6 +1,7 @@
 import BlazeFace
 import BlazeImage
 import FaceLandmarks
+import Foundation
 import Testing
 
 /// Options, running modes, errors and the region helpers.
@@ -45,20 +46,25 @@ import Testing
         #expect(throws: DetectorError.self) { try lm.rawOutputs(for: [1, 2, 3]) }
     }
 
-    /// In video mode the second frame tracks the first frame's faces from their landmarks
-    /// (no new detection while numFaces are tracked); on a still the result stays close to the
-    /// image-mode one.
-    @Test func videoModeTracksFromLandmarks() throws {
-        let g = try LandmarkGoldens.load("astronaut")
-        let video = try FaceLandmarker(options: FaceLandmarkerOptions(runningMode: .video, weightsFolder: LandmarkGoldens.weights))
-        let first = try video.detect(videoFrame: g.image, timestampInMilliseconds: 0)
-        let second = try video.detect(videoFrame: g.image, timestampInMilliseconds: 33)
-        #expect(first.faces.count == 1 && second.faces.count == 1)
-        // Frame 1 used the detector's region, frame 2 the one frame 1's landmarks gave.
-        #expect(first.faces[0].region == g.faces[0].region)
-        #expect(second.faces[0].region == first.faces[0].nextRegion)
-        let drift = maxDifference(first.faces[0].landmarks.flatMap { [$0.x, $0.y] }, second.faces[0].landmarks.flatMap { [$0.x, $0.y] })
-        #expect(drift < 0.01)
+    /// Video mode against MediaPipe's FaceLandmarker in VIDEO mode (num_faces 2, where MediaPipe
+    /// does not smooth): frame 0 from the detector, frame 1 tracked from frame 0's landmarks
+    /// (rotation from landmarks 33 and 263, squared, 1.5x) without running the detector.
+    @Test func videoModeMatchesMediaPipe() throws {
+        let data = try Data(contentsOf: LandmarkGoldens.folder.appendingPathComponent("two_faces_1280x853.video.json"))
+        let json = try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        let frames = json["frames"] as! [[String: Any]]
+        let photo = try PNG.read(contentsOf: LandmarkGoldens.fixtures.appendingPathComponent("images/two_faces_1280x853.png").path)
+        let video = try FaceLandmarker(options: FaceLandmarkerOptions(runningMode: .video, numFaces: 2, weightsFolder: LandmarkGoldens.weights))
+        var previous: FaceLandmarkerResult?
+        for frame in frames {
+            let golden = (frame["landmarks"] as! [[[Double]]]).map { $0.map { SIMD3(Float($0[0]), Float($0[1]), Float($0[2])) } }
+            let result = try video.detect(videoFrame: photo, timestampInMilliseconds: frame["timestampMs"] as! Int)
+            #expect(result.faces.map(\.landmarks) == golden)
+            if let previous {
+                #expect(result.faces.map(\.region) == previous.faces.compactMap(\.nextRegion))
+            }
+            previous = result
+        }
     }
 
     @Test func regionsFromLandmarksAreSquareInPixels() throws {

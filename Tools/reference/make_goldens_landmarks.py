@@ -29,6 +29,11 @@ keep_aspect_ratio, the default border mode) and an InferenceCalculator with XNNP
 script checks that its presence score equals the first graph's, and that the first graph's
 landmarks and blendshapes equal the Tasks FaceLandmarker's.
 
+It also writes <VIDEO_FIXTURE>.video.json: the Tasks FaceLandmarker in VIDEO mode (num_faces 2,
+so MediaPipe applies no landmark smoothing) on the same photo given as two frames (0 and 33
+ms): frame 0 runs the detector, frame 1 tracks both faces from frame 0's landmarks (the
+detector is skipped once num_faces faces are tracked).
+
 Usage (the bundle is not committed; see Weights/README.md for where it comes from):
   /root/mpenv/bin/python Tools/reference/make_goldens_landmarks.py /path/to/face_landmarker.task
 """
@@ -221,6 +226,23 @@ def tasks_landmarker(rgb, bundle):
             [[[c.category_name, c.score] for c in face] for face in r.face_blendshapes])
 
 
+VIDEO_FIXTURE = "two_faces_1280x853"
+VIDEO_FACES = 2
+
+
+def tasks_video(rgb, bundle, timestamps):
+    options = vision.FaceLandmarkerOptions(
+        base_options=BaseOptions(model_asset_path=bundle), running_mode=vision.RunningMode.VIDEO,
+        num_faces=VIDEO_FACES, min_face_detection_confidence=MIN_CONFIDENCE,
+        min_face_presence_confidence=MIN_CONFIDENCE, min_tracking_confidence=MIN_CONFIDENCE)
+    frames = []
+    with vision.FaceLandmarker.create_from_options(options) as landmarker:
+        for t in timestamps:
+            r = landmarker.detect_for_video(mp.Image(image_format=mp.ImageFormat.SRGB, data=rgb), t)
+            frames.append({"timestampMs": t, "landmarks": [[[p.x, p.y, p.z] for p in face] for face in r.face_landmarks]})
+    return frames
+
+
 def crop_levels(floats, scale, offset):
     """The 8-bit levels behind a float tensor, asserting every value is level * scale + offset
     exactly (float32 fma, as the calculator's convertTo computes it)."""
@@ -298,6 +320,19 @@ def main():
             json.dump(doc, f, separators=(",", ":"))
         print(stem, w, h, "rois", len(rects), "faces", len(kept), "tasks", len(tasks_landmarks),
               "same as Tasks:", same_as_tasks)
+    write_video(bundle)
+
+
+def write_video(bundle):
+    rgb = load_rgb(os.path.join(IMAGES, VIDEO_FIXTURE + ".png"))
+    frames = tasks_video(rgb, bundle, [0, 33])
+    doc = {"image": VIDEO_FIXTURE + ".png", "mediapipe": mp.__version__, "bundleSHA256": BUNDLE_SHA256,
+           "options": {"runningMode": "video", "numFaces": VIDEO_FACES, "minFaceDetectionConfidence": MIN_CONFIDENCE,
+                       "minFacePresenceConfidence": MIN_CONFIDENCE, "minTrackingConfidence": MIN_CONFIDENCE},
+           "frames": frames}
+    with open(os.path.join(OUT, VIDEO_FIXTURE + ".video.json"), "w") as f:
+        json.dump(doc, f, separators=(",", ":"))
+    print("video", VIDEO_FIXTURE, [len(f["landmarks"]) for f in frames])
 
 
 if __name__ == "__main__":
