@@ -128,5 +128,9 @@ import Testing
         let row = try Slice(begin: [0, 0, 2, 0], size: [1, 1, 1, 5], shape: [5])(x)
         #expect(row.shape == Shape([5]) && row.scalars == Array(x.scalars[10..<15]))
         #expect(throws: TensorError.self) { try Slice(begin: [0, 0, 2, 0], size: [1, 1, 2, 5], shape: [10]).outputShapes(for: [x.shape]) }
+        // Hostile attributes: overflowing or non-positive extents are refused, never trapped on.
+        #expect(throws: TensorError.self) { try Slice(begin: [0, 0], size: [1 << 40, 1 << 40], shape: [1]) }
+        #expect(throws: TensorError.self) { try Slice(begin: [0], size: [0], shape: [0]) }
+        #expect(throws: TensorError.self) { try Slice(begin: [Int.max - 1], size: [5], shape: [5]).outputShapes(for: [Shape([8])]) }
     }
 }

@@ -40,8 +40,18 @@ public struct Transpose: TensorOperator {
 public struct Slice: TensorOperator {
     public let begin: [Int], size: [Int], shape: [Int]
     public init(begin: [Int], size: [Int], shape: [Int]) throws(TensorError) {
-        guard begin.count == size.count, begin.allSatisfy({ $0 >= 0 }), size.allSatisfy({ $0 > 0 }),
-              shape.reduce(1, *) == size.reduce(1, *) else {
+        /// The product of positive extents, or nil if one is not positive or it overflows.
+        func product(_ dims: [Int]) -> Int? {
+            var p = 1
+            for d in dims {
+                guard d > 0 else { return nil }
+                let (q, overflow) = p.multipliedReportingOverflow(by: d)
+                guard !overflow else { return nil }
+                p = q
+            }
+            return p
+        }
+        guard begin.count == size.count, begin.allSatisfy({ $0 >= 0 }), let n = product(size), product(shape) == n else {
             throw .invalidAttribute("STRIDED_SLICE begin \(begin), size \(size), shape \(shape)")
         }
         (self.begin, self.size, self.shape) = (begin, size, shape)
@@ -49,7 +59,7 @@ public struct Slice: TensorOperator {
 
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 1, "STRIDED_SLICE")
-        guard inputs[0].rank == begin.count, zip(inputs[0].dims, zip(begin, size)).allSatisfy({ $1.0 + $1.1 <= $0 }) else {
+        guard inputs[0].rank == begin.count, zip(inputs[0].dims, zip(begin, size)).allSatisfy({ $1.0 <= $0 && $1.1 <= $0 - $1.0 }) else {
             throw .shapeMismatch("STRIDED_SLICE begin \(begin) size \(size) does not fit \(inputs[0])")
         }
         return [Shape(shape)]
