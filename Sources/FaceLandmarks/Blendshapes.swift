@@ -1,7 +1,9 @@
 /// One of the 52 ARKit-style blendshape coefficients MediaPipe's face blendshape model gives:
 /// its name (MediaPipe's category name) and its score, 0...1.
 public struct Blendshape: Sendable, Equatable {
+    /// MediaPipe's category name, e.g. `mouthSmileLeft`.
     public var name: String
+    /// The coefficient, 0...1.
     public var score: Float
     public init(name: String, score: Float) { (self.name, self.score) = (name, score) }
 }

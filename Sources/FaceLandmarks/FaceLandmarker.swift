@@ -21,6 +21,7 @@ import Darwin
 ///
 /// One landmarker serves one call at a time (calls from several threads are serialised).
 public final class FaceLandmarker: Sendable {
+    /// The options in force (validated).
     public let options: FaceLandmarkerOptions
     private let detector: FaceDetector
     private let state: Mutex<LandmarkerState>

@@ -5,6 +5,7 @@ public struct FaceLandmarkerOptions: Sendable {
     /// How frames arrive: single images, or video frames whose regions follow the faces.
     public enum RunningMode: String, Sendable { case image, video }
 
+    /// Fixed at creation: `detect(image:)` in image mode, `detect(videoFrame:timestampInMilliseconds:)` in video mode.
     public var runningMode: RunningMode = .image
     /// At most this many faces (1...64, default 1), best detections first.
     public var numFaces: Int = 1
@@ -79,7 +80,9 @@ public struct FaceLandmarks: Sendable, Equatable {
 /// What `FaceLandmarker.detect` returns: the faces, in the order of the regions they came
 /// from (detection score order), and the image size the coordinates are normalized to.
 public struct FaceLandmarkerResult: Sendable, Equatable {
+    /// The faces with landmarks, in region order.
     public var faces: [FaceLandmarks]
+    /// The image size the coordinates are normalized to.
     public var imageWidth: Int, imageHeight: Int
     public init(faces: [FaceLandmarks] = [], imageWidth: Int = 0, imageHeight: Int = 0) {
         (self.faces, self.imageWidth, self.imageHeight) = (faces, imageWidth, imageHeight)

@@ -11,8 +11,11 @@ import Darwin
 /// The region the landmark network looks at: MediaPipe's `NormalizedRect`, a rectangle in
 /// normalized image coordinates (centre, size) turned by `rotation` radians about its centre.
 public struct FaceRegion: Sendable, Equatable {
+    /// Centre, normalized to the image width and height.
     public var xCenter: Float, yCenter: Float
+    /// Size, normalized to the image width and height (square in pixels when it came from landmarks).
     public var width: Float, height: Float
+    /// Radians, clockwise in image coordinates, normalized to [-pi, pi).
     public var rotation: Float
 
     public init(xCenter: Float, yCenter: Float, width: Float, height: Float, rotation: Float = 0) {

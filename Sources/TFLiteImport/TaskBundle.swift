@@ -30,12 +30,16 @@ public struct TaskBundle: Sendable {
     /// One stored member: its name and where its bytes lie in the bundle.
     public struct Member: Sendable, Equatable {
         public var name: String
+        /// Where the member's bytes start in the bundle, and how many there are.
         public var offset: Int
         public var size: Int
+        /// The directory's CRC-32 of those bytes.
         public var crc32: UInt32
     }
 
+    /// The whole bundle, as read.
     public let bytes: [UInt8]
+    /// Its stored members, in directory order.
     public let members: [Member]
     /// SHA-256 of the whole bundle, lowercase hex (provenance).
     public let sha256: String

@@ -2,6 +2,7 @@
 /// 1 or dropping them (TFLite's ReducerOptions keep_dims). Sums in index order, in float; the
 /// mean divides the sum by the element count.
 public struct Reduce: TensorOperator {
+    /// MEAN divides the sum by the element count; SUM does not.
     public enum Kind: String, Sendable { case mean, sum }
     public let kind: Kind
     public let axes: [Int]
