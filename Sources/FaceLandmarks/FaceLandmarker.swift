@@ -194,7 +194,9 @@ struct LandmarkerState {
                                 into: landmarkNetwork.input())
     }
 
-    /// Landmarks (and blendshapes) for each region; regions without a face are skipped.
+    /// Landmarks (and blendshapes) for each region; regions without a face are skipped. All
+    /// landmark networks run first, then all blendshape networks, so each network's weights stay
+    /// in cache from face to face.
     func landmarks(_ image: RGBImage, regions: [FaceRegion]) throws(DetectorError) -> FaceLandmarkerResult {
         var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
         var points: [SIMD3<Float>] = []
@@ -206,10 +208,14 @@ struct LandmarkerState {
             guard presence >= minPresence else { continue }
             LandmarkDecoding.project(raw: landmarkNetwork.output(landmarksIndex), region: region, into: &points)
             guard points.count == LandmarkDecoding.count, points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else { continue }
-            let shapes = blendshapeNetwork == nil ? [] : blendshapes(points, imageWidth: image.width, imageHeight: image.height)
             result.faces.append(FaceLandmarks(
-                landmarks: points, blendshapes: shapes, presence: presence, region: region,
+                landmarks: points, blendshapes: [], presence: presence, region: region,
                 nextRegion: FaceRegion(landmarks: points, imageWidth: image.width, imageHeight: image.height)))
+        }
+        if blendshapeNetwork != nil {
+            for i in result.faces.indices {
+                result.faces[i].blendshapes = blendshapes(result.faces[i].landmarks, imageWidth: image.width, imageHeight: image.height)
+            }
         }
         return result
     }
