@@ -1,11 +1,11 @@
 // swift-tools-version: 6.1
 // The layout is the architecture; dependencies flow one way:
 //
-//   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  FaceTracking  ->  blazeface (CLI)
-//                    TFLiteImport ------------------^
+//   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  FaceTracking   ->  blazeface (CLI)
+//                    TFLiteImport ----------|----->  FaceLandmarks  ---^
 //   CLibPNG  -> CPNGSupport  -> BlazeImage -------^
 //   CLibJPEG -> CJPEGSupport ----^
-//                    BlazeModel  ->  FaceGeometry  ->  FaceAnalysis
+//                    BlazeModel  ->  FaceGeometry  ->  FaceAnalysis ---^
 import PackageDescription
 
 let package = Package(
@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "BlazeFace", targets: ["BlazeFace"]),
         .library(name: "FaceTracking", targets: ["FaceTracking"]),
+        .library(name: "FaceLandmarks", targets: ["FaceLandmarks"]),
         .library(name: "BlazeImage", targets: ["BlazeImage"]),
         .library(name: "BlazeModel", targets: ["BlazeModel"]),
         .library(name: "BlazeTensor", targets: ["BlazeTensor"]),
@@ -53,9 +54,11 @@ let package = Package(
         .target(name: "FaceAnalysis", dependencies: ["FaceGeometry"]),
         // Tracking IDs, per-face tracker lifecycle, smoothing and detection skipping over video.
         .target(name: "FaceTracking", dependencies: ["BlazeFace"]),
+        // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.
+        .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "BlazeModel", "BlazeImage"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
-            "BlazeFace", "FaceTracking", "TFLiteImport", "FaceGeometry", "FaceAnalysis",
+            "BlazeFace", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry", "FaceAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor"]),
@@ -65,5 +68,6 @@ let package = Package(
         .testTarget(name: "FaceGeometryTests", dependencies: ["FaceGeometry", "BlazeModel"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking"]),
+        .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImage"]),
     ]
 )

@@ -2,8 +2,9 @@ import Foundation
 
 /// Finds the bundled weights: `$BLAZEFACE_WEIGHTS` (a folder), `./Weights`, the package's
 /// own `Weights/` folder (known at build time), and `Weights/` beside the executable.
-enum WeightsLocator {
-    static func path(for file: String) throws(DetectorError) -> String {
+/// Public so that the modules built on BlazeFace (FaceLandmarks) find their weights the same way.
+public enum WeightsLocator {
+    public static func path(for file: String) throws(DetectorError) -> String {
         var folders: [String] = []
         if let env = ProcessInfo.processInfo.environment["BLAZEFACE_WEIGHTS"], !env.isEmpty { folders.append(env) }
         folders.append(FileManager.default.currentDirectoryPath + "/Weights")

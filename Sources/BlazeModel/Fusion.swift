@@ -10,6 +10,8 @@ import BlazeTensor
 /// - `CONV_2D → RELU` becomes `CONV_2D` with `activation` ReLU.
 /// - A 3x3 `DEPTHWISE_CONV_2D` whose only consumer is a 1x1 stride-1 `CONV_2D` becomes one
 ///   `DEPTHWISE_POINTWISE` node (see DepthwisePointwise): the depthwise output stays in cache.
+/// - `PRELU` after a convolution without activation becomes that convolution's epilogue
+///   (attribute `prelu`, the slopes its last input), last of the rewrites.
 /// - BlazeFace's residual block, `RELU(ADD(CONV_2D(x), skip))`, becomes one `CONV_2D` with the
 ///   skip as a fourth input (attribute `residual_pool`), where the skip
 ///   may come through a channel-only `PAD` and a 2x2/2 `MAX_POOL_2D`, both then skipped.
@@ -132,6 +134,24 @@ enum Fusion {
             if let r = pw.attributes["residual_pool"] { attributes["residual_pool"] = r }
             nodes[p] = Node(op: "DEPTHWISE_POINTWISE", inputs: dw.inputs + Array(pw.inputs[1...]),
                             outputs: pw.outputs, attributes: attributes)
+            removed.insert(i)
+        }
+        nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+
+        // PRELU after a convolution (plain, with a fused residual, or the pointwise half of a
+        // DEPTHWISE_POINTWISE) that has no activation and no other consumer: the slopes become
+        // the convolution's last input, applied in its epilogue.
+        recount()
+        removed = []
+        for (i, prelu) in nodes.enumerated() where prelu.op == "PRELU" && prelu.inputs.count == 2 {
+            guard let c = producer[prelu.inputs[0]], ["CONV_2D", "DEPTHWISE_POINTWISE"].contains(nodes[c].op),
+                  nodes[c].outputs.count == 1, single(prelu.inputs[0]), nodes[c].attributes["prelu"] == nil,
+                  (nodes[c].attributes["activation"] ?? [0]) == [0] else { continue }
+            var fused = nodes[c]
+            fused.attributes["prelu"] = [Int64(fused.inputs.count)]
+            fused.inputs.append(prelu.inputs[1])
+            fused.outputs = prelu.outputs
+            nodes[c] = fused
             removed.insert(i)
         }
         return nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)

@@ -36,8 +36,17 @@ struct GraphPlan {
                 let (op, valueInputs) = try OperatorRegistry.make(node, index: i, kernels: kernels, weights: { weights[$0] })
                 var ins: [Int] = []
                 for name in valueInputs {
-                    guard let v = valueIndex[name] else { throw .missingValue(name: name, node: i) }
-                    ins.append(v)
+                    if let v = valueIndex[name] { ins.append(v); continue }
+                    guard let w = weights[name] else { throw .missingValue(name: name, node: i) }
+                    // A weight read as a value: a CONSTANT step writes it into its own buffer.
+                    let key = "\u{0}constant " + name
+                    if let v = valueIndex[key] { ins.append(v); continue }
+                    guard w.shape.count <= 1 << 28 else { throw .malformed("constant '\(name)' is too large") }
+                    valueIndex[key] = shapes.count
+                    shapes.append(w.shape)
+                    operators.append((ConstantValue(w), [], [shapes.count - 1]))
+                    layers.append((Node(op: "CONSTANT", inputs: [name], outputs: [name]), w.shape))
+                    ins.append(shapes.count - 1)
                 }
                 let outShapes: [Shape]
                 do { outShapes = try op.outputShapes(for: ins.map { shapes[$0] }) } catch {

@@ -21,19 +21,31 @@ enum OperatorRegistry {
             }
             return t
         }
+        /// The PRELU Fusion folded into this node: its slopes are input `expectedAt`.
+        func foldedPReLU(expectedAt position: Int) throws(ModelError) -> PReLU? {
+            guard node.attributes["prelu"] != nil else { return nil }
+            guard try parser.int("prelu") == position, position == node.inputs.count - 1 else {
+                throw .invalidNode(node: index, op: node.op, reason: "a folded PRELU's slopes must be input \(position), the last")
+            }
+            do { return try PReLU(alpha: try weight(position)!, kernels: kernels) } catch let e as TensorError {
+                throw .invalidNode(node: index, op: node.op, reason: e.description)
+            } catch let e as ModelError { throw e } catch { throw .invalidNode(node: index, op: node.op, reason: "\(error)") }
+        }
         do {
             switch node.op {
             case "CONV_2D":
                 let s = try parser.pair("stride")
-                // A fused residual (see Fusion) adds a fourth input, the skip value.
+                // A fused residual (see Fusion) adds a fourth input, the skip value; a folded
+                // PRELU adds its slopes as the last input (attribute `prelu`: its position).
+                let prelu = try foldedPReLU(expectedAt: node.attributes["residual_pool"] == nil ? 3 : 4)
                 let residual = node.attributes["residual_pool"] == nil ? nil
                     : Residual(pooled: try parser.int("residual_pool") != 0)
-                guard residual == nil || node.inputs.count == 4 else {
+                guard residual == nil || node.inputs.count == 4 + (prelu == nil ? 0 : 1) else {
                     throw ModelError.invalidNode(node: index, op: node.op, reason: "a residual needs inputs x, weights, bias, skip")
                 }
                 let op = try Conv2D(weights: try weight(1)!, bias: try weight(2, optional: true),
                                     strideH: s.0, strideW: s.1, padding: try parser.padding(),
-                                    activation: try parser.activation(), residual: residual, kernels: kernels)
+                                    activation: try parser.activation(), residual: residual, prelu: prelu, kernels: kernels)
                 return (op, residual == nil ? [node.inputs[0]] : [node.inputs[0], node.inputs[3]])
             case "DEPTHWISE_CONV_2D":
                 let s = try parser.pair("stride")
@@ -50,10 +62,35 @@ enum OperatorRegistry {
                 return (MaxPool2D(filterH: f.0, filterW: f.1, strideH: s.0, strideW: s.1,
                                   padding: try parser.padding(), activation: try parser.activation()),
                         [node.inputs[0]])
-            case "ADD":
-                return (Add(activation: try parser.activation()), node.inputs)
+            case "ADD", "SUB", "MUL", "DIV", "SQUARED_DIFFERENCE":
+                // A weight operand is read as a constant value (GraphPlan binds it).
+                let kinds: [String: BinaryKind] = ["ADD": .add, "SUB": .subtract, "MUL": .multiply, "DIV": .divide,
+                                                   "SQUARED_DIFFERENCE": .squaredDifference]
+                guard node.inputs.count == 2, let kind = kinds[node.op] else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "needs two inputs")
+                }
+                return (BinaryElementwise(kind, activation: try parser.activation()), node.inputs)
+            case "LOGISTIC", "NEG", "SQRT", "RSQRT":
+                let kinds: [String: UnaryKind] = ["LOGISTIC": .logistic, "NEG": .negate, "SQRT": .squareRoot,
+                                                  "RSQRT": .reciprocalSquareRoot]
+                guard node.inputs.count == 1, let kind = kinds[node.op] else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "needs one input")
+                }
+                return (Unary(kind), node.inputs)
+            case "PRELU":
+                return (try PReLU(alpha: try weight(1)!, kernels: kernels), [node.inputs[0]])
+            case "MEAN", "SUM":
+                return (Reduce(node.op == "MEAN" ? .mean : .sum, axes: try parser.ints("axis"),
+                               keepDims: try parser.int("keep_dims", default: 0) != 0), [node.inputs[0]])
+            case "TRANSPOSE":
+                return (try Transpose(perm: try parser.ints("perm")), [node.inputs[0]])
+            case "STRIDED_SLICE":
+                return (try Slice(begin: try parser.ints("begin"), size: try parser.ints("size"), shape: try parser.ints("shape")),
+                        [node.inputs[0]])
             case "RELU":
                 return (ReLU(), node.inputs)
+            case "CONSTANT":
+                return (ConstantValue(try weight(0)!), [])
             case "PAD":
                 let p = try parser.ints("paddings")
                 guard p.count == 8 else {
@@ -65,7 +102,9 @@ enum OperatorRegistry {
             case "DEPTHWISE_POINTWISE":
                 // Fusion's node: inputs x, depthwise weights and bias, pointwise weights and
                 // bias, then the skip if the pointwise convolution has a residual.
-                guard node.inputs.count == 5 || node.inputs.count == 6 else {
+                let prelu = try foldedPReLU(expectedAt: node.attributes["residual_pool"] == nil ? 5 : 6)
+                let structural = node.inputs.count - (prelu == nil ? 0 : 1)
+                guard structural == 5 || structural == 6 else {
                     throw ModelError.invalidNode(node: index, op: node.op, reason: "needs 5 or 6 inputs")
                 }
                 let ds = try parser.pair("depthwise_stride")
@@ -81,9 +120,9 @@ enum OperatorRegistry {
                                                                attributes: ["activation": node.attributes["depthwise_activation"] ?? [0]]),
                                                     index: index).activation(),
                     kernels: kernels)
-                let residual = node.inputs.count == 6 ? Residual(pooled: try parser.int("residual_pool") != 0) : nil
+                let residual = structural == 6 ? Residual(pooled: try parser.int("residual_pool") != 0) : nil
                 let pointwise = try Conv2D(weights: try weight(3)!, bias: try weight(4), strideH: 1, strideW: 1, padding: .valid,
-                                           activation: try parser.activation(), residual: residual, kernels: kernels)
+                                           activation: try parser.activation(), residual: residual, prelu: prelu, kernels: kernels)
                 return (try DepthwisePointwise(depthwise: depthwise, pointwise: pointwise),
                         residual == nil ? [node.inputs[0]] : [node.inputs[0], node.inputs[5]])
             case "DEPTH_TO_SPACE":

@@ -46,6 +46,12 @@ public enum Exporter {
                     if !usedWeights.contains(inputs[p]) { usedWeights.append(inputs[p]) }
                 }
             }
+            /// Float constants among the inputs become weight tensors (the runtime reads them as values).
+            func constantInputs() throws(TFLiteError) {
+                for (p, i) in inputs.enumerated() where constants[i] != nil {
+                    try weightInputs([p])
+                }
+            }
             func activation(_ code: UInt8) throws(TFLiteError) -> Int64 {
                 guard [0, 1, 3].contains(code) else { throw fail("fused activation \(code)") }
                 return Int64(code)
@@ -75,9 +81,11 @@ public enum Exporter {
                 attributes["activation"] = [try activation(try op.byte(5))]
             case TFLiteModel.Code.add:
                 attributes["activation"] = [try activation(try op.byte(0))]
+                try constantInputs()
             case TFLiteModel.Code.concatenation:
                 attributes["axis"] = [Int64(try op.int(0))]
                 attributes["activation"] = [try activation(try op.byte(1))]
+                try constantInputs()
             case TFLiteModel.Code.relu:
                 break
             case TFLiteModel.Code.depthToSpace:
@@ -102,6 +110,33 @@ public enum Exporter {
                 }
                 attributes["paddings"] = p
                 inputs = [inputs[0]]
+            case TFLiteModel.Code.prelu:
+                try weightInputs([1])
+            case TFLiteModel.Code.logistic, TFLiteModel.Code.neg, TFLiteModel.Code.sqrt, TFLiteModel.Code.rsqrt:
+                break
+            case TFLiteModel.Code.sub, TFLiteModel.Code.mul, TFLiteModel.Code.div:
+                // Add/Sub/Mul/DivOptions: fused_activation_function (0). Constant operands become weights.
+                attributes["activation"] = [try activation(try op.byte(0))]
+                try constantInputs()
+            case TFLiteModel.Code.squaredDifference:
+                try constantInputs()
+            case TFLiteModel.Code.mean, TFLiteModel.Code.sum:
+                // ReducerOptions: keep_dims (0); the axes are input 1.
+                guard inputs.count == 2, let axes = int32Constant(model.tensors[inputs[1]]) else {
+                    throw fail("axes must be a constant int32 vector")
+                }
+                attributes["axis"] = axes
+                attributes["keep_dims"] = [Int64(try op.byte(0))]
+                inputs = [inputs[0]]
+            case TFLiteModel.Code.transpose:
+                guard inputs.count == 2, let perm = int32Constant(model.tensors[inputs[1]]) else {
+                    throw fail("perm must be a constant int32 vector")
+                }
+                attributes["perm"] = perm
+                inputs = [inputs[0]]
+            case TFLiteModel.Code.stridedSlice:
+                attributes.merge(try stridedSlice(op, model, fail), uniquingKeysWith: { $1 })
+                inputs = [inputs[0]]
             default:
                 throw fail("not supported by the exporter yet")
             }
@@ -113,9 +148,43 @@ public enum Exporter {
         return ModelFile(metadata: metadata, tensors: tensors, nodes: nodes)
     }
 
-    /// The values of a constant int32 tensor of `count` elements, or nil if it is not one.
-    static func int32Constant(_ t: TFLiteModel.Tensor, count: Int) -> [Int64]? {
-        guard t.type == .int32, let d = t.data, d.count == 4 * count else { return nil }
+    /// STRIDED_SLICE with constant begin, end and strides, resolved against the input's static
+    /// shape (StridedSliceOptions: begin_mask 0, end_mask 1, ellipsis_mask 2, new_axis_mask 3,
+    /// shrink_axis_mask 4, offset 5) into `begin` and `size` per input axis (stride 1 only) and
+    /// the output `shape` (shrunk axes dropped).
+    static func stridedSlice(_ op: TFLiteModel.Operator, _ model: TFLiteModel,
+                             _ fail: (String) -> TFLiteError) throws(TFLiteError) -> [String: [Int64]] {
+        guard op.inputs.count == 4, op.inputs.allSatisfy({ $0 >= 0 }), let out = op.outputs.first,
+              let begin = int32Constant(model.tensors[op.inputs[1]]),
+              let end = int32Constant(model.tensors[op.inputs[2]]),
+              let strides = int32Constant(model.tensors[op.inputs[3]]) else {
+            throw fail("begin, end and strides must be constant int32 vectors")
+        }
+        let shape = model.tensors[op.inputs[0]].shape
+        guard begin.count == shape.count, end.count == shape.count, strides.count == shape.count else {
+            throw fail("begin/end/strides do not match the input rank \(shape.count)")
+        }
+        guard strides.allSatisfy({ $0 == 1 }) else { throw fail("strides other than 1") }
+        guard try op.int(2) == 0, try op.int(3) == 0, try op.byte(5) == 0 else {
+            throw fail("ellipsis, new-axis masks and offset are not supported")
+        }
+        let beginMask = try op.int(0), endMask = try op.int(1), shrinkMask = try op.int(4)
+        var starts: [Int64] = [], sizes: [Int64] = []
+        for axis in shape.indices {
+            let n = Int64(shape[axis])
+            func clamp(_ v: Int64) -> Int64 { min(max(v < 0 ? v + n : v, 0), n) }
+            let b = beginMask & (1 << axis) != 0 ? 0 : clamp(begin[axis])
+            var e = endMask & (1 << axis) != 0 ? n : clamp(end[axis])
+            if shrinkMask & (1 << axis) != 0 { e = b + 1 }
+            guard e > b, e <= n else { throw fail("empty or out-of-range slice on axis \(axis)") }
+            starts.append(b); sizes.append(e - b)
+        }
+        return ["begin": starts, "size": sizes, "shape": model.tensors[out].shape.map(Int64.init)]
+    }
+
+    /// The values of a constant int32 tensor (of `count` elements if given), or nil if it is not one.
+    static func int32Constant(_ t: TFLiteModel.Tensor, count: Int? = nil) -> [Int64]? {
+        guard t.type == .int32, let d = t.data, d.count % 4 == 0, count.map({ d.count == 4 * $0 }) ?? true else { return nil }
         return stride(from: 0, to: d.count, by: 4).map {
             Int64(Int32(bitPattern: UInt32(d[$0]) | UInt32(d[$0 + 1]) << 8 | UInt32(d[$0 + 2]) << 16 | UInt32(d[$0 + 3]) << 24))
         }

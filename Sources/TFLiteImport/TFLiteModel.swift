@@ -70,6 +70,10 @@ public struct TFLiteModel: Sendable {
         public static let depthwiseConv2D: Int32 = 4, dequantize: Int32 = 6, maxPool2D: Int32 = 17
         public static let relu: Int32 = 19, reshape: Int32 = 22, pad: Int32 = 34
         public static let depthToSpace: Int32 = 5, resizeBilinear: Int32 = 23, densify: Int32 = 124
+        public static let logistic: Int32 = 14, mul: Int32 = 18, transpose: Int32 = 39, mean: Int32 = 40
+        public static let sub: Int32 = 41, div: Int32 = 42, stridedSlice: Int32 = 45, prelu: Int32 = 54
+        public static let neg: Int32 = 59, sum: Int32 = 74, sqrt: Int32 = 75, rsqrt: Int32 = 76
+        public static let squaredDifference: Int32 = 99
 
         static let names: [Int32: String] = [
             0: "ADD", 1: "AVERAGE_POOL_2D", 2: "CONCATENATION", 3: "CONV_2D", 4: "DEPTHWISE_CONV_2D",

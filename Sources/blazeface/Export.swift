@@ -7,8 +7,14 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Convert a TFLite model into the flat weights format (Weights/README.md).")
 
-    @Argument(help: "The .tflite model.")
+    @Argument(help: "The .tflite model, or a MediaPipe .task bundle with --member.")
     var model: String
+
+    @Option(help: "The model inside a .task bundle (a zip of stored members), e.g. face_landmarks_detector.tflite.")
+    var member: String?
+
+    @Option(help: "Refuse the .task bundle unless its SHA-256 is this (hex).")
+    var bundleSHA256: String?
 
     @Option(name: .shortAndLong, help: "The weights file to write.")
     var output: String
@@ -17,18 +23,30 @@ struct Export: ParsableCommand {
     var name: String?
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: model) else {
-            throw ToolError("cannot read '\(model)'")
+        let bytes: [UInt8]
+        var source = URL(fileURLWithPath: model).lastPathComponent
+        var provenance: [(key: String, value: String)] = []
+        if let member {
+            do {
+                let bundle = try TaskBundle(contentsOf: model, expectedSHA256: bundleSHA256)
+                bytes = try bundle.member(member)
+                provenance = [("bundle", source), ("bundle_sha256", bundle.sha256)]
+                source = member
+            } catch { throw ToolError("\(model): \(error.description)") }
+        } else {
+            guard let data = FileManager.default.contents(atPath: model) else {
+                throw ToolError("cannot read '\(model)'")
+            }
+            bytes = [UInt8](data)
         }
-        let bytes = [UInt8](data)
         let file: ModelFile
         do {
             let tflite = try TFLiteModel(bytes: bytes)
-            let source = URL(fileURLWithPath: model).lastPathComponent
             file = try Exporter.convert(tflite, metadata: [
                 ("name", name ?? source.replacingOccurrences(of: ".tflite", with: "")),
                 ("source", source),
                 ("source_sha256", SHA256.hex(bytes)),
+            ] + provenance + [
                 ("exporter", "blazeface export (format version \(WeightsFormat.version))"),
                 ("license", "Apache-2.0 (MediaPipe models)"),
             ])

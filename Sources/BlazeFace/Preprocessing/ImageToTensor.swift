@@ -12,9 +12,16 @@ public struct ImageToTensor: Sendable {
     public let width: Int, height: Int
     public let valueRange: ClosedRange<Float>
     public let keepAspectRatio: Bool
+    public let borderMode: BorderMode
 
-    public init(width: Int, height: Int, valueRange: ClosedRange<Float>, keepAspectRatio: Bool) {
+    /// What the warp reads outside the image: OpenCV's BORDER_CONSTANT 0 (MediaPipe's
+    /// BORDER_ZERO, the detectors' letterbox) or BORDER_REPLICATE (the calculator's default,
+    /// which the landmark graph's crop uses: the nearest edge pixel).
+    public enum BorderMode: Sendable, Hashable { case zero, replicate }
+
+    public init(width: Int, height: Int, valueRange: ClosedRange<Float>, keepAspectRatio: Bool, borderMode: BorderMode = .zero) {
         (self.width, self.height, self.valueRange, self.keepAspectRatio) = (width, height, valueRange, keepAspectRatio)
+        self.borderMode = borderMode
     }
 
     /// What one conversion did: the region actually sampled (after letterbox padding) and the
@@ -74,7 +81,7 @@ public struct ImageToTensor: Sendable {
     }
 
     /// `cv::warpPerspective` (imgwarp.cpp, WarpPerspectiveInvoker + remapBilinear for 8UC3,
-    /// BORDER_CONSTANT 0) followed by `convertTo(CV_32F, scale, offset)`. Each of the four
+    /// BORDER_CONSTANT 0 or BORDER_REPLICATE) followed by `convertTo(CV_32F, scale, offset)`. Each of the four
     /// taps reads R, G, B through `source` (the pixel format's conversion happens per tap).
     func warpBilinear<S: PixelSampler>(_ source: S, inverse t: PerspectiveTransform,
                                                into tensor: UnsafeMutableBufferPointer<Float>) {
@@ -100,6 +107,16 @@ public struct ImageToTensor: Sendable {
                         v &+= source.rgb(sx, sy + 1) &* w10
                         v &+= source.rgb(sx + 1, sy + 1) &* w11
                         // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
+                        let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
+                        out[3 * x] = f[0]; out[3 * x + 1] = f[1]; out[3 * x + 2] = f[2]
+                    } else if borderMode == .replicate {
+                        // remapBilinear's BORDER_REPLICATE: each tap clamped into the image.
+                        let x0 = min(max(sx, 0), iw - 1), x1 = min(max(sx + 1, 0), iw - 1)
+                        let y0 = min(max(sy, 0), ih - 1), y1 = min(max(sy + 1, 0), ih - 1)
+                        var v = source.rgb(x0, y0) &* w00
+                        v &+= source.rgb(x1, y0) &* w01
+                        v &+= source.rgb(x0, y1) &* w10
+                        v &+= source.rgb(x1, y1) &* w11
                         let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
                         out[3 * x] = f[0]; out[3 * x + 1] = f[1]; out[3 * x + 2] = f[2]
                     } else {

@@ -33,7 +33,8 @@ public struct RotatedRect: Sendable, Equatable {
     /// top-right, bottom-right for rotation 0), computed in float as OpenCV does, as
     /// x0, y0, x1, y1, x2, y2, x3, y3.
     func corners() -> SIMD8<Float> {
-        let degrees = rotation * 180 / Float.pi
+        // MediaPipe: `roi.rotation * 180.f / M_PI`, a float product divided by the double pi.
+        let degrees = Float(Double(rotation * 180) / Double.pi)
         let radians = Double(degrees) * Double.pi / 180
         let b = Float(cos(radians)) * 0.5, a = Float(sin(radians)) * 0.5
         let p0 = (x: centerX - a * height - b * width, y: centerY + b * height - a * width)

@@ -53,11 +53,14 @@ public struct PointwiseEpilogue {
     public var pooled: Bool
     /// Width of the output (to find a pixel's row and column) and of the skip image.
     public var outputWidth: Int, skipWidth: Int
+    /// PReLU slopes per output channel (plus `kernelSlack`), applied last, after the
+    /// activation: TFLite's PRELU folded into the convolution that feeds it.
+    public var slopes: UnsafePointer<Float>?
 
     public init(activation: Activation, skip: UnsafePointer<Float>? = nil, skipChannels: Int = 0,
-                pooled: Bool = false, outputWidth: Int = 1, skipWidth: Int = 1) {
+                pooled: Bool = false, outputWidth: Int = 1, skipWidth: Int = 1, slopes: UnsafePointer<Float>? = nil) {
         (self.activation, self.skip, self.skipChannels, self.pooled) = (activation, skip, skipChannels, pooled)
-        (self.outputWidth, self.skipWidth) = (outputWidth, skipWidth)
+        (self.outputWidth, self.skipWidth, self.slopes) = (outputWidth, skipWidth, slopes)
     }
 }
 
@@ -94,20 +97,35 @@ struct AddPooledSkip: TileEpilogue {
     }
 }
 
+/// Another epilogue followed by PReLU with one slope per output channel.
+struct WithPReLU<Base: TileEpilogue>: TileEpilogue {
+    let base: Base, slopes: UnsafePointer<Float>
+    @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 {
+        prelu8(base.finish(acc, pixel: p, channel: o), load8(slopes + o))
+    }
+}
+
 /// out[p][o] = epilogue(bias[o] + Σ_i in[p][i] · w[i][o]) for pixels `pixels`.
 /// `input` is `[pixel][inputChannels]`, `output` is `[pixel][outputChannels]`.
 public func f32PointwiseConvGEMM6x16FMA(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
     epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
 ) {
+    func run<E: TileEpilogue>(_ base: E) {
+        if let slopes = e.slopes {
+            gemm(pixels, input, weights, WithPReLU(base: base, slopes: slopes), output)
+        } else {
+            gemm(pixels, input, weights, base, output)
+        }
+    }
     switch (e.skip, e.pooled) {
     case (nil, _):
-        gemm(pixels, input, weights, ActivationOnly(activation: e.activation), output)
+        run(ActivationOnly(activation: e.activation))
     case (let skip?, false):
-        gemm(pixels, input, weights, AddSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels), output)
+        run(AddSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels))
     case (let skip?, true):
-        gemm(pixels, input, weights, AddPooledSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels,
-                                                   outputWidth: e.outputWidth, skipWidth: e.skipWidth), output)
+        run(AddPooledSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels,
+                          outputWidth: e.outputWidth, skipWidth: e.skipWidth))
     }
 }
 

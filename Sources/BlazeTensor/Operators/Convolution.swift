@@ -23,6 +23,8 @@ public struct Conv2D: TensorOperator {
     public let padding: Padding
     public let activation: Activation
     public let residual: Residual?
+    /// A PRELU folded in: applied to the result last (after the residual and activation).
+    public let prelu: PReLU?
     public let kernels: KernelChoice
     /// Weights packed once, at load: HWIO for the reference kernel, and in 8/16-channel blocks
     /// (bias first) for the SIMD kernels.
@@ -35,7 +37,8 @@ public struct Conv2D: TensorOperator {
 
     /// - Parameter weights: TFLite's OHWI layout, `[outputChannels, kh, kw, inputChannels]`.
     public init(weights: Tensor, bias: Tensor?, strideH: Int, strideW: Int, padding: Padding,
-                activation: Activation, residual: Residual? = nil, kernels: KernelChoice = .fastest) throws(TensorError) {
+                activation: Activation, residual: Residual? = nil, prelu: PReLU? = nil,
+                kernels: KernelChoice = .fastest) throws(TensorError) {
         guard weights.shape.rank == 4 else {
             throw .shapeMismatch("CONV_2D weights must be OHWI, got \(weights.shape)")
         }
@@ -52,6 +55,10 @@ public struct Conv2D: TensorOperator {
         (outputChannels, inputChannels, kernelH, kernelW) = (o, i, kh, kw)
         (self.strideH, self.strideW, self.padding, self.activation) = (strideH, strideW, padding, activation)
         (self.residual, self.kernels) = (residual, kernels)
+        if let prelu, prelu.channels != o {
+            throw .shapeMismatch("CONV_2D has \(o) output channels, its PRELU \(prelu.channels) slopes")
+        }
+        self.prelu = prelu
         weightsHWIO = hwio
         self.bias = bias?.scalars ?? [Float](repeating: 0, count: o)
         packed = PackedPointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: kh * kw * i, outputChannels: o)
@@ -95,19 +102,28 @@ public struct Conv2D: TensorOperator {
         if kernels == .fastest, pointwise, residual == nil || g.output.n == 1 {
             let epilogue = PointwiseEpilogue(
                 activation: act, skip: skip, skipChannels: skipShape?.c ?? 0, pooled: residual?.pooled ?? false,
-                outputWidth: g.output.w, skipWidth: skipShape?.w ?? 1)
+                outputWidth: g.output.w, skipWidth: skipShape?.w ?? 1, slopes: prelu.map { UnsafePointer($0.slopes.pointer) })
             let width = g.output.w
-            return BoundWork(units: rows, costPerUnit: macsPerRow) { r in
-                f32PointwiseConvGEMM6x16FMA(pixels: r.lowerBound * width..<r.upperBound * width, input: x,
-                                            weights: packed, epilogue: epilogue, output: y)
+            return BoundWork(units: rows, costPerUnit: macsPerRow) { [prelu] r in
+                withExtendedLifetime(prelu) {
+                    f32PointwiseConvGEMM6x16FMA(pixels: r.lowerBound * width..<r.upperBound * width, input: x,
+                                                weights: packed, epilogue: epilogue, output: y)
+                }
             }
         }
         if kernels == .fastest, residual == nil, g.output.n == 1 {
+            let width = g.output.w, oc = outputChannels, prelu = prelu
             return BoundWork(units: g.output.h, costPerUnit: macsPerRow) { r in
                 f32Conv2DDirect4x24FMA(g, rows: r, input: x, weights: packedDirect, activation: act, output: y)
+                // A folded PRELU runs on the rows just written, while they are in cache.
+                if let prelu {
+                    f32PReLU8(y, pixels: r.lowerBound * width..<r.upperBound * width, slopes: prelu.slopes.pointer,
+                              channels: oc, output: y)
+                }
             }
         }
-        let weights = weightsHWIO, bias = bias, residual = residual
+        let weights = weightsHWIO, bias = bias, residual = residual, prelu = prelu
+        let count = g.output.count, oc = outputChannels
         return BoundWork(cost: rows * macsPerRow) {
             weights.withUnsafeBufferPointer { w in
                 bias.withUnsafeBufferPointer { b in
@@ -119,6 +135,7 @@ public struct Conv2D: TensorOperator {
                 f32AddResidualReference(output: y, shape: g.output, skip: skip, skipShape: skipShape,
                                         pooled: residual.pooled, activation: act)
             }
+            if let prelu { f32PReLUReference(y, count: count, slopes: prelu.slopes.pointer, channels: oc, output: y) }
         }
     }
 }

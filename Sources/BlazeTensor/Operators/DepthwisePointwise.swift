@@ -35,15 +35,17 @@ public struct DepthwisePointwise: TensorOperator {
         let skipShape = shapes.count > 1 ? NHWC(shapes[1]) : nil
         let epilogue = PointwiseEpilogue(
             activation: pointwise.activation, skip: shapes.count > 1 ? inputs[1] : nil, skipChannels: skipShape?.c ?? 0,
-            pooled: pointwise.residual?.pooled ?? false, outputWidth: middle.w, skipWidth: skipShape?.w ?? 1)
+            pooled: pointwise.residual?.pooled ?? false, outputWidth: middle.w, skipWidth: skipShape?.w ?? 1,
+            slopes: pointwise.prelu.map { UnsafePointer($0.slopes.pointer) })
         // Bands of rows of about 96 pixels, so that GEMM tiles of six pixels rarely split.
         let band = max(1, 96 / middle.w)
         let (x, y, dwActivation) = (inputs[0], outputs[0], depthwise.activation)
-        let packedPointwise = pointwise.packed
+        let packedPointwise = pointwise.packed, prelu = pointwise.prelu
         let zeroRow = ZeroBuffer(count: (g.input.w + 3) * middle.c + kernelSlack)
         let rowFloats = middle.w * middle.c
         let macsPerRow = rowFloats * 9 + middle.w * pointwise.outputChannels * middle.c
         return BoundWork(units: middle.h, costPerUnit: macsPerRow, scratchFloats: band * rowFloats + kernelSlack) { rows, scratch in
+            withExtendedLifetime(prelu) {}
             var first = rows.lowerBound
             while first < rows.upperBound {
                 let last = min(first + band, rows.upperBound)

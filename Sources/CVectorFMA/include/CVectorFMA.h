@@ -70,6 +70,17 @@ static inline __attribute__((always_inline)) bf_float8 bf_first_lanes8(bf_float8
     return (bf_float8)((bf_int8)v & keep);
 }
 
+/// Lanes where v < 0 take `negative`, the others keep v (PReLU's selection).
+static inline __attribute__((always_inline)) bf_float8 bf_select_negative8(bf_float8 v, bf_float8 negative) {
+    const bf_int8 isNegative = v < 0;
+    return (bf_float8)(((bf_int8)negative & isNegative) | ((bf_int8)v & ~isNegative));
+}
+
+/// libm's expf (the C library's, as TFLite's reference LOGISTIC uses).
+static inline __attribute__((always_inline)) float bf_expf(float x) {
+    return __builtin_expf(x);
+}
+
 /// OpenCV's sample positions (WarpPerspectiveInvoker): rounded 1/32-pixel positions `x` and
 /// `y` (already rounded to integers, as doubles) clamped to the int range (+-2e9 here, which is
 /// beyond any valid position), then with the integer part (>> 5) saturated to a short, the

@@ -1,0 +1,155 @@
+/// ADD, SUB, MUL, DIV and SQUARED_DIFFERENCE with NumPy broadcasting (TFLite's
+/// broadcast rules: shapes right-aligned, an axis of 1 stretches), then a fused activation.
+public struct BinaryElementwise: TensorOperator {
+    public let kind: BinaryKind
+    public let activation: Activation
+    public init(_ kind: BinaryKind, activation: Activation = .none) { (self.kind, self.activation) = (kind, activation) }
+
+    public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
+        try requireInputs(inputs, 2, kind.rawValue)
+        return [try Self.broadcast(inputs[0], inputs[1])]
+    }
+
+    /// The broadcast shape of `a` and `b`, or why they do not broadcast.
+    public static func broadcast(_ a: Shape, _ b: Shape) throws(TensorError) -> Shape {
+        let rank = max(a.rank, b.rank)
+        var dims = [Int](repeating: 1, count: rank)
+        for i in 0..<rank {
+            let da = i < rank - a.rank ? 1 : a[i - (rank - a.rank)]
+            let db = i < rank - b.rank ? 1 : b[i - (rank - b.rank)]
+            guard da == db || da == 1 || db == 1 else { throw .shapeMismatch("\(a) and \(b) do not broadcast") }
+            dims[i] = da == 1 ? db : da
+        }
+        return Shape(dims)
+    }
+
+    /// (row, column) element strides of `shape` when the output is seen as rows x its last axis,
+    /// or nil when the operand broadcasts along some but not all of the row axes.
+    static func rowColumnStrides(_ shape: Shape, output: Shape) -> (row: Int, column: Int)? {
+        guard output.rank >= 1 else { return (0, 0) }
+        let dims = [Int](repeating: 1, count: output.rank - shape.rank) + shape.dims
+        let last = dims[output.rank - 1]
+        let column = last == output[output.rank - 1] ? 1 : 0
+        let outer = dims.dropLast().reduce(1, *)
+        if outer == 1 { return (0, column) }
+        guard zip(dims.dropLast(), output.dims.dropLast()).allSatisfy({ $0 == $1 }) else { return nil }
+        return (last, column)
+    }
+
+    /// Element strides of `shape` seen in the output's rank, 0 on broadcast axes.
+    static func broadcastStrides(_ shape: Shape, rank: Int, output: Shape) -> [Int] {
+        var strides = [Int](repeating: 0, count: rank)
+        var step = 1
+        for i in stride(from: rank - 1, through: 0, by: -1) {
+            let j = i - (rank - shape.rank)
+            guard j >= 0 else { break }
+            strides[i] = shape[j] == 1 && output[i] != 1 ? 0 : step
+            step *= shape[j]
+        }
+        return strides
+    }
+
+    public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
+        let out = try outputShapes(for: shapes)[0]
+        let (a, b, y, kind, act) = (inputs[0], inputs[1], outputs[0], kind, activation)
+        let count = out.count
+        if shapes[0] == shapes[1] {
+            if kind == .add { return BoundWork(cost: count) { f32AddReference(a, b, count: count, activation: act, output: y) } }
+            return BoundWork(cost: count) { for i in 0..<count { y[i] = act.apply(kind.apply(a[i], b[i])) } }
+        }
+        // Most broadcasts are rows x columns (columns: the output's last axis) with each operand
+        // either full, one value per row, one row for all, or a scalar: a strided loop, no index
+        // arithmetic per element.
+        if let sa = Self.rowColumnStrides(shapes[0], output: out), let sb = Self.rowColumnStrides(shapes[1], output: out) {
+            let columns = out.dims.last ?? 1
+            return BoundWork(units: count / max(columns, 1), costPerUnit: columns) { rows in
+                f32BinaryRowsReference(kind, a, strides: sa, b, strides: sb, rows: rows, columns: columns, activation: act, output: y)
+            }
+        }
+        let aStrides = Self.broadcastStrides(shapes[0], rank: out.rank, output: out)
+        let bStrides = Self.broadcastStrides(shapes[1], rank: out.rank, output: out)
+        return BoundWork(cost: count) {
+            f32BinaryBroadcastReference(kind, a, aStrides: aStrides, b, bStrides: bStrides, outputDims: out.dims,
+                                        activation: act, output: y)
+        }
+    }
+}
+
+/// LOGISTIC, NEG, SQRT and RSQRT, elementwise.
+public struct Unary: TensorOperator {
+    public let kind: UnaryKind
+    public init(_ kind: UnaryKind) { self.kind = kind }
+
+    public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
+        try requireInputs(inputs, 1, kind.rawValue)
+        return inputs
+    }
+
+    public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
+        let count = try outputShapes(for: shapes)[0].count
+        let (x, y, kind) = (inputs[0], outputs[0], kind)
+        return BoundWork(cost: count) { f32UnaryReference(kind, x, count: count, output: y) }
+    }
+}
+
+/// PRELU with one slope per channel (the innermost axis): TFLite's `x >= 0 ? x : x * alpha`
+/// for an alpha that broadcasts along every other axis (the landmark network's `[1, 1, C]`).
+public struct PReLU: TensorOperator {
+    public let kernels: KernelChoice
+    /// The slopes, padded with `kernelSlack` zeros for whole-vector loads.
+    let slopes: ZeroBuffer
+    public let channels: Int
+
+    public init(alpha: Tensor, kernels: KernelChoice = .fastest) throws(TensorError) {
+        guard let c = alpha.shape.dims.last, c > 0, alpha.shape.count == c else {
+            throw .shapeMismatch("PRELU needs one slope per channel ([..., 1, C]), got \(alpha.shape)")
+        }
+        channels = c
+        self.kernels = kernels
+        slopes = ZeroBuffer(count: c + kernelSlack)
+        slopes.pointer.update(from: alpha.scalars, count: c)
+    }
+
+    /// The slope of channel `c`.
+    public func slope(_ c: Int) -> Float { slopes.pointer[c] }
+
+    public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
+        try requireInputs(inputs, 1, "PRELU")
+        guard inputs[0].dims.last == channels else {
+            throw .shapeMismatch("PRELU has \(channels) slopes for input \(inputs[0])")
+        }
+        return inputs
+    }
+
+    public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
+        let count = try outputShapes(for: shapes)[0].count
+        let (x, y, c, slopes) = (inputs[0], outputs[0], channels, slopes)
+        if kernels == .fastest {
+            return BoundWork(units: count / c, costPerUnit: c) { r in
+                f32PReLU8(x, pixels: r, slopes: slopes.pointer, channels: c, output: y)
+            }
+        }
+        return BoundWork(cost: count) { f32PReLUReference(x, count: count, slopes: slopes.pointer, channels: c, output: y) }
+    }
+}
+
+/// A weight tensor read as a runtime value (a constant operand of arithmetic or concatenation),
+/// copied into its planned buffer on each run.
+public struct ConstantValue: TensorOperator {
+    public let tensor: Tensor
+    public init(_ tensor: Tensor) { self.tensor = tensor }
+
+    public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
+        try requireInputs(inputs, 0, "CONSTANT")
+        return [tensor.shape]
+    }
+
+    public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
+        let (values, y) = (tensor.scalars, outputs[0])
+        return BoundWork(cost: values.count) { y.update(from: values, count: values.count) }
+    }
+}

@@ -1,0 +1,84 @@
+/// MEAN and SUM over a set of axes (negative counts from the end), keeping the reduced axes as
+/// 1 or dropping them (TFLite's ReducerOptions keep_dims). Sums in index order, in float; the
+/// mean divides the sum by the element count.
+public struct Reduce: TensorOperator {
+    /// MEAN divides the sum by the element count; SUM does not.
+    public enum Kind: String, Sendable { case mean, sum }
+    public let kind: Kind
+    public let axes: [Int]
+    public let keepDims: Bool
+
+    public init(_ kind: Kind, axes: [Int], keepDims: Bool) {
+        (self.kind, self.axes, self.keepDims) = (kind, axes, keepDims)
+    }
+
+    func reducedAxes(_ rank: Int) throws(TensorError) -> Set<Int> {
+        var set = Set<Int>()
+        for a in axes {
+            let n = a < 0 ? a + rank : a
+            guard (0..<rank).contains(n) else { throw .invalidAttribute("\(kind.rawValue) axis \(a) is outside rank \(rank)") }
+            set.insert(n)
+        }
+        return set
+    }
+
+    public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
+        try requireInputs(inputs, 1, kind.rawValue)
+        let reduced = try reducedAxes(inputs[0].rank)
+        let dims = inputs[0].dims.enumerated().compactMap { i, d -> Int? in
+            reduced.contains(i) ? (keepDims ? 1 : nil) : d
+        }
+        return [Shape(dims)]
+    }
+
+    public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
+        let outCount = try outputShapes(for: shapes)[0].count
+        let dims = shapes[0].dims, reduced = try reducedAxes(shapes[0].rank)
+        let (x, y, mean) = (inputs[0], outputs[0], kind == .mean)
+        let n = dims.enumerated().filter { reduced.contains($0.offset) }.map(\.element).reduce(1, *)
+        // Reducing the trailing axes: each output sums one contiguous run, in order (the same
+        // sums as the general loop, which also visits the input in index order).
+        if reduced == Set((dims.count - reduced.count)..<dims.count) {
+            return BoundWork(units: outCount, costPerUnit: n) { r in
+                for o in r {
+                    let row = x + o &* n
+                    var s: Float = 0
+                    for i in 0..<n { s += row[i] }
+                    y[o] = mean ? s / Float(n) : s
+                }
+            }
+        }
+        return BoundWork(cost: shapes[0].count) {
+            f32ReduceSumReference(x, dims: dims, reduced: reduced, output: y, outputCount: outCount)
+            if mean { for i in 0..<outCount { y[i] /= Float(n) } }
+        }
+    }
+}
+
+/// Sums `x` (shape `dims`) over the `reduced` axes into `output` (the kept axes in order),
+/// visiting the input in index order.
+public func f32ReduceSumReference(_ x: UnsafePointer<Float>, dims: [Int], reduced: Set<Int>,
+                                  output: UnsafeMutablePointer<Float>, outputCount: Int) {
+    output.update(repeating: 0, count: outputCount)
+    // Output strides of each input axis (0 on reduced axes).
+    var strides = [Int](repeating: 0, count: dims.count)
+    var step = 1
+    for i in stride(from: dims.count - 1, through: 0, by: -1) where !reduced.contains(i) {
+        strides[i] = step
+        step *= dims[i]
+    }
+    var index = [Int](repeating: 0, count: dims.count)
+    for i in 0..<dims.reduce(1, *) {
+        var o = 0
+        for d in 0..<dims.count { o += index[d] * strides[d] }
+        output[o] += x[i]
+        var d = dims.count - 1
+        while d >= 0 {
+            index[d] += 1
+            if index[d] < dims[d] { break }
+            index[d] = 0
+            d -= 1
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import BlazeFace
+import BlazeImage
+import BlazeModel
+import BlazeTensor
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#else
+import Darwin
+#endif
+
+/// MediaPipe's Face Landmarker in pure Swift, stage for stage as face_landmarker_graph.cc and
+/// face_landmarks_detector_graph.cc: the short-range face detector (the bundle's
+/// face_detector.tflite is the same network), a rotated region per face, a 256x256 crop, the
+/// landmark network (478 points and a face-presence logit), projection back to the image, and
+/// the blendshape model on 146 of the points. In video mode each face's next region comes from
+/// its landmarks and the detector runs only while fewer than `numFaces` faces are tracked.
+///
+/// One landmarker serves one call at a time (calls from several threads are serialised).
+public final class FaceLandmarker: Sendable {
+    /// The options in force (validated).
+    public let options: FaceLandmarkerOptions
+    private let detector: FaceDetector
+    private let state: Mutex<LandmarkerState>
+
+    /// The weights files the landmarker reads (in `weightsFolder`, or where WeightsLocator looks).
+    public static let landmarksWeightsFile = "face_landmarks_detector.bin"
+    public static let blendshapesWeightsFile = "face_blendshapes.bin"
+
+    public init(options: FaceLandmarkerOptions = FaceLandmarkerOptions()) throws(DetectorError) {
+        let options = try options.validated()
+        func path(_ file: String) throws(DetectorError) -> String {
+            if let folder = options.weightsFolder { return folder + "/" + file }
+            return try WeightsLocator.path(for: file)
+        }
+        detector = try FaceDetector(options: FaceDetectorOptions(
+            model: .shortRange, weightsPath: try path(FaceDetectorModel.shortRange.weightsFile),
+            minDetectionConfidence: options.minFaceDetectionConfidence, maxFaces: options.numFaces, threads: options.threads))
+        let landmarks = try Self.load(try path(Self.landmarksWeightsFile))
+        let blendshapes = options.outputFaceBlendshapes ? try Self.load(try path(Self.blendshapesWeightsFile)) : nil
+        self.options = options
+        self.state = Mutex(try LandmarkerState(landmarks: landmarks, blendshapes: blendshapes, options: options))
+    }
+
+    private static func load(_ path: String) throws(DetectorError) -> ModelFile {
+        do { return try WeightsFormat.read(contentsOf: path) } catch {
+            if case .io = error { throw .weights(error) }
+            throw .weightsFile(path: path, error)
+        }
+    }
+
+    /// Finds faces in `image` and their landmarks (image mode).
+    public func detect(image: RGBImage) throws(DetectorError) -> FaceLandmarkerResult {
+        guard options.runningMode == .image else {
+            throw .invalidOption(name: "runningMode", value: "video", allowed: "image for detect(image:); use detect(videoFrame:timestampInMilliseconds:)")
+        }
+        let regions = try regions(for: image)
+        return try state.withLock { s throws(DetectorError) in try s.landmarks(image, regions: regions) }
+    }
+
+    /// Video mode: landmarks for one frame, with regions carried over from the previous frame's
+    /// landmarks; the detector runs only while fewer than `numFaces` faces are tracked, and its
+    /// regions replace tracked ones they overlap (IoU above `minTrackingConfidence`).
+    /// Timestamps must strictly increase.
+    public func detect(videoFrame image: RGBImage, timestampInMilliseconds t: Int) throws(DetectorError) -> FaceLandmarkerResult {
+        guard options.runningMode == .video else {
+            throw .invalidOption(name: "runningMode", value: "image", allowed: "video for detect(videoFrame:timestampInMilliseconds:)")
+        }
+        let tracked = try state.withLock { s throws(DetectorError) -> [FaceRegion] in
+            if let last = s.lastTimestamp, t <= last {
+                throw .invalidOption(name: "timestampInMilliseconds", value: "\(t)", allowed: "greater than the previous frame's \(last)")
+            }
+            s.lastTimestamp = t
+            return s.trackedRegions
+        }
+        var regions = tracked
+        if regions.count < options.numFaces {
+            regions = RegionAssociation.merge(tracked: tracked, detected: try self.regions(for: image),
+                                              minSimilarity: options.minTrackingConfidence)
+        }
+        regions = Array(regions.prefix(options.numFaces))
+        return try state.withLock { s throws(DetectorError) in
+            let result = try s.landmarks(image, regions: regions)
+            s.trackedRegions = result.faces.compactMap(\.nextRegion)
+            return result
+        }
+    }
+
+    /// Forgets the faces tracked in video mode (the next frame runs the detector).
+    public func resetTracking() {
+        state.withLock { $0.trackedRegions = []; $0.lastTimestamp = nil }
+    }
+
+    // MARK: Stages, for tests and tools
+
+    /// Stage 1: the face detector's detections and the landmark region of each (EXPANDED_FACE_RECTS).
+    public func regions(for image: RGBImage) throws(DetectorError) -> [FaceRegion] {
+        try detector.detect(image: image).detections.map {
+            FaceRegion(detection: $0, imageWidth: image.width, imageHeight: image.height)
+        }
+    }
+
+    /// Stage 2: the landmark network's 1x256x256x3 input for `region` of `image`.
+    public func inputTensor(for image: RGBImage, region: FaceRegion) throws(DetectorError) -> [Float] {
+        try state.withLock { s throws(DetectorError) in
+            try s.crop(image, region: region)
+            return Array(s.landmarkNetwork.input())
+        }
+    }
+
+    /// Stage 3: the landmark network's raw outputs for an input tensor: 1434 landmark values
+    /// (478 x, y, z in crop pixels) and the face-presence logit.
+    public func rawOutputs(for tensor: [Float]) throws(DetectorError) -> (landmarks: [Float], presenceLogit: Float) {
+        try state.withLock { s throws(DetectorError) in
+            let input = s.landmarkNetwork.input()
+            guard tensor.count == input.count else {
+                throw .invalidOption(name: "tensor", value: "\(tensor.count) values", allowed: "\(input.count) values")
+            }
+            _ = input.update(fromContentsOf: tensor)
+            s.landmarkNetwork.run()
+            return (Array(s.landmarkNetwork.output(s.landmarksIndex)), s.landmarkNetwork.output(s.presenceIndex)[0])
+        }
+    }
+
+    /// Stage 4: the 52 blendshapes for 478 landmarks normalized to an image of this size.
+    public func blendshapes(for landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int) throws(DetectorError) -> [Blendshape] {
+        guard landmarks.count == LandmarkDecoding.count else {
+            throw .invalidOption(name: "landmarks", value: "\(landmarks.count) points", allowed: "\(LandmarkDecoding.count) points")
+        }
+        return try state.withLock { s throws(DetectorError) in
+            guard s.blendshapeNetwork != nil else {
+                throw .invalidOption(name: "outputFaceBlendshapes", value: "false", allowed: "true to compute blendshapes")
+            }
+            return s.blendshapes(landmarks, imageWidth: imageWidth, imageHeight: imageHeight)
+        }
+    }
+
+    /// Runs the landmark network once on its current input (for benchmarks).
+    public func runLandmarkNetwork() { state.withLock { $0.landmarkNetwork.run() } }
+
+    /// Runs the blendshape network once on its current input (for benchmarks).
+    public func runBlendshapeNetwork() { state.withLock { $0.blendshapeNetwork?.run() } }
+
+    /// Per-layer median times of the blendshape network (empty without blendshapes).
+    public func profileBlendshapeLayers(iterations: Int) -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
+        state.withLock { $0.blendshapeNetwork?.profileLayers(iterations: iterations).map { ($0.node.op, "\($0.shape)", $0.medianSeconds, $0.macs) } ?? [] }
+    }
+
+    /// Per-layer median times of the landmark network (see `Network.profileLayers`).
+    public func profileLandmarkLayers(iterations: Int) -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
+        state.withLock { $0.landmarkNetwork.profileLayers(iterations: iterations).map { ($0.node.op, "\($0.shape)", $0.medianSeconds, $0.macs) } }
+    }
+}
+
+/// The landmarker's networks and what they keep between calls.
+struct LandmarkerState {
+    let landmarkNetwork: Network
+    let landmarksIndex: Int, presenceIndex: Int
+    let blendshapeNetwork: Network?
+    let cropper = ImageToTensor(width: 256, height: 256, valueRange: 0...1, keepAspectRatio: false, borderMode: .replicate)
+    let minPresence: Float
+    var trackedRegions: [FaceRegion] = []
+    var lastTimestamp: Int?
+
+    init(landmarks: ModelFile, blendshapes: ModelFile?, options: FaceLandmarkerOptions) throws(DetectorError) {
+        let threads = Network.Options(threads: options.threads)
+        do { landmarkNetwork = try Network(model: landmarks, options: threads) } catch { throw .weights(error) }
+        guard landmarkNetwork.inputShapes == [Shape([1, 256, 256, 3])],
+              let l = landmarkNetwork.outputShapes.firstIndex(of: Shape([1, 1, 1, 3 * LandmarkDecoding.count])),
+              let p = landmarkNetwork.outputShapes.firstIndex(of: Shape([1, 1, 1, 1])) else {
+            throw .weights(.unexpectedModel("input \(landmarkNetwork.inputShapes), outputs \(landmarkNetwork.outputShapes): expected the face landmark network (1x256x256x3 in; 1x1x1x1434 and 1x1x1x1 among its outputs)"))
+        }
+        (landmarksIndex, presenceIndex) = (l, p)
+        if let blendshapes {
+            let network: Network
+            do { network = try Network(model: blendshapes, options: threads) } catch { throw .weights(error) }
+            guard network.inputShapes == [Shape([1, BlendshapeModel.landmarkSubset.count, 2])],
+                  network.outputShapes.first?.count == BlendshapeModel.names.count else {
+                throw .weights(.unexpectedModel("input \(network.inputShapes), outputs \(network.outputShapes): expected the blendshape model (1x146x2 in, 52 out)"))
+            }
+            blendshapeNetwork = network
+        } else {
+            blendshapeNetwork = nil
+        }
+        minPresence = options.minFacePresenceConfidence
+    }
+
+    func crop(_ image: RGBImage, region: FaceRegion) throws(DetectorError) {
+        guard region.isUsable else { throw .invalidRegion("\(region) must be finite with a positive size") }
+        _ = try cropper.convert(image, region: region.rotatedRect(imageWidth: image.width, imageHeight: image.height),
+                                into: landmarkNetwork.input())
+    }
+
+    /// Landmarks (and blendshapes) for each region; regions without a face are skipped. All
+    /// landmark networks run first, then all blendshape networks, so each network's weights stay
+    /// in cache from face to face.
+    func landmarks(_ image: RGBImage, regions: [FaceRegion]) throws(DetectorError) -> FaceLandmarkerResult {
+        var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
+        var points: [SIMD3<Float>] = []
+        for region in regions where region.isUsable {
+            try crop(image, region: region)
+            landmarkNetwork.run()
+            // TensorsToFloatsCalculator's SIGMOID, then ThresholdingCalculator (present when >=).
+            let presence = 1 / (1 + expf(-landmarkNetwork.output(presenceIndex)[0]))
+            guard presence >= minPresence else { continue }
+            LandmarkDecoding.project(raw: landmarkNetwork.output(landmarksIndex), region: region, into: &points)
+            guard points.count == LandmarkDecoding.count, points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else { continue }
+            result.faces.append(FaceLandmarks(
+                landmarks: points, blendshapes: [], presence: presence, region: region,
+                nextRegion: FaceRegion(landmarks: points, imageWidth: image.width, imageHeight: image.height)))
+        }
+        if blendshapeNetwork != nil {
+            for i in result.faces.indices {
+                result.faces[i].blendshapes = blendshapes(result.faces[i].landmarks, imageWidth: image.width, imageHeight: image.height)
+            }
+        }
+        return result
+    }
+
+    func blendshapes(_ landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int) -> [Blendshape] {
+        guard let network = blendshapeNetwork else { return [] }
+        BlendshapeModel.fillInput(network.input(), landmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight)
+        network.run()
+        let scores = network.output(0)
+        return BlendshapeModel.names.enumerated().map { Blendshape(name: $1, score: scores[$0]) }
+    }
+}
