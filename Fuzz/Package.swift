@@ -15,6 +15,8 @@ let package = Package(
         .executableTarget(name: "FuzzPNG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImage", package: "BlazeFace")]),
         .executableTarget(name: "FuzzWeights", dependencies: ["CFuzzerDriver", .product(name: "BlazeModel", package: "BlazeFace")]),
         .executableTarget(name: "FuzzGeometry", dependencies: ["CFuzzerDriver", .product(name: "FaceGeometry", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzTaskBundle", dependencies: ["CFuzzerDriver", .product(name: "TFLiteImport", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzY4M", dependencies: ["CFuzzerDriver", .product(name: "BlazeImage", package: "BlazeFace")]),
         .executableTarget(name: "FuzzTFLite", dependencies: ["CFuzzerDriver", .product(name: "TFLiteImport", package: "BlazeFace")]),
     ]
 )

@@ -5,13 +5,16 @@
 # input is written to .fuzz/artifacts/ and the script exits non-zero.
 #
 #   bash Tools/fuzz.sh [SECONDS] [TARGET...]      e.g. bash Tools/fuzz.sh 600 FuzzPNG
+#   targets: FuzzPNG FuzzJPEG FuzzPNM FuzzY4M FuzzWeights FuzzTFLite FuzzTaskBundle FuzzGeometry
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"; shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=($(ls Fuzz/Sources | grep '^Fuzz')); fi
-(cd Fuzz && swift build -c release --scratch-path ../.build-fuzz -Xswiftc -use-ld=lld \
-   -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | tail -1)
+if [ -z "${FUZZ_NO_BUILD:-}" ]; then   # FUZZ_NO_BUILD=1: reuse the last build (parallel runs)
+  (cd Fuzz && swift build -c release --scratch-path ../.build-fuzz -Xswiftc -use-ld=lld \
+     -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | tail -1)
+fi
 # Swift's own crash handler would read memory under ASan; libFuzzer reports the crash instead.
 export SWIFT_BACKTRACE=enable=no
 mkdir -p .fuzz/artifacts

@@ -216,6 +216,20 @@ def main():
     jpeg.mkdir(parents=True, exist_ok=True)
     for source in sorted((ROOT / "Tests" / "Fixtures" / "images" / "jpeg").glob("orientation_*.jpg")):
         shutil.copy(source, jpeg / source.name)
+    y4m = CORPUS / "FuzzY4M"
+    y4m.mkdir(parents=True, exist_ok=True)
+    frame420 = bytes(range(16)) + bytes([100, 110, 120, 130]) + bytes([140, 150, 160, 170])
+    (y4m / "c420.y4m").write_bytes(b"YUV4MPEG2 W4 H4 F30:1 Ip A1:1 C420jpeg\n" + 2 * (b"FRAME\n" + frame420))
+    (y4m / "c444_full.y4m").write_bytes(b"YUV4MPEG2 W2 H2 F25:1 C444 XCOLORRANGE=FULL\n" + b"FRAME Ixyz\n" + bytes(range(12)))
+    (y4m / "mono.y4m").write_bytes(b"YUV4MPEG2 W3 H1 Cmono\nFRAME\n" + bytes([0, 128, 255]))
+    bundle = CORPUS / "FuzzTaskBundle"
+    bundle.mkdir(parents=True, exist_ok=True)
+    import io, zipfile
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_STORED) as z:
+        z.writestr("conv.tflite", tflite_seeds()["conv.tflite"])
+        z.writestr("notes.txt", b"a stored member")
+    (bundle / "two_members.task").write_bytes(buffer.getvalue())
     png = CORPUS / "FuzzPNG"
     png.mkdir(parents=True, exist_ok=True)
     for source in sorted((ROOT / "Tests" / "BlazeImageTests" / "Resources").glob("*.png")):
