@@ -58,6 +58,12 @@ def cases(tmp):
     shutil.copy(IMAGE, folder / "a.png"); (folder / "b.png").write_bytes(good[:100]); shutil.copy(IMAGE, folder / "c.png")
     (folder / "notes.txt").write_bytes(b"not an image")
     yield "batch: a folder with a cut PNG among good ones (and a text file)", detect(str(folder))
+    def track(*args): return ["track", *args]
+    yield "Y4M: not a YUV4MPEG2 stream", track(file("bad.y4m", b"RIFF....AVI LIST"))
+    yield "Y4M: header without a width", track(file("now.y4m", b"YUV4MPEG2 H4 C420jpeg\nFRAME\n" + bytes(24)))
+    yield "Y4M: header claims 100000x100000", track(file("bomb.y4m", b"YUV4MPEG2 W100000 H100000 C420jpeg\nFRAME\n"))
+    yield "Y4M: unsupported chroma C411", track(file("c411.y4m", b"YUV4MPEG2 W4 H4 C411\nFRAME\n" + bytes(24)))
+    yield "Y4M: stream cut inside a frame", track(file("cut.y4m", b"YUV4MPEG2 W4 H4 C420jpeg\nFRAME\n" + bytes(10)))
     yield "weights: file does not exist", detect(str(IMAGE), "--weights", str(tmp / "missing.bin"))
     yield "weights: not a weights file", detect(str(IMAGE), "--weights", file("w1.bin", b"hello, world\n"))
     yield "weights: another format version", detect(str(IMAGE), "--weights", file("w2.bin", weights[:4] + struct.pack("<I", 9) + weights[8:]))
