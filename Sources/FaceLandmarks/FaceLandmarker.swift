@@ -37,7 +37,7 @@ public final class FaceLandmarker: Sendable {
             return try WeightsLocator.path(for: file)
         }
         detector = try FaceDetector(options: FaceDetectorOptions(
-            model: .shortRange, weightsPath: try path(FaceDetectorModel.shortRange.weightsFile),
+            model: options.detectorModel, weightsPath: try path(options.detectorModel.weightsFile),
             minDetectionConfidence: options.minFaceDetectionConfidence, maxFaces: options.numFaces, threads: options.threads))
         let landmarks = try Self.load(try path(Self.landmarksWeightsFile))
         let blendshapes = options.outputFaceBlendshapes ? try Self.load(try path(Self.blendshapesWeightsFile)) : nil
@@ -57,8 +57,17 @@ public final class FaceLandmarker: Sendable {
         guard options.runningMode == .image else {
             throw .invalidOption(name: "runningMode", value: "video", allowed: "image for detect(image:); use detect(videoFrame:timestampInMilliseconds:)")
         }
-        let regions = try regions(for: image)
-        return try state.withLock { s throws(DetectorError) in try s.landmarks(image, regions: regions) }
+        return try landmarks(for: image, detections: try detections(for: image))
+    }
+
+    /// Image mode on detections already made (say, `detections(for:)` filtered by size): the
+    /// landmarks of each detection's region; each face keeps its `detection`.
+    public func landmarks(for image: RGBImage, detections: [Detection]) throws(DetectorError) -> FaceLandmarkerResult {
+        guard options.runningMode == .image else {
+            throw .invalidOption(name: "runningMode", value: "video", allowed: "image for landmarks(for:detections:)")
+        }
+        let regions = detections.map { FaceRegion(detection: $0, imageWidth: image.width, imageHeight: image.height) }
+        return try state.withLock { s throws(DetectorError) in try s.landmarks(image, regions: regions, detections: detections) }
     }
 
     /// Video mode: landmarks for one frame, with regions carried over from the previous frame's
@@ -96,9 +105,14 @@ public final class FaceLandmarker: Sendable {
 
     // MARK: Stages, for tests and tools
 
+    /// Stage 1a: the face detector's detections, best first, at most `numFaces`.
+    public func detections(for image: RGBImage) throws(DetectorError) -> [Detection] {
+        try detector.detect(image: image).detections
+    }
+
     /// Stage 1: the face detector's detections and the landmark region of each (EXPANDED_FACE_RECTS).
     public func regions(for image: RGBImage) throws(DetectorError) -> [FaceRegion] {
-        try detector.detect(image: image).detections.map {
+        try detections(for: image).map {
             FaceRegion(detection: $0, imageWidth: image.width, imageHeight: image.height)
         }
     }
@@ -197,10 +211,10 @@ struct LandmarkerState {
     /// Landmarks (and blendshapes) for each region; regions without a face are skipped. All
     /// landmark networks run first, then all blendshape networks, so each network's weights stay
     /// in cache from face to face.
-    func landmarks(_ image: RGBImage, regions: [FaceRegion]) throws(DetectorError) -> FaceLandmarkerResult {
+    func landmarks(_ image: RGBImage, regions: [FaceRegion], detections: [Detection] = []) throws(DetectorError) -> FaceLandmarkerResult {
         var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
         var points: [SIMD3<Float>] = []
-        for region in regions where region.isUsable {
+        for (index, region) in regions.enumerated() where region.isUsable {
             try crop(image, region: region)
             landmarkNetwork.run()
             // TensorsToFloatsCalculator's SIGMOID, then ThresholdingCalculator (present when >=).
@@ -210,7 +224,8 @@ struct LandmarkerState {
             guard points.count == LandmarkDecoding.count, points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else { continue }
             result.faces.append(FaceLandmarks(
                 landmarks: points, blendshapes: [], presence: presence, region: region,
-                nextRegion: FaceRegion(landmarks: points, imageWidth: image.width, imageHeight: image.height)))
+                nextRegion: FaceRegion(landmarks: points, imageWidth: image.width, imageHeight: image.height),
+                detection: index < detections.count ? detections[index] : nil))
         }
         if blendshapeNetwork != nil {
             for i in result.faces.indices {

@@ -23,10 +23,15 @@ public struct FaceLandmarkerOptions: Sendable {
     public var weightsFolder: String?
     /// Threads each network may use (1...64, default 1). Results do not depend on it.
     public var threads: Int = 1
+    /// The face detector: MediaPipe's (and the bundle's) short-range model by default; the
+    /// full-range one finds smaller, more distant faces (ML Kit's accurate mode).
+    public var detectorModel: FaceDetectorModel = .shortRange
 
     public init(runningMode: RunningMode = .image, numFaces: Int = 1, minFaceDetectionConfidence: Float = 0.5,
                 minFacePresenceConfidence: Float = 0.5, minTrackingConfidence: Float = 0.5,
-                outputFaceBlendshapes: Bool = false, weightsFolder: String? = nil, threads: Int = 1) {
+                outputFaceBlendshapes: Bool = false, weightsFolder: String? = nil, threads: Int = 1,
+                detectorModel: FaceDetectorModel = .shortRange) {
+        self.detectorModel = detectorModel
         self.runningMode = runningMode
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
@@ -71,9 +76,13 @@ public struct FaceLandmarks: Sendable, Equatable {
     public var region: FaceRegion
     /// The next frame's region, from these landmarks (video mode tracks with it).
     public var nextRegion: FaceRegion?
+    /// The detection the region came from (nil for a region tracked from the previous frame).
+    public var detection: Detection?
 
-    public init(landmarks: [SIMD3<Float>], blendshapes: [Blendshape], presence: Float, region: FaceRegion, nextRegion: FaceRegion?) {
+    public init(landmarks: [SIMD3<Float>], blendshapes: [Blendshape], presence: Float, region: FaceRegion, nextRegion: FaceRegion?,
+                detection: Detection? = nil) {
         (self.landmarks, self.blendshapes, self.presence, self.region, self.nextRegion) = (landmarks, blendshapes, presence, region, nextRegion)
+        self.detection = detection
     }
 }
 
