@@ -9,7 +9,7 @@ num_faces 4, blendshapes and transformation matrices on: the same outputs). Roun
 run of the Swift CLI; each round prints both medians and their ratio, then the median ratio.
 
   /root/mpenv/bin/python Benchmarks/compare/compare_analyze.py \
-      --cli .build-haswell/release/blazeface --bundle /path/to/face_landmarker.task [--rounds 6] [--threads 1]
+      --cli .build-haswell/release/blazeface --bundle /path/to/face_landmarker.task [--rounds 6] [--threads 1] [--face-threads 1]
 """
 import argparse
 import json
@@ -31,6 +31,7 @@ def main():
     ap.add_argument("--image", default="Tests/Fixtures/images/two_faces_1280x853.png")
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--threads", type=int, default=1, help="threads per network for the Swift side")
+    ap.add_argument("--face-threads", type=int, default=1, help="faces at the same time for the Swift side")
     args = ap.parse_args()
     rgb = np.asarray(Image.open(args.image).convert("RGB"))
     options = vision.FaceLandmarkerOptions(
@@ -55,13 +56,14 @@ def main():
         samples.sort()
         theirs = samples[len(samples) // 2]
         ours = json.loads(subprocess.check_output(
-            [args.cli, "bench-analyze", "--iterations", "100", "--json", "--image", args.image, "--threads", str(args.threads)]))
+            [args.cli, "bench-analyze", "--iterations", "100", "--json", "--image", args.image, "--threads", str(args.threads),
+             "--face-threads", str(args.face_threads)]))
         ratio = ours["analyze"]["median_us"] / theirs
         ratios.append(ratio)
         print("round %d: MediaPipe detect() median %.1f us (%d faces, %.2f cores busy), Swift analyze median %.1f us "
-              "min %.1f us (%d faces, %d thread(s)), ratio %.3f; load average %.2f" % (
+              "min %.1f us (%d faces, %d thread(s) per network, %d face thread(s)), ratio %.3f; load average %.2f" % (
                   r, theirs, len(result.face_landmarks), cores, ours["analyze"]["median_us"], ours["analyze"]["min_us"],
-                  ours["faces"], ours["threads"], ratio, os.getloadavg()[0]), flush=True)
+                  ours["faces"], ours["threads"], ours["faceThreads"], ratio, os.getloadavg()[0]), flush=True)
     ratios.sort()
     print("median ratio over %d rounds: %.3f (all: %s)" % (
         len(ratios), ratios[len(ratios) // 2], ", ".join("%.3f" % x for x in ratios)))

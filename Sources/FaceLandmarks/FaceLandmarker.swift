@@ -2,6 +2,7 @@ import BlazeFace
 import BlazeImage
 import BlazeModel
 import BlazeTensor
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -25,6 +26,8 @@ public final class FaceLandmarker: Sendable {
     public let options: FaceLandmarkerOptions
     private let detector: FaceDetector
     private let state: Mutex<LandmarkerState>
+    /// With `faceThreads` above 1: more copies of the networks, so faces run at the same time.
+    private let extraStates: [LandmarkerLane]
 
     /// The weights files the landmarker reads (in `weightsFolder`, or where WeightsLocator looks).
     public static let landmarksWeightsFile = "face_landmarks_detector.bin"
@@ -43,12 +46,24 @@ public final class FaceLandmarker: Sendable {
         let blendshapes = options.outputFaceBlendshapes ? try Self.load(try path(Self.blendshapesWeightsFile)) : nil
         self.options = options
         self.state = Mutex(try LandmarkerState(landmarks: landmarks, blendshapes: blendshapes, options: options))
+        var extra: [LandmarkerLane] = []
+        for _ in 1..<options.faceThreads {
+            extra.append(try LandmarkerLane(landmarks: landmarks, blendshapes: blendshapes, options: options))
+        }
+        extraStates = extra
     }
 
     private static func load(_ path: String) throws(DetectorError) -> ModelFile {
         do { return try WeightsFormat.read(contentsOf: path) } catch {
             if case .io = error { throw .weights(error) }
             throw .weightsFile(path: path, error)
+        }
+    }
+
+    private static func faces(in lane: borrowing Mutex<LandmarkerState>, _ image: RGBImage, regions: [FaceRegion],
+                              detections: [Detection]) -> Result<[FaceLandmarks?], DetectorError> {
+        lane.withLock { s in
+            Result { () throws(DetectorError) in try s.faces(image, regions: regions, detections: detections) }
         }
     }
 
@@ -67,7 +82,22 @@ public final class FaceLandmarker: Sendable {
             throw .invalidOption(name: "runningMode", value: "video", allowed: "image for landmarks(for:detections:)")
         }
         let regions = detections.map { FaceRegion(detection: $0, imageWidth: image.width, imageHeight: image.height) }
-        return try state.withLock { s throws(DetectorError) in try s.landmarks(image, regions: regions, detections: detections) }
+        let lanes = min(regions.count, 1 + extraStates.count)
+        guard lanes > 1 else {
+            return try state.withLock { s throws(DetectorError) in try s.landmarks(image, regions: regions, detections: detections) }
+        }
+        // One face per lane at a time (faces lane, lane + lanes, ...), each lane on its own networks.
+        let slots = FaceSlots(count: regions.count)
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            let mine = Array(stride(from: lane, to: regions.count, by: lanes))
+            let (r, d) = (mine.map { regions[$0] }, mine.map { detections[$0] })
+            let faces = lane == 0 ? Self.faces(in: state, image, regions: r, detections: d)
+                : Self.faces(in: extraStates[lane - 1].state, image, regions: r, detections: d)
+            slots.results.withLock { out in for (k, i) in mine.enumerated() { out[i] = faces.map { $0[k] } } }
+        }
+        var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
+        for slot in slots.results.withLock({ $0 }) { if let face = try slot.get() { result.faces.append(face) } }
+        return result
     }
 
     /// Video mode: landmarks for one frame, with regions carried over from the previous frame's
@@ -169,6 +199,20 @@ public final class FaceLandmarker: Sendable {
     }
 }
 
+/// A second (third, ...) set of networks for faces run at the same time.
+final class LandmarkerLane: Sendable {
+    let state: Mutex<LandmarkerState>
+    init(landmarks: ModelFile, blendshapes: ModelFile?, options: FaceLandmarkerOptions) throws(DetectorError) {
+        state = Mutex(try LandmarkerState(landmarks: landmarks, blendshapes: blendshapes, options: options))
+    }
+}
+
+/// Each region's outcome when faces run on several lanes, filled in by the lanes.
+final class FaceSlots: Sendable {
+    let results: Mutex<[Result<FaceLandmarks?, DetectorError>]>
+    init(count: Int) { results = Mutex(Array(repeating: .success(nil), count: count)) }
+}
+
 /// The landmarker's networks and what they keep between calls.
 struct LandmarkerState {
     let landmarkNetwork: Network
@@ -212,7 +256,13 @@ struct LandmarkerState {
     /// landmark networks run first, then all blendshape networks, so each network's weights stay
     /// in cache from face to face.
     func landmarks(_ image: RGBImage, regions: [FaceRegion], detections: [Detection] = []) throws(DetectorError) -> FaceLandmarkerResult {
-        var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
+        FaceLandmarkerResult(faces: try faces(image, regions: regions, detections: detections).compactMap { $0 },
+                             imageWidth: image.width, imageHeight: image.height)
+    }
+
+    /// One slot per region: its face, or nil when the region is unusable or holds no face.
+    func faces(_ image: RGBImage, regions: [FaceRegion], detections: [Detection]) throws(DetectorError) -> [FaceLandmarks?] {
+        var faces = [FaceLandmarks?](repeating: nil, count: regions.count)
         var points: [SIMD3<Float>] = []
         for (index, region) in regions.enumerated() where region.isUsable {
             try crop(image, region: region)
@@ -222,17 +272,18 @@ struct LandmarkerState {
             guard presence >= minPresence else { continue }
             LandmarkDecoding.project(raw: landmarkNetwork.output(landmarksIndex), region: region, into: &points)
             guard points.count == LandmarkDecoding.count, points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else { continue }
-            result.faces.append(FaceLandmarks(
+            faces[index] = FaceLandmarks(
                 landmarks: points, blendshapes: [], presence: presence, region: region,
                 nextRegion: FaceRegion(landmarks: points, imageWidth: image.width, imageHeight: image.height),
-                detection: index < detections.count ? detections[index] : nil))
+                detection: index < detections.count ? detections[index] : nil)
         }
         if blendshapeNetwork != nil {
-            for i in result.faces.indices {
-                result.faces[i].blendshapes = blendshapes(result.faces[i].landmarks, imageWidth: image.width, imageHeight: image.height)
+            for i in faces.indices {
+                guard let points = faces[i]?.landmarks else { continue }
+                faces[i]?.blendshapes = blendshapes(points, imageWidth: image.width, imageHeight: image.height)
             }
         }
-        return result
+        return faces
     }
 
     func blendshapes(_ landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int) -> [Blendshape] {

@@ -26,12 +26,17 @@ public struct FaceLandmarkerOptions: Sendable {
     /// The face detector: MediaPipe's (and the bundle's) short-range model by default; the
     /// full-range one finds smaller, more distant faces (ML Kit's accurate mode).
     public var detectorModel: FaceDetectorModel = .shortRange
+    /// Image mode: faces processed at the same time (1...8, default 1), each on its own instance
+    /// of the landmark and blendshape networks. Results do not
+    /// depend on it. Video mode runs one face at a time.
+    public var faceThreads: Int = 1
 
     public init(runningMode: RunningMode = .image, numFaces: Int = 1, minFaceDetectionConfidence: Float = 0.5,
                 minFacePresenceConfidence: Float = 0.5, minTrackingConfidence: Float = 0.5,
                 outputFaceBlendshapes: Bool = false, weightsFolder: String? = nil, threads: Int = 1,
-                detectorModel: FaceDetectorModel = .shortRange) {
+                detectorModel: FaceDetectorModel = .shortRange, faceThreads: Int = 1) {
         self.detectorModel = detectorModel
+        self.faceThreads = faceThreads
         self.runningMode = runningMode
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
@@ -53,6 +58,9 @@ public struct FaceLandmarkerOptions: Sendable {
         }
         guard (1...64).contains(numFaces) else {
             throw .invalidOption(name: "numFaces", value: "\(numFaces)", allowed: "in 1...64")
+        }
+        guard (1...8).contains(faceThreads) else {
+            throw .invalidOption(name: "faceThreads", value: "\(faceThreads)", allowed: "in 1...8")
         }
         guard (1...64).contains(threads) else {
             throw .invalidOption(name: "threads", value: "\(threads)", allowed: "in 1...64")

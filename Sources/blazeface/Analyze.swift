@@ -43,6 +43,9 @@ struct Analyze: ParsableCommand {
     @Option(help: "Threads each network may use (1...64).")
     var threads: Int = 1
 
+    @Option(help: "Faces analysed at the same time, each on its own networks (1...8).")
+    var faceThreads: Int = 1
+
     @Flag(help: "Ignore JPEG EXIF orientation (by default it is applied).")
     var noExifOrientation = false
 
@@ -61,7 +64,7 @@ struct Analyze: ParsableCommand {
         let pipeline: FaceAnalysisPipeline
         do {
             pipeline = try FaceAnalysisPipeline(options: options, numFaces: numFaces,
-                                                minFaceDetectionConfidence: minDetectionConfidence, threads: threads)
+                                                minFaceDetectionConfidence: minDetectionConfidence, threads: threads, faceThreads: faceThreads)
         } catch { throw ToolError(error.description) }
         let items = InputList.expand(images)
         let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Detect.readStandardInput() : nil

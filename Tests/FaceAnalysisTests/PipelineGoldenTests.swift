@@ -65,10 +65,27 @@ import Testing
         #expect(some.faces.first?.detection.relativeBoundingBox.width == widths[1])
     }
 
+    /// Faces run at the same time on their own networks give the very same numbers, in the same
+    /// order (three faces on two lanes: one lane takes two).
+    @Test func faceThreadsDoNotChangeResults() throws {
+        let image = try Self.image("multi_face")
+        let one = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights).analyze(image: image)
+        try #require(one.faces.count == 3)
+        for lanes in [2, 3] {
+            let many = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, faceThreads: lanes).analyze(image: image)
+            #expect(many.faces.map(\.detection) == one.faces.map(\.detection))
+            #expect(many.faces.map(\.analysis.mesh) == one.faces.map(\.analysis.mesh))
+            #expect(many.faces.map { $0.analysis.blendshapes?.map(\.score) } == one.faces.map { $0.analysis.blendshapes?.map(\.score) })
+            #expect(many.faces.map(\.analysis.transformationMatrix) == one.faces.map(\.analysis.transformationMatrix))
+        }
+    }
+
     /// Bad options and missing weights are typed errors.
     @Test func refusesBadOptions() {
         #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: .nan), weightsFolder: Self.weights) }
         #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(numFaces: 0, weightsFolder: Self.weights) }
+        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: Self.weights, faceThreads: 0) }
+        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: Self.weights, faceThreads: 9) }
         #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: "/nonexistent") }
     }
 }

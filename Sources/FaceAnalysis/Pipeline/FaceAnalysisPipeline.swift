@@ -28,13 +28,15 @@ public final class FaceAnalysisPipeline: Sendable {
     ///   - minFaceDetectionConfidence: the detector's threshold (0...1).
     ///   - weightsFolder: the folder of the weights files; nil looks where `FaceDetector` looks.
     ///   - threads: threads each network may use (1...64); results do not depend on it.
+    ///   - faceThreads: faces analysed at the same time, each on its own networks (1...8).
     public init(options: FaceAnalyzerOptions = FaceAnalyzerOptions(), numFaces: Int = 4,
-                minFaceDetectionConfidence: Float = 0.5, weightsFolder: String? = nil, threads: Int = 1) throws(FaceAnalysisError) {
+                minFaceDetectionConfidence: Float = 0.5, weightsFolder: String? = nil, threads: Int = 1,
+                faceThreads: Int = 1) throws(FaceAnalysisError) {
         try options.validate()
         let landmarkerOptions = FaceLandmarkerOptions(
             numFaces: numFaces, minFaceDetectionConfidence: minFaceDetectionConfidence,
             outputFaceBlendshapes: options.needsBlendshapes, weightsFolder: weightsFolder, threads: threads,
-            detectorModel: options.performanceMode == .fast ? .shortRange : .fullRange)
+            detectorModel: options.performanceMode == .fast ? .shortRange : .fullRange, faceThreads: faceThreads)
         do {
             landmarker = try FaceLandmarker(options: landmarkerOptions)
         } catch { throw .landmarker(error) }
