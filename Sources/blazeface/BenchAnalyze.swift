@@ -45,12 +45,30 @@ struct BenchAnalyze: ParsableCommand {
             faces = result.faces.count
             bytes = Analyze.line(image: "photo", result: result).utf8.count
         }
+        // The same work stage by stage (each stage in its own loop, so warmer than inside analyze).
+        let detections = try pipeline.landmarker.detections(for: photo)
+        let marks = try pipeline.landmarker.landmarks(for: photo, detections: detections)
+        let result = try pipeline.analyze(image: photo)
+        let detection = try Timing.measure(iterations: iterations) { _ = try pipeline.landmarker.detections(for: photo) }
+        let landmarks = try Timing.measure(iterations: iterations) { _ = try pipeline.landmarker.landmarks(for: photo, detections: detections) }
+        let view = try Timing.measure(iterations: iterations) {
+            for face in marks.faces {
+                _ = try pipeline.analyzer.analyze(landmarks: face.landmarks, blendshapes: face.blendshapes.map { ($0.name, $0.score) },
+                                                  imageWidth: photo.width, imageHeight: photo.height)
+            }
+        }
+        let line = Timing.measure(iterations: iterations) { _ = Analyze.line(image: "photo", result: result) }
         let cpu = Timing.cpuName()
+        func pair(_ t: (median: Double, min: Double)) -> String { "{\"median_us\":\(t.median),\"min_us\":\(t.min)}" }
         if json {
-            print("{\"threads\":\(threads),\"faceThreads\":\(faceThreads),\"faces\":\(faces),\"json_bytes\":\(bytes),\"analyze\":{\"median_us\":\(analyze.median),\"min_us\":\(analyze.min)},\"cpu\":\(DetectionJSON.string(cpu))}")
+            print("{\"threads\":\(threads),\"faceThreads\":\(faceThreads),\"faces\":\(faces),\"json_bytes\":\(bytes),\"analyze\":\(pair(analyze)),\"detection\":\(pair(detection)),\"landmarks\":\(pair(landmarks)),\"view\":\(pair(view)),\"json\":\(pair(line)),\"cpu\":\(DetectionJSON.string(cpu))}")
         } else {
             print("\(threads) thread(s) per network, \(faceThreads) face thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(faces) face(s), \(cpu)")
             print("analyze, everything on, JSON line included: median \(analyze.median) us  min \(analyze.min) us")
+            print("  detection                      median \(detection.median) us  min \(detection.min) us")
+            print("  landmarks + blendshapes, all   median \(landmarks.median) us  min \(landmarks.min) us")
+            print("  geometry + ML Kit view, all    median \(view.median) us  min \(view.min) us")
+            print("  JSON line                      median \(line.median) us  min \(line.min) us")
         }
     }
 }
