@@ -64,9 +64,9 @@ def main():
                  "--face-threads", str(ft)]))
             ratio = ours["analyze"]["median_us"] / theirs
             ratios[ft].append(ratio)
-            print("round %d: MediaPipe detect() median %.1f us (%d faces, %.2f cores busy), Swift analyze median %.1f us "
+            print("round %d: MediaPipe detect() median %.1f us min %.1f us (%d faces, %.2f cores busy), Swift analyze median %.1f us "
                   "min %.1f us (%d faces, %d thread(s) per network, %d face thread(s)), ratio %.3f; load average %.2f" % (
-                      r, theirs, len(result.face_landmarks), cores, ours["analyze"]["median_us"], ours["analyze"]["min_us"],
+                      r, theirs, samples[0], len(result.face_landmarks), cores, ours["analyze"]["median_us"], ours["analyze"]["min_us"],
                       ours["faces"], ours["threads"], ours["faceThreads"], ratio, os.getloadavg()[0]), flush=True)
     for ft in settings:
         rs = sorted(ratios[ft])
