@@ -3,8 +3,8 @@
 //
 //   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  FaceTracking   ->  blazeface (CLI)
 //                    TFLiteImport ----------|----->  FaceLandmarks  ---^
-//   CLibPNG  -> CPNGSupport  -> BlazeImage -------^
-//   CLibJPEG -> CJPEGSupport ----^
+//   CLibPNG  -> CPNGSupport  -> BlazeImage -------^        |
+//   CLibJPEG -> CJPEGSupport ----^                         v
 //                    BlazeModel  ->  FaceGeometry  ->  FaceAnalysis ---^
 import PackageDescription
 
@@ -50,8 +50,9 @@ let package = Package(
         .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage", "CVectorFMA"]),
         // The canonical face model (from MediaPipe's geometry metadata) and the pose solver.
         .target(name: "FaceGeometry", dependencies: ["BlazeModel", "BlazeTensor"]),
-        // The ML Kit view of a face mesh: landmark and contour types, head angles, classification.
-        .target(name: "FaceAnalysis", dependencies: ["FaceGeometry"]),
+        // The ML Kit view of a face mesh: landmark and contour types, head angles, classification,
+        // and the end-to-end pipeline (detector, landmarker, geometry, that view).
+        .target(name: "FaceAnalysis", dependencies: ["FaceGeometry", "FaceLandmarks"]),
         // Tracking IDs, per-face tracker lifecycle, smoothing and detection skipping over video.
         .target(name: "FaceTracking", dependencies: ["BlazeFace"]),
         // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.
@@ -66,7 +67,7 @@ let package = Package(
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Resources")]),
         .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace"]),
         .testTarget(name: "FaceGeometryTests", dependencies: ["FaceGeometry", "BlazeModel"]),
-        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry"]),
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "BlazeFace", "BlazeImage"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking"]),
         .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImage"]),
     ]

@@ -1,3 +1,5 @@
+import BlazeFace
+
 /// Why a face could not be analysed. Every message names what was wrong.
 public enum FaceAnalysisError: Error, Equatable, CustomStringConvertible {
     /// The landmarks, image size or an option are out of range.
@@ -6,12 +8,15 @@ public enum FaceAnalysisError: Error, Equatable, CustomStringConvertible {
     case missingBlendshape(String)
     /// The geometry pipeline refused the landmarks.
     case geometry(String)
+    /// The detector or landmarker refused an option, its weights or the image.
+    case landmarker(DetectorError)
 
     public var description: String {
         switch self {
         case .invalidInput(let why): "cannot analyse the face: \(why)"
         case .missingBlendshape(let name): "cannot classify the face: blendshape '\(name)' is missing"
         case .geometry(let why): "cannot analyse the face: \(why)"
+        case .landmarker(let error): error.description
         }
     }
 }

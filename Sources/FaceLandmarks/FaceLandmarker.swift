@@ -2,6 +2,7 @@ import BlazeFace
 import BlazeImage
 import BlazeModel
 import BlazeTensor
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -25,6 +26,8 @@ public final class FaceLandmarker: Sendable {
     public let options: FaceLandmarkerOptions
     private let detector: FaceDetector
     private let state: Mutex<LandmarkerState>
+    /// With `faceThreads` above 1: more copies of the networks, so faces run at the same time.
+    private let extraStates: [LandmarkerLane]
 
     /// The weights files the landmarker reads (in `weightsFolder`, or where WeightsLocator looks).
     public static let landmarksWeightsFile = "face_landmarks_detector.bin"
@@ -37,12 +40,17 @@ public final class FaceLandmarker: Sendable {
             return try WeightsLocator.path(for: file)
         }
         detector = try FaceDetector(options: FaceDetectorOptions(
-            model: .shortRange, weightsPath: try path(FaceDetectorModel.shortRange.weightsFile),
+            model: options.detectorModel, weightsPath: try path(options.detectorModel.weightsFile),
             minDetectionConfidence: options.minFaceDetectionConfidence, maxFaces: options.numFaces, threads: options.threads))
         let landmarks = try Self.load(try path(Self.landmarksWeightsFile))
         let blendshapes = options.outputFaceBlendshapes ? try Self.load(try path(Self.blendshapesWeightsFile)) : nil
         self.options = options
         self.state = Mutex(try LandmarkerState(landmarks: landmarks, blendshapes: blendshapes, options: options))
+        var extra: [LandmarkerLane] = []
+        for _ in 1..<options.faceThreads {
+            extra.append(try LandmarkerLane(landmarks: landmarks, blendshapes: blendshapes, options: options))
+        }
+        extraStates = extra
     }
 
     private static func load(_ path: String) throws(DetectorError) -> ModelFile {
@@ -52,13 +60,44 @@ public final class FaceLandmarker: Sendable {
         }
     }
 
+    private static func faces(in lane: borrowing Mutex<LandmarkerState>, _ image: RGBImage, regions: [FaceRegion],
+                              detections: [Detection]) -> Result<[FaceLandmarks?], DetectorError> {
+        lane.withLock { s in
+            Result { () throws(DetectorError) in try s.faces(image, regions: regions, detections: detections) }
+        }
+    }
+
     /// Finds faces in `image` and their landmarks (image mode).
     public func detect(image: RGBImage) throws(DetectorError) -> FaceLandmarkerResult {
         guard options.runningMode == .image else {
             throw .invalidOption(name: "runningMode", value: "video", allowed: "image for detect(image:); use detect(videoFrame:timestampInMilliseconds:)")
         }
-        let regions = try regions(for: image)
-        return try state.withLock { s throws(DetectorError) in try s.landmarks(image, regions: regions) }
+        return try landmarks(for: image, detections: try detections(for: image))
+    }
+
+    /// Image mode on detections already made (say, `detections(for:)` filtered by size): the
+    /// landmarks of each detection's region; each face keeps its `detection`.
+    public func landmarks(for image: RGBImage, detections: [Detection]) throws(DetectorError) -> FaceLandmarkerResult {
+        guard options.runningMode == .image else {
+            throw .invalidOption(name: "runningMode", value: "video", allowed: "image for landmarks(for:detections:)")
+        }
+        let regions = detections.map { FaceRegion(detection: $0, imageWidth: image.width, imageHeight: image.height) }
+        let lanes = min(regions.count, 1 + extraStates.count)
+        guard lanes > 1 else {
+            return try state.withLock { s throws(DetectorError) in try s.landmarks(image, regions: regions, detections: detections) }
+        }
+        // One face per lane at a time (faces lane, lane + lanes, ...), each lane on its own networks.
+        let slots = FaceSlots(count: regions.count)
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            let mine = Array(stride(from: lane, to: regions.count, by: lanes))
+            let (r, d) = (mine.map { regions[$0] }, mine.map { detections[$0] })
+            let faces = lane == 0 ? Self.faces(in: state, image, regions: r, detections: d)
+                : Self.faces(in: extraStates[lane - 1].state, image, regions: r, detections: d)
+            slots.results.withLock { out in for (k, i) in mine.enumerated() { out[i] = faces.map { $0[k] } } }
+        }
+        var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
+        for slot in slots.results.withLock({ $0 }) { if let face = try slot.get() { result.faces.append(face) } }
+        return result
     }
 
     /// Video mode: landmarks for one frame, with regions carried over from the previous frame's
@@ -96,9 +135,14 @@ public final class FaceLandmarker: Sendable {
 
     // MARK: Stages, for tests and tools
 
+    /// Stage 1a: the face detector's detections, best first, at most `numFaces`.
+    public func detections(for image: RGBImage) throws(DetectorError) -> [Detection] {
+        try detector.detect(image: image).detections
+    }
+
     /// Stage 1: the face detector's detections and the landmark region of each (EXPANDED_FACE_RECTS).
     public func regions(for image: RGBImage) throws(DetectorError) -> [FaceRegion] {
-        try detector.detect(image: image).detections.map {
+        try detections(for: image).map {
             FaceRegion(detection: $0, imageWidth: image.width, imageHeight: image.height)
         }
     }
@@ -155,6 +199,20 @@ public final class FaceLandmarker: Sendable {
     }
 }
 
+/// A second (third, ...) set of networks for faces run at the same time.
+final class LandmarkerLane: Sendable {
+    let state: Mutex<LandmarkerState>
+    init(landmarks: ModelFile, blendshapes: ModelFile?, options: FaceLandmarkerOptions) throws(DetectorError) {
+        state = Mutex(try LandmarkerState(landmarks: landmarks, blendshapes: blendshapes, options: options))
+    }
+}
+
+/// Each region's outcome when faces run on several lanes, filled in by the lanes.
+final class FaceSlots: Sendable {
+    let results: Mutex<[Result<FaceLandmarks?, DetectorError>]>
+    init(count: Int) { results = Mutex(Array(repeating: .success(nil), count: count)) }
+}
+
 /// The landmarker's networks and what they keep between calls.
 struct LandmarkerState {
     let landmarkNetwork: Network
@@ -197,10 +255,16 @@ struct LandmarkerState {
     /// Landmarks (and blendshapes) for each region; regions without a face are skipped. All
     /// landmark networks run first, then all blendshape networks, so each network's weights stay
     /// in cache from face to face.
-    func landmarks(_ image: RGBImage, regions: [FaceRegion]) throws(DetectorError) -> FaceLandmarkerResult {
-        var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
+    func landmarks(_ image: RGBImage, regions: [FaceRegion], detections: [Detection] = []) throws(DetectorError) -> FaceLandmarkerResult {
+        FaceLandmarkerResult(faces: try faces(image, regions: regions, detections: detections).compactMap { $0 },
+                             imageWidth: image.width, imageHeight: image.height)
+    }
+
+    /// One slot per region: its face, or nil when the region is unusable or holds no face.
+    func faces(_ image: RGBImage, regions: [FaceRegion], detections: [Detection]) throws(DetectorError) -> [FaceLandmarks?] {
+        var faces = [FaceLandmarks?](repeating: nil, count: regions.count)
         var points: [SIMD3<Float>] = []
-        for region in regions where region.isUsable {
+        for (index, region) in regions.enumerated() where region.isUsable {
             try crop(image, region: region)
             landmarkNetwork.run()
             // TensorsToFloatsCalculator's SIGMOID, then ThresholdingCalculator (present when >=).
@@ -208,16 +272,18 @@ struct LandmarkerState {
             guard presence >= minPresence else { continue }
             LandmarkDecoding.project(raw: landmarkNetwork.output(landmarksIndex), region: region, into: &points)
             guard points.count == LandmarkDecoding.count, points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else { continue }
-            result.faces.append(FaceLandmarks(
+            faces[index] = FaceLandmarks(
                 landmarks: points, blendshapes: [], presence: presence, region: region,
-                nextRegion: FaceRegion(landmarks: points, imageWidth: image.width, imageHeight: image.height)))
+                nextRegion: FaceRegion(landmarks: points, imageWidth: image.width, imageHeight: image.height),
+                detection: index < detections.count ? detections[index] : nil)
         }
         if blendshapeNetwork != nil {
-            for i in result.faces.indices {
-                result.faces[i].blendshapes = blendshapes(result.faces[i].landmarks, imageWidth: image.width, imageHeight: image.height)
+            for i in faces.indices {
+                guard let points = faces[i]?.landmarks else { continue }
+                faces[i]?.blendshapes = blendshapes(points, imageWidth: image.width, imageHeight: image.height)
             }
         }
-        return result
+        return faces
     }
 
     func blendshapes(_ landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int) -> [Blendshape] {

@@ -23,10 +23,20 @@ public struct FaceLandmarkerOptions: Sendable {
     public var weightsFolder: String?
     /// Threads each network may use (1...64, default 1). Results do not depend on it.
     public var threads: Int = 1
+    /// The face detector: MediaPipe's (and the bundle's) short-range model by default; the
+    /// full-range one finds smaller, more distant faces (ML Kit's accurate mode).
+    public var detectorModel: FaceDetectorModel = .shortRange
+    /// Image mode: faces processed at the same time (1...8, default 1), each on its own instance
+    /// of the landmark and blendshape networks. Results do not
+    /// depend on it. Video mode runs one face at a time.
+    public var faceThreads: Int = 1
 
     public init(runningMode: RunningMode = .image, numFaces: Int = 1, minFaceDetectionConfidence: Float = 0.5,
                 minFacePresenceConfidence: Float = 0.5, minTrackingConfidence: Float = 0.5,
-                outputFaceBlendshapes: Bool = false, weightsFolder: String? = nil, threads: Int = 1) {
+                outputFaceBlendshapes: Bool = false, weightsFolder: String? = nil, threads: Int = 1,
+                detectorModel: FaceDetectorModel = .shortRange, faceThreads: Int = 1) {
+        self.detectorModel = detectorModel
+        self.faceThreads = faceThreads
         self.runningMode = runningMode
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
@@ -48,6 +58,9 @@ public struct FaceLandmarkerOptions: Sendable {
         }
         guard (1...64).contains(numFaces) else {
             throw .invalidOption(name: "numFaces", value: "\(numFaces)", allowed: "in 1...64")
+        }
+        guard (1...8).contains(faceThreads) else {
+            throw .invalidOption(name: "faceThreads", value: "\(faceThreads)", allowed: "in 1...8")
         }
         guard (1...64).contains(threads) else {
             throw .invalidOption(name: "threads", value: "\(threads)", allowed: "in 1...64")
@@ -71,9 +84,13 @@ public struct FaceLandmarks: Sendable, Equatable {
     public var region: FaceRegion
     /// The next frame's region, from these landmarks (video mode tracks with it).
     public var nextRegion: FaceRegion?
+    /// The detection the region came from (nil for a region tracked from the previous frame).
+    public var detection: Detection?
 
-    public init(landmarks: [SIMD3<Float>], blendshapes: [Blendshape], presence: Float, region: FaceRegion, nextRegion: FaceRegion?) {
+    public init(landmarks: [SIMD3<Float>], blendshapes: [Blendshape], presence: Float, region: FaceRegion, nextRegion: FaceRegion?,
+                detection: Detection? = nil) {
         (self.landmarks, self.blendshapes, self.presence, self.region, self.nextRegion) = (landmarks, blendshapes, presence, region, nextRegion)
+        self.detection = detection
     }
 }
 

@@ -4,13 +4,14 @@ import BlazeImage
 import FaceLandmarks
 import Foundation
 
-/// `blazeface landmarks`: MediaPipe's raw Face Landmarker view, one JSON line per image (the
-/// ML Kit view is `analyze`'s job); used by Tools/reference/check_landmarks_agreement.py.
+/// `blazeface landmarks`: MediaPipe's raw Face Landmarker view (its result fields, no ML Kit
+/// view, no matrix), one JSON line per image; `analyze` is the face analysis command, and this
+/// stays as the low-level view Tools/reference/check_landmarks_agreement.py compares.
 struct Landmarks: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Face landmarks (478 points) and blendshapes of PNG images, MediaPipe's Face Landmarker; one JSON line per image.")
+        abstract: "MediaPipe's raw Face Landmarker view (478 points, blendshapes) of images, one JSON line per image; see analyze for the ML Kit view.")
 
-    @Argument(help: "PNG images.")
+    @Argument(help: "Images (PNG, JPEG, PPM, PGM; sniffed; JPEG EXIF orientation applied).")
     var images: [String]
 
     @Option(help: "At most this many faces (1...64).")
@@ -35,7 +36,7 @@ struct Landmarks: ParsableCommand {
         var failures = 0
         for path in images {
             do {
-                let image = try PNG.read(contentsOf: path)
+                let image = try ImageFile.read(contentsOf: path, applyingOrientation: true)
                 print(Self.line(image: path, result: try landmarker.detect(image: image)))
             } catch let error as ImageError {
                 printError(error.description); failures += 1

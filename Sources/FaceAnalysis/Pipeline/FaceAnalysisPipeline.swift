@@ -1,0 +1,98 @@
+import BlazeFace
+import BlazeImage
+import FaceGeometry
+import FaceLandmarks
+
+/// ML Kit's face detector end to end, from pixels: the face detector, MediaPipe's Face
+/// Landmarker (regions, 256x256 crop, 478 landmarks, and the blendshape network only when
+/// classification or the mesh output asks for it), the geometry pipeline, then the ML Kit view
+/// (`FaceAnalyzer`). The graph it mirrors is face_landmarker_graph.cc with
+/// face_geometry_from_landmarks_graph.cc; faces narrower than `minFaceSize` are dropped after
+/// detection, before their landmark network runs.
+public final class FaceAnalysisPipeline: Sendable {
+    /// What is computed (validated).
+    public let options: FaceAnalyzerOptions
+    /// The landmarker underneath (its options say which detector, how many faces, threads).
+    public let landmarker: FaceLandmarker
+    /// The ML Kit view on each face's mesh (its `minFaceSize` is 0: the pipeline applies the
+    /// option to detection boxes instead).
+    public let analyzer: FaceAnalyzer
+
+    /// The canonical face's weights file (`blazeface export-geometry`).
+    public static let geometryWeightsFile = "face_geometry.bin"
+
+    /// A pipeline for these options.
+    /// - Parameters:
+    ///   - numFaces: at most this many faces per image, best detections first (1...64; ML Kit
+    ///     has no such limit, MediaPipe's FaceLandmarker does; the checks use 4).
+    ///   - minFaceDetectionConfidence: the detector's threshold (0...1).
+    ///   - weightsFolder: the folder of the weights files; nil looks where `FaceDetector` looks.
+    ///   - threads: threads each network may use (1...64); results do not depend on it.
+    ///   - faceThreads: faces analysed at the same time, each on its own networks (1...8).
+    public init(options: FaceAnalyzerOptions = FaceAnalyzerOptions(), numFaces: Int = 4,
+                minFaceDetectionConfidence: Float = 0.5, weightsFolder: String? = nil, threads: Int = 1,
+                faceThreads: Int = 1) throws(FaceAnalysisError) {
+        try options.validate()
+        let landmarkerOptions = FaceLandmarkerOptions(
+            numFaces: numFaces, minFaceDetectionConfidence: minFaceDetectionConfidence,
+            outputFaceBlendshapes: options.needsBlendshapes, weightsFolder: weightsFolder, threads: threads,
+            detectorModel: options.performanceMode == .fast ? .shortRange : .fullRange, faceThreads: faceThreads)
+        do {
+            landmarker = try FaceLandmarker(options: landmarkerOptions)
+        } catch { throw .landmarker(error) }
+        let geometryPath: String
+        if let weightsFolder {
+            geometryPath = weightsFolder + "/" + Self.geometryWeightsFile
+        } else {
+            do { geometryPath = try WeightsLocator.path(for: Self.geometryWeightsFile) } catch { throw .landmarker(error) }
+        }
+        let geometry: GeometryPipeline
+        do { geometry = try GeometryPipeline(metadata: try GeometryMetadata(contentsOf: geometryPath)) } catch {
+            throw .geometry("\(geometryPath): \(error.description)")
+        }
+        var viewOptions = options
+        viewOptions.minFaceSize = 0
+        analyzer = try FaceAnalyzer(options: viewOptions, geometry: geometry)
+        self.options = options
+    }
+
+    /// The faces in `image`, best detection first: each face's detection (the detect
+    /// contract) and its ML Kit view. Faces whose region holds no face (the landmark network's
+    /// presence gate) are left out, as MediaPipe leaves them out.
+    public func analyze(image: RGBImage) throws(FaceAnalysisError) -> FaceAnalysisResult {
+        let detections: [Detection]
+        let landmarks: FaceLandmarkerResult
+        do {
+            detections = try landmarker.detections(for: image).filter {
+                options.accepts(faceWidth: $0.relativeBoundingBox.width)
+            }
+            landmarks = try landmarker.landmarks(for: image, detections: detections)
+        } catch { throw .landmarker(error) }
+        var result = FaceAnalysisResult(imageWidth: image.width, imageHeight: image.height)
+        for face in landmarks.faces {
+            guard let detection = face.detection else { continue }
+            let blendshapes = options.needsBlendshapes ? face.blendshapes.map { (name: $0.name, score: $0.score) } : nil
+            guard let analysis = try analyzer.analyze(landmarks: face.landmarks, blendshapes: blendshapes,
+                                                      imageWidth: image.width, imageHeight: image.height) else { continue }
+            result.faces.append(AnalyzedFace(detection: detection, analysis: analysis))
+        }
+        return result
+    }
+}
+
+/// One face of `FaceAnalysisPipeline.analyze(image:)`: what the detector found (the detect
+/// contract's box, score and six keypoints) and the ML Kit view of its landmarks.
+public struct AnalyzedFace: Sendable {
+    /// The detection the face's landmark region came from.
+    public var detection: Detection
+    /// Landmarks, contours, head angles, classification and, with `meshMode`, the raw outputs.
+    public var analysis: FaceAnalysis
+}
+
+/// Everything `FaceAnalysisPipeline.analyze(image:)` found in one image.
+public struct FaceAnalysisResult: Sendable {
+    /// The faces, best detection first.
+    public var faces: [AnalyzedFace] = []
+    /// The image size the normalized coordinates refer to.
+    public var imageWidth: Int, imageHeight: Int
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import BlazeFace
+import BlazeImage
+import FaceAnalysis
+import Foundation
+
+/// `blazeface analyze`: ML Kit's face detector view of images (FaceAnalysisPipeline), one JSON
+/// line per image; input handling and error records as `detect`.
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "ML Kit-style face analysis (landmarks, contours, head angles, smile, eyes open; MediaPipe's mesh) of images; one JSON line per image.")
+
+    @Argument(help: "Images (PNG, JPEG, PPM, PGM; sniffed), folders (searched recursively, sorted), or - for stdin.")
+    var images: [String]
+
+    @Flag(help: "The 10 ML Kit landmarks.")
+    var landmarks = false
+
+    @Flag(help: "The 15 ML Kit contours.")
+    var contours = false
+
+    @Flag(help: "smilingProbability, leftEyeOpenProbability, rightEyeOpenProbability (runs the blendshape network).")
+    var classify = false
+
+    @Flag(help: "MediaPipe's raw outputs too: the 478-point mesh, the 52 blendshapes, the 4x4 transformation matrix.")
+    var mesh = false
+
+    @Option(help: "Write a copy of the image with the contours and landmarks drawn (one image; needs --landmarks or --contours).")
+    var annotate: String?
+
+    @Option(help: "ML Kit's performance mode: fast (short-range detector) or accurate (full-range).")
+    var performanceMode: PerformanceChoice = .fast
+
+    @Option(help: "Drop faces whose detection box is narrower than this fraction of the image width (0...1, ML Kit's minFaceSize).")
+    var minFaceSize: Float = 0.1
+
+    @Option(help: "At most this many faces per image (1...64), best first.")
+    var numFaces: Int = 4
+
+    @Option(help: "The face detector's threshold (0...1).")
+    var minDetectionConfidence: Float = 0.5
+
+    @Option(help: "Threads each network may use (1...64).")
+    var threads: Int = 1
+
+    @Option(help: "Faces analysed at the same time, each on its own networks (1...8).")
+    var faceThreads: Int = 1
+
+    @Flag(help: "Ignore JPEG EXIF orientation (by default it is applied).")
+    var noExifOrientation = false
+
+    func validate() throws {
+        if annotate != nil {
+            guard images.count == 1 else { throw ValidationError("--annotate takes exactly one image") }
+            guard landmarks || contours else { throw ValidationError("--annotate draws landmarks and contours: add --landmarks or --contours") }
+        }
+        if images.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be given once") }
+    }
+
+    func run() throws {
+        let options = FaceAnalyzerOptions(
+            performanceMode: performanceMode.mode, landmarkMode: landmarks ? .all : .none, contourMode: contours ? .all : .none,
+            classificationMode: classify ? .all : .none, meshMode: mesh ? .all : .none, minFaceSize: minFaceSize)
+        let pipeline: FaceAnalysisPipeline
+        do {
+            pipeline = try FaceAnalysisPipeline(options: options, numFaces: numFaces,
+                                                minFaceDetectionConfidence: minDetectionConfidence, threads: threads, faceThreads: faceThreads)
+        } catch { throw ToolError(error.description) }
+        let items = InputList.expand(images)
+        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Detect.readStandardInput() : nil
+        var failures = 0
+        for item in items {
+            let name = item.name
+            do {
+                let image: RGBImage
+                switch item {
+                case .file(let path): image = try ImageFile.read(contentsOf: path, applyingOrientation: !noExifOrientation)
+                case .standardInput: image = try ImageFile.read(data: try (stdin ?? .success([])).get(), applyingOrientation: !noExifOrientation)
+                }
+                let result = try pipeline.analyze(image: image)
+                print(Self.line(image: name, result: result))
+                if let annotate {
+                    var canvas = image
+                    AnalysisAnnotation.draw(result.faces.map(\.analysis), on: &canvas)
+                    do { try PNG.write(canvas, to: annotate) } catch { throw ToolError(error.description) }
+                }
+            } catch let error as ImageError {
+                let message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
+                print(ErrorRecord.line(image: name, message: message)); printError(message); failures += 1
+            } catch let error as FaceAnalysisError {
+                let message = "\(name): \(error.description)"
+                print(ErrorRecord.line(image: name, message: message)); printError(message); failures += 1
+            }
+            fflush(nil)
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// {"image":P,"width":W,"height":H,"faces":[{<detect contract's detection fields>,<FaceAnalysisJSON fields>}]}
+    static func line(image: String, result: FaceAnalysisResult) -> String {
+        var out = "{\"image\":\(DetectionJSON.string(image)),\"width\":\(result.imageWidth),\"height\":\(result.imageHeight),\"faces\":["
+        for (i, face) in result.faces.enumerated() {
+            if i > 0 { out += "," }
+            out += DetectionJSON.detection(face.detection).dropLast()   // the detection's object, still open
+            out += ","
+            out += FaceAnalysisJSON.fields(face.analysis)
+            out += "}"
+        }
+        return out + "]}"
+    }
+}
+
+/// `--performance-mode`: ML Kit's names.
+enum PerformanceChoice: String, ExpressibleByArgument, CaseIterable {
+    case fast, accurate
+
+    var mode: FaceAnalyzerOptions.PerformanceMode { self == .fast ? .fast : .accurate }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import BlazeFace
+import BlazeImage
+import FaceAnalysis
+import Foundation
+
+/// `blazeface bench-analyze`: times `analyze` with everything on (detection, landmarks,
+/// blendshapes, geometry, the ML Kit view and the JSON line) on one decoded photo.
+struct BenchAnalyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-analyze",
+        abstract: "Time analyze with everything on (landmarks, contours, classification, mesh) on one photo, JSON line included; median and minimum.")
+
+    @Option(help: "Threads per network.")
+    var threads: Int = 1
+
+    @Option(help: "Faces analysed at the same time, each on its own networks (1...8).")
+    var faceThreads: Int = 1
+
+    @Option(help: "Timed iterations (after warm-up).")
+    var iterations: Int = 100
+
+    @Option(help: "The photo (default: the bundled 1280x853 two-face photo).")
+    var image: String?
+
+    @Flag(help: "Print one JSON object instead of a line of text.")
+    var json = false
+
+    func validate() throws {
+        guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be in 1...64") }
+        guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+    }
+
+    func run() throws {
+        let everything = FaceAnalyzerOptions(landmarkMode: .all, contourMode: .all, classificationMode: .all, meshMode: .all, minFaceSize: 0)
+        let pipeline: FaceAnalysisPipeline
+        let photo: RGBImage
+        do {
+            pipeline = try FaceAnalysisPipeline(options: everything, numFaces: 4, threads: threads, faceThreads: faceThreads)
+            photo = try ImageFile.read(contentsOf: image ?? BenchDefaults.photo(), applyingOrientation: true)
+        } catch let e as FaceAnalysisError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
+        var faces = 0, bytes = 0
+        let analyze = try Timing.measure(iterations: iterations) {
+            let result = try pipeline.analyze(image: photo)
+            faces = result.faces.count
+            bytes = Analyze.line(image: "photo", result: result).utf8.count
+        }
+        // The same work stage by stage (each stage in its own loop, so warmer than inside analyze).
+        let detections = try pipeline.landmarker.detections(for: photo)
+        let marks = try pipeline.landmarker.landmarks(for: photo, detections: detections)
+        let result = try pipeline.analyze(image: photo)
+        let detection = try Timing.measure(iterations: iterations) { _ = try pipeline.landmarker.detections(for: photo) }
+        let landmarks = try Timing.measure(iterations: iterations) { _ = try pipeline.landmarker.landmarks(for: photo, detections: detections) }
+        let view = try Timing.measure(iterations: iterations) {
+            for face in marks.faces {
+                _ = try pipeline.analyzer.analyze(landmarks: face.landmarks, blendshapes: face.blendshapes.map { ($0.name, $0.score) },
+                                                  imageWidth: photo.width, imageHeight: photo.height)
+            }
+        }
+        let line = Timing.measure(iterations: iterations) { _ = Analyze.line(image: "photo", result: result) }
+        let cpu = Timing.cpuName()
+        func pair(_ t: (median: Double, min: Double)) -> String { "{\"median_us\":\(t.median),\"min_us\":\(t.min)}" }
+        if json {
+            print("{\"threads\":\(threads),\"faceThreads\":\(faceThreads),\"faces\":\(faces),\"json_bytes\":\(bytes),\"analyze\":\(pair(analyze)),\"detection\":\(pair(detection)),\"landmarks\":\(pair(landmarks)),\"view\":\(pair(view)),\"json\":\(pair(line)),\"cpu\":\(DetectionJSON.string(cpu))}")
+        } else {
+            print("\(threads) thread(s) per network, \(faceThreads) face thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(faces) face(s), \(cpu)")
+            print("analyze, everything on, JSON line included: median \(analyze.median) us  min \(analyze.min) us")
+            print("  detection                      median \(detection.median) us  min \(detection.min) us")
+            print("  landmarks + blendshapes, all   median \(landmarks.median) us  min \(landmarks.min) us")
+            print("  geometry + ML Kit view, all    median \(view.median) us  min \(view.min) us")
+            print("  JSON line                      median \(line.median) us  min \(line.min) us")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import BlazeImage
+import FaceAnalysis
+import Foundation
+import Testing
+
+/// The whole pipeline, PNG to the ML Kit view with MediaPipe's raw outputs, against the Tasks
+/// FaceLandmarker goldens (MediaPipe 0.10.14, num_faces 4, blendshapes and matrices on) on the
+/// same pixels. The bars are the issue's: the same faces, mesh x and y within 2e-3, blendshapes
+/// within 1e-2, matrix entries within 1e-2 (README, "Face analysis": the measured differences).
+@Suite struct PipelineGoldenTests {
+    static let weights = URL(fileURLWithPath: LandmarkerGoldens.geometryWeights).deletingLastPathComponent().path
+    static let everything = FaceAnalyzerOptions(landmarkMode: .all, contourMode: .all, classificationMode: .all, meshMode: .all, minFaceSize: 0)
+
+    static func image(_ name: String) throws -> RGBImage {
+        try PNG.read(contentsOf: LandmarkerGoldens.root.appendingPathComponent("images/\(name).png").path)
+    }
+
+    @Test(arguments: LandmarkerGoldens.fixtures)
+    func matchesTheTasksFaceLandmarker(_ name: String) throws {
+        let golden = try LandmarkerGoldens.load(name)
+        let pipeline = try FaceAnalysisPipeline(options: Self.everything, numFaces: 4, weightsFolder: Self.weights)
+        let result = try pipeline.analyze(image: try Self.image(name))
+        #expect(result.imageWidth == golden.width && result.imageHeight == golden.height)
+        try #require(result.faces.count == golden.faces.count)
+        var worst = (xy: Float(0), blendshape: Float(0), matrix: Float(0))
+        for (face, expected) in zip(result.faces, golden.faces) {
+            let a = face.analysis
+            let mesh = try #require(a.mesh)
+            try #require(mesh.count == expected.landmarks.count)
+            for (p, q) in zip(mesh, expected.landmarks) { worst.xy = max(worst.xy, abs(p.x - q.x), abs(p.y - q.y)) }
+            let shapes = try #require(a.blendshapes)
+            #expect(shapes.map(\.name) == expected.blendshapes.map(\.name))
+            for (s, t) in zip(shapes, expected.blendshapes) { worst.blendshape = max(worst.blendshape, abs(s.score - t.score)) }
+            let m = try #require(a.transformationMatrix)
+            for r in 0..<4 { for c in 0..<4 { worst.matrix = max(worst.matrix, abs(m[r, c] - expected.matrix[4 * r + c])) } }
+            #expect(a.landmarks?.count == 10 && a.contours?.count == 15 && a.headEulerAngles != nil && a.classification != nil)
+        }
+        print("\(name): \(result.faces.count) face(s); max |dx|,|dy| \(worst.xy), blendshapes \(worst.blendshape), matrix \(worst.matrix)")
+        #expect(worst.xy <= 2e-3)
+        #expect(worst.blendshape <= 1e-2)
+        #expect(worst.matrix <= 1e-2)
+    }
+
+    /// Options that are off compute nothing: no blendshape network without classification or
+    /// the mesh, and only the parts asked for in each face.
+    @Test func computesOnlyWhatIsAskedFor() throws {
+        let bare = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: Self.weights)
+        #expect(bare.landmarker.options.outputFaceBlendshapes == false)
+        let face = try #require(try bare.analyze(image: try Self.image("two_faces_1280x853")).faces.first).analysis
+        #expect(face.landmarks == nil && face.contours == nil && face.classification == nil && face.mesh == nil)
+        #expect(face.blendshapes == nil && face.transformationMatrix == nil && face.headEulerAngles != nil)
+        let classify = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(classificationMode: .all, minFaceSize: 0), weightsFolder: Self.weights)
+        #expect(classify.landmarker.options.outputFaceBlendshapes == true)
+    }
+
+    /// minFaceSize drops faces by their detection box's width before landmarks run.
+    @Test func minFaceSizeDropsSmallFaces() throws {
+        let image = try Self.image("two_faces_1280x853")
+        let all = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: Self.weights).analyze(image: image)
+        let widths = all.faces.map(\.detection.relativeBoundingBox.width).sorted()
+        try #require(widths.count == 2)
+        let between = (widths[0] + widths[1]) / 2
+        let some = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: between), weightsFolder: Self.weights).analyze(image: image)
+        #expect(some.faces.count == 1)
+        #expect(some.faces.first?.detection.relativeBoundingBox.width == widths[1])
+    }
+
+    /// Faces run at the same time on their own networks give the very same numbers, in the same
+    /// order (three faces on two lanes: one lane takes two).
+    @Test func faceThreadsDoNotChangeResults() throws {
+        let image = try Self.image("multi_face")
+        let one = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights).analyze(image: image)
+        try #require(one.faces.count == 3)
+        for lanes in [2, 3] {
+            let many = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, faceThreads: lanes).analyze(image: image)
+            #expect(many.faces.map(\.detection) == one.faces.map(\.detection))
+            #expect(many.faces.map(\.analysis.mesh) == one.faces.map(\.analysis.mesh))
+            #expect(many.faces.map { $0.analysis.blendshapes?.map(\.score) } == one.faces.map { $0.analysis.blendshapes?.map(\.score) })
+            #expect(many.faces.map(\.analysis.transformationMatrix) == one.faces.map(\.analysis.transformationMatrix))
+        }
+    }
+
+    /// Bad options and missing weights are typed errors.
+    @Test func refusesBadOptions() {
+        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: .nan), weightsFolder: Self.weights) }
+        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(numFaces: 0, weightsFolder: Self.weights) }
+        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: Self.weights, faceThreads: 0) }
+        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: Self.weights, faceThreads: 9) }
+        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: "/nonexistent") }
+    }
+}
