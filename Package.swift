@@ -66,8 +66,11 @@ let package = Package(
         .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Resources")]),
         .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace"]),
-        .testTarget(name: "FaceGeometryTests", dependencies: ["FaceGeometry", "BlazeModel"]),
-        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "BlazeFace", "BlazeImage"]),
+        // MediaPipe's FaceLandmarker goldens, read by the geometry and analysis tests.
+        .target(name: "LandmarkerGoldens", path: "Tests/Support/LandmarkerGoldens"),
+        .testTarget(name: "FaceGeometryTests", dependencies: ["FaceGeometry", "BlazeModel", "LandmarkerGoldens"]),
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "BlazeFace", "BlazeImage",
+                                                             "LandmarkerGoldens"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking"]),
         .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImage"]),
     ]

@@ -1,6 +1,7 @@
 import FaceAnalysis
 import FaceGeometry
 import Foundation
+import LandmarkerGoldens
 import Testing
 
 /// The analyzer on MediaPipe's own FaceLandmarker outputs (the goldens).

@@ -1,6 +1,7 @@
 import FaceAnalysis
 import FaceGeometry
 import Foundation
+import LandmarkerGoldens
 import Testing
 
 /// Head Euler angles: ML Kit's axes and signs, checked against rotations we apply ourselves

@@ -1,5 +1,6 @@
 import FaceAnalysis
 import FaceGeometry
+import LandmarkerGoldens
 import Testing
 
 /// The landmark and contour index tables, checked against MediaPipe's canonical face mesh

@@ -1,6 +1,7 @@
 import BlazeImage
 import FaceAnalysis
 import Foundation
+import LandmarkerGoldens
 import Testing
 
 /// The whole pipeline, PNG to the ML Kit view with MediaPipe's raw outputs, against the Tasks

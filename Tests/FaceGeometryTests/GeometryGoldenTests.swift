@@ -1,4 +1,5 @@
 import FaceGeometry
+import LandmarkerGoldens
 import Testing
 
 /// The facial transformation matrix from MediaPipe's own landmarks equals MediaPipe's matrix.

@@ -1,6 +1,7 @@
 import BlazeModel
-@testable import FaceGeometry
+import LandmarkerGoldens
 import Testing
+@testable import FaceGeometry
 
 /// The protobuf reader, the metadata's validation and its flat-format round trip.
 @Suite struct MetadataTests {

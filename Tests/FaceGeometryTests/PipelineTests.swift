@@ -1,4 +1,5 @@
 @testable import FaceGeometry
+import LandmarkerGoldens
 import Testing
 
 /// The geometry pipeline's input checks and MediaPipe's special cases.

@@ -1,34 +1,35 @@
 import Foundation
 
 /// The Tasks FaceLandmarker goldens in Tests/Fixtures/goldens/face_landmarker
-/// (made by Tools/reference/make_goldens_landmarker.py from MediaPipe 0.10.14).
-enum LandmarkerGoldens {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-    static let folder = root.appendingPathComponent("goldens/face_landmarker")
-    static let geometryWeights = root.deletingLastPathComponent().deletingLastPathComponent()
+/// (made by Tools/reference/make_goldens_landmarker.py from MediaPipe 0.10.14), shared by the
+/// geometry and analysis tests.
+public enum LandmarkerGoldens {
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
+    public static let folder = root.appendingPathComponent("goldens/face_landmarker")
+    public static let geometryWeights = root.deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Weights/face_geometry.bin").path
 
-    struct Face {
-        var landmarks: [SIMD3<Float>]
-        var blendshapes: [(name: String, score: Float)]
-        var matrix: [Float]   // 16, row-major
+    public struct Face {
+        public var landmarks: [SIMD3<Float>]
+        public var blendshapes: [(name: String, score: Float)]
+        public var matrix: [Float]   // 16, row-major
     }
 
-    struct Golden {
-        var name: String
-        var width: Int
-        var height: Int
-        var faces: [Face]
+    public struct Golden {
+        public var name: String
+        public var width: Int
+        public var height: Int
+        public var faces: [Face]
     }
 
     /// Every fixture with a golden, by stem.
-    static var fixtures: [String] {
+    public static var fixtures: [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return files.filter { $0.hasSuffix(".landmarker.json") }.map { String($0.dropLast(".landmarker.json".count)) }.sorted()
     }
 
-    static func load(_ name: String) throws -> Golden {
+    public static func load(_ name: String) throws -> Golden {
         let data = try Data(contentsOf: folder.appendingPathComponent(name + ".landmarker.json"))
         guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
               let width = json["width"] as? Int, let height = json["height"] as? Int,
@@ -44,5 +45,5 @@ enum LandmarkerGoldens {
         })
     }
 
-    enum GoldenError: Error { case malformed(String) }
+    public enum GoldenError: Error { case malformed(String) }
 }
