@@ -4,7 +4,7 @@ mutate. Everything is built here from nothing: tiny TFLite flatbuffers written f
 from TFLite's schema (schema.fbs; needs the `flatbuffers` package), tiny flat weights files
 written from Weights/README.md's format, and copies of the small PNG test images.
 
-    python3 -m pip install flatbuffers==25.12.19 && python3 Tools/fuzz/make_seeds.py
+    python3 -m pip install -r Tools/fuzz/requirements.txt && python3 Tools/fuzz/make_seeds.py
 """
 import pathlib, shutil, struct
 
