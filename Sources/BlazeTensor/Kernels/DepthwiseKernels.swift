@@ -1,9 +1,10 @@
 // Depthwise 3x3 convolution, SIMD over channels: for each block of 8 channels the nine taps
 // stay in registers while the kernel walks the output pixels. Taps are summed column by
-// column with fma, the reference kernel's (and XNNPACK's) order. Interior pixels take a
-// branch-free path that shares input columns between neighbours (four pixels at stride 1,
-// two at stride 2), so each column is loaded once and several fma chains run side by side;
-// edge pixels read a zero vector for the columns outside the input.
+// column with fma, the reference kernel's (and XNNPACK's) order. Pixels go in groups that
+// share input columns (four pixels at stride 1, two at stride 2), so each column is loaded
+// once and several fma chains run side by side; groups at the edges read a zero vector for
+// the columns outside the input (as XNNPACK's indirection buffer does), inner groups load
+// without checks.
 
 /// Depthwise weights packed once: per block of 8 channels, the bias then the 3x3 taps in
 /// column-major order (kx outer, ky inner), zero-padded to a multiple of 8 channels; then a
@@ -38,10 +39,6 @@ public func f32Depthwise3x3FMA(
     activation: Activation, zeroRow: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
 ) {
     let c = g.input.c, iw = g.input.w, ow = g.output.w, sw = g.strideW
-    // Output columns whose three input columns are all inside the input.
-    let firstInside = min(ow, (g.padLeft + sw - 1) / sw)
-    let lastInside = iw - 3 + g.padLeft >= 0 ? (iw - 3 + g.padLeft) / sw : -1   // inclusive
-    let interiorEnd = max(firstInside, min(ow, lastInside + 1))
     weights.data.withUnsafeBufferPointer { packed in
         let zero = packed.baseAddress! + packed.count - 16
         // Rows outermost, channel blocks inside: the three input rows a row needs stay in cache
@@ -83,39 +80,55 @@ public func f32Depthwise3x3FMA(
                         let x = ox &* sw &- g.padLeft
                         emit(taps(taps(taps(bias, edgeColumn(x), k0), edgeColumn(x &+ 1), k1), edgeColumn(x &+ 2), k2), ox)
                     }
+                    /// Four pixels from six columns at stride 1: column m serves pixel j with
+                    /// kernel column m - j, so four fma chains run side by side. Pixels past the
+                    /// row's end (`count` < 4) are computed from zero columns and dropped.
+                    @inline(__always) func four(_ ox: Int, _ count: Int, _ load: (Int) -> (F8, F8, F8)) {
+                        let x = ox &- g.padLeft
+                        let c0 = load(x), c1 = load(x &+ 1), c2 = load(x &+ 2)
+                        var a0 = taps(bias, c0, k0), a1 = taps(bias, c1, k0)
+                        a0 = taps(a0, c1, k1)
+                        let c3 = load(x &+ 3)
+                        var a2 = taps(bias, c2, k0)
+                        a0 = taps(a0, c2, k2); a1 = taps(a1, c2, k1)
+                        var a3 = taps(bias, c3, k0)
+                        a1 = taps(a1, c3, k2); a2 = taps(a2, c3, k1)
+                        let c4 = load(x &+ 4)
+                        a2 = taps(a2, c4, k2); a3 = taps(a3, c4, k1)
+                        a3 = taps(a3, load(x &+ 5), k2)
+                        emit(a0, ox)
+                        if count > 1 { emit(a1, ox &+ 1) }
+                        if count > 2 { emit(a2, ox &+ 2) }
+                        if count > 3 { emit(a3, ox &+ 3) }
+                    }
+                    /// Two pixels from five columns at stride 2; the middle column serves both.
+                    @inline(__always) func two(_ ox: Int, _ count: Int, _ load: (Int) -> (F8, F8, F8)) {
+                        let x = 2 &* ox &- g.padLeft
+                        var a0 = taps(taps(bias, load(x), k0), load(x &+ 1), k1)
+                        let c2 = load(x &+ 2)
+                        a0 = taps(a0, c2, k2)
+                        let a1 = taps(taps(taps(bias, c2, k0), load(x &+ 3), k1), load(x &+ 4), k2)
+                        emit(a0, ox)
+                        if count > 1 { emit(a1, ox &+ 1) }
+                    }
+                    // Whole rows in groups, edges included: a group whose columns all lie inside
+                    // the input loads them unchecked, the others read zeros outside.
                     var ox = 0
-                    while ox < firstInside { edge(ox); ox &+= 1 }
                     if sw == 1 {
-                        // Four pixels from six columns: column m serves pixel j with kernel column m - j.
-                        while ox &+ 4 <= interiorEnd {
+                        while ox < ow {
                             let x = ox &- g.padLeft
-                            let c0 = column(x), c1 = column(x &+ 1), c2 = column(x &+ 2)
-                            var a0 = taps(bias, c0, k0), a1 = taps(bias, c1, k0)
-                            a0 = taps(a0, c1, k1)
-                            let c3 = column(x &+ 3)
-                            var a2 = taps(bias, c2, k0)
-                            a0 = taps(a0, c2, k2); a1 = taps(a1, c2, k1)
-                            var a3 = taps(bias, c3, k0)
-                            a1 = taps(a1, c3, k2); a2 = taps(a2, c3, k1)
-                            let c4 = column(x &+ 4)
-                            a2 = taps(a2, c4, k2); a3 = taps(a3, c4, k1)
-                            a3 = taps(a3, column(x &+ 5), k2)
-                            emit(a0, ox); emit(a1, ox &+ 1); emit(a2, ox &+ 2); emit(a3, ox &+ 3)
+                            if x >= 0 && x &+ 5 < iw && ox &+ 4 <= ow { four(ox, 4, column) } else { four(ox, min(4, ow &- ox), edgeColumn) }
                             ox &+= 4
                         }
                     } else if sw == 2 {
-                        // Two pixels from five columns; the middle one serves both.
-                        while ox &+ 2 <= interiorEnd {
+                        while ox < ow {
                             let x = 2 &* ox &- g.padLeft
-                            var a0 = taps(taps(bias, column(x), k0), column(x &+ 1), k1)
-                            let c2 = column(x &+ 2)
-                            a0 = taps(a0, c2, k2)
-                            let a1 = taps(taps(taps(bias, c2, k0), column(x &+ 3), k1), column(x &+ 4), k2)
-                            emit(a0, ox); emit(a1, ox &+ 1)
+                            if x >= 0 && x &+ 4 < iw && ox &+ 2 <= ow { two(ox, 2, column) } else { two(ox, min(2, ow &- ox), edgeColumn) }
                             ox &+= 2
                         }
+                    } else {
+                        while ox < ow { edge(ox); ox &+= 1 }
                     }
-                    while ox < ow { edge(ox); ox &+= 1 }
                 }
             }
         }
