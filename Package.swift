@@ -1,11 +1,12 @@
 // swift-tools-version: 6.1
 // The layout is the architecture; dependencies flow one way:
 //
-//   BlazeTensor  ->  BlazeModel  ->  BlazeFace  ->  FaceTracking   ->  blazeface (CLI)
-//                    TFLiteImport ----------|----->  FaceLandmarks  ---^
-//   CLibPNG  -> CPNGSupport  -> BlazeImage -------^        |
-//   CLibJPEG -> CJPEGSupport ----^                         v
-//                    BlazeModel  ->  FaceGeometry  ->  FaceAnalysis ---^
+//   BlazeTensor -> BlazeModel -> BlazeFace -> FaceTracking       (video, IDs, lifecycle)
+//                              BlazeFace -> FaceLandmarks      (MediaPipe's Face Landmarker)
+//   BlazeModel -> FaceGeometry -> FaceAnalysis <- FaceLandmarks   (ML Kit's view)
+//   BlazeModel -> TFLiteImport                                  (the exporter)
+//   CLibPNG -> CPNGSupport, CLibJPEG -> CJPEGSupport -> BlazeImage -> BlazeFace
+//   all of them -> blazeface                                    (the CLI)
 import PackageDescription
 
 let package = Package(
