@@ -20,13 +20,9 @@ import subprocess
 import sys
 
 import numpy as np
-from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import check_agreement  # noqa: E402  (the image recipes)
-
-import mediapipe as mp  # noqa: E402
-from mediapipe.tasks.python import BaseOptions, vision  # noqa: E402
+import landmarker_reference  # noqa: E402  (the seeded images, MediaPipe's FaceLandmarker)
 
 XY_BAR, BLENDSHAPE_BAR, MATRIX_BAR = 2e-3, 1e-2, 1e-2
 
@@ -39,27 +35,8 @@ def main():
     ap.add_argument("--seed", type=int, default=8)
     ap.add_argument("--out", default="/tmp/agree_analyze")
     args = ap.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    paths, recipes = [], []
-    for i in range(args.count):
-        img, recipe, _ = check_agreement.make_image(args.seed, i)
-        path = os.path.join(args.out, "%04d_%s.png" % (i, recipe))
-        img.save(path)
-        paths.append(path)
-        recipes.append(recipe)
-
-    options = vision.FaceLandmarkerOptions(
-        base_options=BaseOptions(model_asset_path=args.bundle), running_mode=vision.RunningMode.IMAGE,
-        num_faces=4, output_face_blendshapes=True, output_facial_transformation_matrixes=True)
-    theirs = []
-    with vision.FaceLandmarker.create_from_options(options) as landmarker:
-        for path in paths:
-            rgb = np.ascontiguousarray(np.asarray(Image.open(path).convert("RGB"), np.uint8))
-            r = landmarker.detect(mp.Image(image_format=mp.ImageFormat.SRGB, data=rgb))
-            theirs.append([(np.array([[p.x, p.y, p.z] for p in lms], np.float32),
-                            np.array([c.score for c in bs], np.float32),
-                            np.asarray(m, np.float32).reshape(4, 4))
-                           for lms, bs, m in zip(r.face_landmarks, r.face_blendshapes, r.facial_transformation_matrixes)])
+    paths, recipes = landmarker_reference.seeded_images(args.seed, args.count, args.out)
+    theirs = landmarker_reference.tasks_face_landmarker(args.bundle, paths, matrices=True)
 
     out = subprocess.run([args.cli, "analyze", "--mesh", "--num-faces", "4", "--min-face-size", "0"] + paths,
                          capture_output=True, text=True)
