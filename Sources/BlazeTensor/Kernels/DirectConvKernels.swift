@@ -12,6 +12,9 @@ public func f32Conv2DDirect4x24FMA(
     let ic = g.input.c, oc = g.output.c, iw = g.input.w
     let rowLength = g.kernelW * ic
     let epilogue = ActivationOnly(activation: activation)
+    // Decided once, not per tile: the blocks and which tile shape they take.
+    let blocks = weights.blocks
+    let allWidth32 = blocks.allSatisfy { $0.width == 32 }
     weights.data.withUnsafeBufferPointer { packed in
         for n in 0..<g.input.n {
             let image = input + n * g.input.h * iw * ic
@@ -25,25 +28,24 @@ public func f32Conv2DDirect4x24FMA(
                 var ox = 0
                 while ox < g.output.w {
                     let pixel = oy * g.output.w + ox
-                    if rowsInside && ox >= firstInside && ox + 1 <= lastInside,
-                       weights.blocks.allSatisfy({ $0.width == 32 }) {
-                        for (start, _, offset) in weights.blocks {
+                    if allWidth32 && rowsInside && ox >= firstInside && ox + 1 <= lastInside {
+                        for (start, _, offset) in blocks {
                             directTile2x32(image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic, g.strideW * ic, iw * ic,
                                            g.kernelH, rowLength, packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
                         }
                         ox += 2
                     } else if rowsInside && ox >= firstInside && ox + 3 <= lastInside {
-                        for (start, width, offset) in weights.blocks where width == 24 {
+                        for (start, width, offset) in blocks where width == 24 {
                             directTile4x24(image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic, g.strideW * ic, iw * ic,
                                            g.kernelH, rowLength, packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
                         }
-                        for (start, width, offset) in weights.blocks where width != 24 {
+                        for (start, width, offset) in blocks where width != 24 {
                             directTile4(image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic, g.strideW * ic, iw * ic,
                                         g.kernelH, rowLength, packed.baseAddress! + offset, width, pixel, start, oc, epilogue, out)
                         }
                         ox += 4
                     } else {
-                        for (start, width, offset) in weights.blocks {
+                        for (start, width, offset) in blocks {
                             directPixel(g, image, oy: oy, ox: ox, packed.baseAddress! + offset, width, pixel, start, oc, epilogue, out)
                         }
                         ox += 1
