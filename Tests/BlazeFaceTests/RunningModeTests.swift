@@ -22,6 +22,15 @@ import Testing
         }
         let video = try detector(.video)
         #expect(throws: DetectorError.wrongRunningMode(called: "detect(image:)", mode: .video)) { try video.detect(image: image) }
+        #expect(throws: DetectorError.wrongRunningMode(called: "detect(image:options:)", mode: .video)) {
+            try video.detect(image: image, options: ImageProcessingOptions())
+        }
+        try image.pixels.withUnsafeBytes { bytes in
+            let buffer = try PixelBuffer(format: .rgb, width: image.width, height: image.height, bytes: bytes)
+            #expect(throws: DetectorError.wrongRunningMode(called: "detect(pixelBuffer:options:)", mode: .video)) {
+                try video.detect(pixelBuffer: buffer)
+            }
+        }
         let live = try detector(.liveStream)
         #expect(throws: DetectorError.wrongRunningMode(called: "detect(image:)", mode: .liveStream)) { try live.detect(image: image) }
         #expect(throws: DetectorError.self) { try live.detect(videoFrame: image, timestampInMilliseconds: 1) }

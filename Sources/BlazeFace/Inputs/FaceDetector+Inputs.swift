@@ -13,6 +13,7 @@ extension FaceDetector {
 
     /// Detects faces in `image` into `result`, reusing its storage.
     public func detect(image: RGBImage, options: ImageProcessingOptions, into result: inout FaceDetectorResult) throws(DetectorError) {
+        try requireMode(.image, for: "detect(image:options:)")
         guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
             throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
         }
@@ -37,6 +38,7 @@ extension FaceDetector {
     /// from frame to frame, a camera frame is detected without an image copy.
     public func detect(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions(),
                        into result: inout FaceDetectorResult) throws(DetectorError) {
+        try requireMode(.image, for: "detect(pixelBuffer:options:)")
         let (turns, region) = try Self.geometry(options, width: pixelBuffer.width, height: pixelBuffer.height)
         try state.withLock { pipeline throws(DetectorError) in
             let transform = try pixelBuffer.withSampler(ConvertingTurned(converter: pipeline.imageToTensor, quarterTurns: turns,
