@@ -6,6 +6,8 @@
 #
 #   bash Tools/fuzz.sh [SECONDS] [TARGET...]      e.g. bash Tools/fuzz.sh 600 FuzzPNG
 #   targets: FuzzPNG FuzzJPEG FuzzPNM FuzzY4M FuzzWeights FuzzTFLite FuzzTaskBundle FuzzGeometry
+#   FUZZ_RUNS=N bash Tools/fuzz.sh       a fixed number of inputs from a fixed random seed instead
+#                                        of a time (repeatable: CI's smoke run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"; shift || true
@@ -21,8 +23,9 @@ mkdir -p .fuzz/artifacts
 status=0
 for t in "${targets[@]}"; do
   mkdir -p ".fuzz/$t"
-  echo "== $t: ${seconds}s"
-  if ! ".build-fuzz/release/$t" ".fuzz/$t" "Fuzz/corpus/$t" -max_total_time="$seconds" -timeout=10 \
+  if [ -n "${FUZZ_RUNS:-}" ]; then budget=(-runs="$FUZZ_RUNS" -seed=1); else budget=(-max_total_time="$seconds"); fi
+  echo "== $t: ${budget[0]}"
+  if ! ".build-fuzz/release/$t" ".fuzz/$t" "Fuzz/corpus/$t" "${budget[@]}" -timeout=10 \
        -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=".fuzz/artifacts/$t-" -print_final_stats=1 \
        > ".fuzz/$t.log" 2>&1; then
     echo "!! $t failed: see .fuzz/$t.log and .fuzz/artifacts/"; tail -30 ".fuzz/$t.log"; status=1
