@@ -19,7 +19,6 @@ Usage:
 
 import argparse
 import glob
-import hashlib
 import json
 import os
 import platform
@@ -28,11 +27,13 @@ import sys
 import time
 
 import numpy as np
-from PIL import Image
 
-import mediapipe as mp
-from mediapipe.tasks.python import BaseOptions
-from mediapipe.tasks.python import vision
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_goldens import load_rgb, sha256  # noqa: E402  (exactly the detector goldens' reading)
+
+import mediapipe as mp  # noqa: E402
+from mediapipe.tasks.python import BaseOptions  # noqa: E402
+from mediapipe.tasks.python import vision  # noqa: E402
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FIXTURES = os.path.join(REPO, "Tests", "Fixtures")
@@ -42,20 +43,6 @@ OUT = os.path.join(FIXTURES, "goldens", "face_landmarker")
 TASK_SHA256 = "64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff"
 NUM_FACES = 4
 TIMED_FIXTURE = "two_faces_1280x853"
-
-
-def sha256(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
-def load_rgb(path):
-    """Exactly PIL's convert("RGB"), as the detector goldens use."""
-    with Image.open(path) as im:
-        im.load()
-        mode = im.mode
-        rgb = np.ascontiguousarray(np.asarray(im.convert("RGB"), np.uint8))
-    return rgb, mode
 
 
 def make_landmarker(task):
