@@ -80,15 +80,18 @@ public struct ResizeBilinear: TensorOperator {
         let (src, dst, oh, ow, half) = (inputs[0], outputs[0], height, width, halfPixelCenters)
         let addend = shapes.count == 2 ? inputs[1] : nil
         let activation = activation
+        // The source columns and weight of each output column, once, at bind.
+        let columns = (0..<ow).map { xx in
+            let (ix, x0, x1) = Self.interpolation(xx, scale: wScale, halfPixel: half, size: x.w)
+            return (x0: x0, x1: x1, dx: ix - Float(x0))
+        }
         // One unit per output row, so threads can share the work.
         return BoundWork(units: x.n * oh, costPerUnit: ow * x.c * 8, scratchFloats: 0) { rows, _ in
             for r in rows {
                 let (n, y) = r.quotientAndRemainder(dividingBy: oh)
                 let (iy, y0, y1) = Self.interpolation(y, scale: hScale, halfPixel: half, size: x.h)
                 let dy = iy - Float(y0)
-                for xx in 0..<ow {
-                    let (ix, x0, x1) = Self.interpolation(xx, scale: wScale, halfPixel: half, size: x.w)
-                    let dx = ix - Float(x0)
+                for (xx, (x0, x1, dx)) in columns.enumerated() {
                     func at(_ yy: Int, _ xxx: Int) -> UnsafePointer<Float> { src + ((n * x.h + yy) * x.w + xxx) * x.c }
                     let offset = ((n * oh + y) * ow + xx) * x.c
                     f32ResizeBilinearPixelSIMD8(at(y0, x0), at(y1, x0), at(y0, x1), at(y1, x1), dy: dy, dx: dx,
