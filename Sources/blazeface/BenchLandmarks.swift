@@ -35,7 +35,7 @@ struct BenchLandmarks: ParsableCommand {
         let photo: RGBImage
         do {
             landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(numFaces: 4, outputFaceBlendshapes: true, threads: threads))
-            photo = try PNG.read(contentsOf: image ?? BenchDefaults.photo())
+            photo = try ImageFile.read(contentsOf: image ?? BenchDefaults.photo(), applyingOrientation: true)
         } catch let e as DetectorError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
         let regions = try landmarker.regions(for: photo)
         guard !regions.isEmpty else { throw ToolError("no face in the photo") }
