@@ -117,4 +117,38 @@ import Testing
         let inputs = [x] + (skip.map { [$0] } ?? [])
         #expect(try fused.apply(inputs)[0] == apart)
     }
+
+    /// The SpMM kernel for pruned 1x1 weights: bit-identical to the reference, with every
+    /// epilogue (plain, residual, pooled residual, PReLU), pixel counts that leave a tail for
+    /// the dense GEMM, and rows of very different lengths (some all zero).
+    @Test(arguments: [(6, 16, 32, 8, 0.3, 0), (6, 6, 96, 384, 0.3, 0), (6, 6, 384, 96, 0.3, 1), (5, 7, 48, 64, 0.1, 2),
+                      (12, 12, 64, 48, 0.45, 3), (4, 5, 16, 24, 0.3, 4), (4, 5, 24, 16, 0.0, 0)])
+    func sparsePointwiseEqualsReference(_ h: Int, _ w: Int, _ ic: Int, _ oc: Int, _ density: Double, _ variant: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(h * 7919 + ic * 31 + oc))
+        let x = randomTensor([1, h, w, ic], &rng)
+        var weights = randomTensor([oc, 1, 1, ic], &rng)
+        let keep = weights.scalars.indices.map { _ in Double.random(in: 0..<1, using: &rng) < density }
+        weights = try Tensor(shape: weights.shape, scalars: zip(weights.scalars, keep).map { $1 ? $0 : 0 })
+        let bias = randomTensor([oc], &rng)
+        let pooled = variant == 2
+        let skip = variant == 1 || variant == 2 ? randomTensor([1, pooled ? 2 * h : h, pooled ? 2 * w : w, oc - 8], &rng) : nil
+        let prelu = variant == 3 ? try PReLU(alpha: randomTensor([oc], &rng)) : nil
+        func op(_ kernels: KernelChoice) throws -> Conv2D {
+            try Conv2D(weights: weights, bias: bias, strideH: 1, strideW: 1, padding: .valid,
+                       activation: variant == 4 ? .relu6 : .relu, residual: skip == nil ? nil : Residual(pooled: pooled),
+                       prelu: prelu, kernels: kernels)
+        }
+        let fast = try op(.fastest)
+        #expect(fast.sparseDensity != nil)
+        let inputs = [x] + (skip.map { [$0] } ?? [])
+        #expect(try fast.apply(inputs)[0] == op(.reference).apply(inputs)[0])
+    }
+
+    /// Dense weights keep the dense GEMM.
+    @Test func denseWeightsKeepTheGEMM() throws {
+        var rng = SeededGenerator(seed: 5)
+        let conv = try Conv2D(weights: randomTensor([32, 1, 1, 32], &rng), bias: randomTensor([32], &rng),
+                              strideH: 1, strideW: 1, padding: .valid, activation: .none)
+        #expect(conv.sparseDensity == nil)
+    }
 }

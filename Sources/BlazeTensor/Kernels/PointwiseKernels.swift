@@ -105,28 +105,41 @@ struct WithPReLU<Base: TileEpilogue>: TileEpilogue {
     }
 }
 
+/// A kernel body generic over the epilogue: `withTileEpilogue` picks the specialisation once
+/// per call, so that the tile loops are compiled for each kind of epilogue.
+protocol EpilogueGenericBody {
+    func run<E: TileEpilogue>(_ e: E)
+}
+
+extension PointwiseEpilogue {
+    func dispatch<B: EpilogueGenericBody>(_ body: B) {
+        func run<E: TileEpilogue>(_ base: E) {
+            if let slopes { body.run(WithPReLU(base: base, slopes: slopes)) } else { body.run(base) }
+        }
+        switch (skip, pooled) {
+        case (nil, _):
+            run(ActivationOnly(activation: activation))
+        case (let skip?, false):
+            run(AddSkip(activation: activation, skip: skip, skipChannels: skipChannels))
+        case (let skip?, true):
+            run(AddPooledSkip(activation: activation, skip: skip, skipChannels: skipChannels,
+                              outputWidth: outputWidth, skipWidth: skipWidth))
+        }
+    }
+}
+
 /// out[p][o] = epilogue(bias[o] + Σ_i in[p][i] · w[i][o]) for pixels `pixels`.
 /// `input` is `[pixel][inputChannels]`, `output` is `[pixel][outputChannels]`.
 public func f32PointwiseConvGEMM6x16FMA(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
     epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
 ) {
-    func run<E: TileEpilogue>(_ base: E) {
-        if let slopes = e.slopes {
-            gemm(pixels, input, weights, WithPReLU(base: base, slopes: slopes), output)
-        } else {
-            gemm(pixels, input, weights, base, output)
-        }
+    struct Body: EpilogueGenericBody {
+        let pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights
+        let output: UnsafeMutablePointer<Float>
+        func run<E: TileEpilogue>(_ e: E) { gemm(pixels, input, weights, e, output) }
     }
-    switch (e.skip, e.pooled) {
-    case (nil, _):
-        run(ActivationOnly(activation: e.activation))
-    case (let skip?, false):
-        run(AddSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels))
-    case (let skip?, true):
-        run(AddPooledSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels,
-                          outputWidth: e.outputWidth, skipWidth: e.skipWidth))
-    }
+    e.dispatch(Body(pixels: pixels, input: input, weights: weights, output: output))
 }
 
 @inline(__always)

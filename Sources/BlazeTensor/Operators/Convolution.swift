@@ -34,6 +34,12 @@ public struct Conv2D: TensorOperator {
     /// For kxk kernels: the same in blocks of 32 channels where they divide evenly, else 24 (the
     /// direct kernel's 2x32 and 4x24 tiles).
     let packedDirect: PackedPointwiseWeights
+    /// For 1x1 kernels whose weights are mostly zero (a pruned model): the nonzero weights
+    /// for the SpMM kernel.
+    let sparse: SparsePointwiseWeights?
+    /// Whether the fastest kernels run this convolution as a sparse product (SpMM), and the
+    /// fraction of its weights that are nonzero.
+    public var sparseDensity: Double? { kernels == .fastest ? sparse?.density : nil }
 
     /// - Parameter weights: TFLite's OHWI layout, `[outputChannels, kh, kw, inputChannels]`.
     public init(weights: Tensor, bias: Tensor?, strideH: Int, strideW: Int, padding: Padding,
@@ -64,6 +70,19 @@ public struct Conv2D: TensorOperator {
         packed = PackedPointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: kh * kw * i, outputChannels: o)
         packedDirect = PackedPointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: kh * kw * i,
                                               outputChannels: o, maxWidth: o % 32 == 0 ? 32 : 24)
+        sparse = kh == 1 && kw == 1 && SparsePointwiseWeights.fits(weightsIO: hwio, inputChannels: i, outputChannels: o)
+            ? SparsePointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: i, outputChannels: o) : nil
+    }
+
+    /// The pointwise kernel for pixels `pixels`: SpMM for sparse weights, else the dense GEMM.
+    func pointwise(pixels: Range<Int>, input: UnsafePointer<Float>, epilogue: PointwiseEpilogue,
+                   output: UnsafeMutablePointer<Float>) {
+        if let sparse {
+            f32PointwiseConvSpMM16x4FMA(pixels: pixels, input: input, weights: sparse, dense: packed,
+                                        epilogue: epilogue, output: output)
+        } else {
+            f32PointwiseConvGEMM6x16FMA(pixels: pixels, input: input, weights: packed, epilogue: epilogue, output: output)
+        }
     }
 
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
@@ -96,19 +115,15 @@ public struct Conv2D: TensorOperator {
         let skipShape = residual == nil ? nil : NHWC(shapes[1])
         let macsPerRow = g.output.w * outputChannels * kernelH * kernelW * inputChannels
         let rows = g.output.n * g.output.h
-        let pointwise = kernelH == 1 && kernelW == 1 && strideH == 1 && strideW == 1 && (padding.isNone || padding == .same)
-        let packed = packed
-
-        if kernels == .fastest, pointwise, residual == nil || g.output.n == 1 {
+        let isPointwise = kernelH == 1 && kernelW == 1 && strideH == 1 && strideW == 1 && (padding.isNone || padding == .same)
+        if kernels == .fastest, isPointwise, residual == nil || g.output.n == 1 {
             let epilogue = PointwiseEpilogue(
                 activation: act, skip: skip, skipChannels: skipShape?.c ?? 0, pooled: residual?.pooled ?? false,
                 outputWidth: g.output.w, skipWidth: skipShape?.w ?? 1, slopes: prelu.map { UnsafePointer($0.slopes.pointer) })
             let width = g.output.w
-            return BoundWork(units: rows, costPerUnit: macsPerRow) { [prelu] r in
-                withExtendedLifetime(prelu) {
-                    f32PointwiseConvGEMM6x16FMA(pixels: r.lowerBound * width..<r.upperBound * width, input: x,
-                                                weights: packed, epilogue: epilogue, output: y)
-                }
+            return BoundWork(units: rows, costPerUnit: macsPerRow) { [self] r in
+                // `self` keeps the PRELU slopes the epilogue points to alive.
+                pointwise(pixels: r.lowerBound * width..<r.upperBound * width, input: x, epilogue: epilogue, output: y)
             }
         }
         if kernels == .fastest, residual == nil, g.output.n == 1 {
