@@ -134,12 +134,22 @@ public func f32PointwiseConvGEMM6x16FMA(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
     epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
 ) {
-    struct Body: EpilogueGenericBody {
-        let pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights
-        let output: UnsafeMutablePointer<Float>
-        func run<E: TileEpilogue>(_ e: E) { gemm(pixels, input, weights, e, output) }
+    func run<E: TileEpilogue>(_ base: E) {
+        if let slopes = e.slopes {
+            gemm(pixels, input, weights, WithPReLU(base: base, slopes: slopes), output)
+        } else {
+            gemm(pixels, input, weights, base, output)
+        }
     }
-    e.dispatch(Body(pixels: pixels, input: input, weights: weights, output: output))
+    switch (e.skip, e.pooled) {
+    case (nil, _):
+        run(ActivationOnly(activation: e.activation))
+    case (let skip?, false):
+        run(AddSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels))
+    case (let skip?, true):
+        run(AddPooledSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels,
+                          outputWidth: e.outputWidth, skipWidth: e.skipWidth))
+    }
 }
 
 @inline(__always)

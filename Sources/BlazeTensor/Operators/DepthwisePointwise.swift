@@ -40,11 +40,12 @@ public struct DepthwisePointwise: TensorOperator {
         // Bands of rows of about 96 pixels, so that GEMM tiles of six pixels rarely split.
         let band = max(1, 96 / middle.w)
         let (x, y, dwActivation) = (inputs[0], outputs[0], depthwise.activation)
-        let pointwise = pointwise
+        let packedPointwise = pointwise.packed, sparsePointwise = pointwise.sparse, prelu = pointwise.prelu
         let zeroRow = ZeroBuffer(count: (g.input.w + 3) * middle.c + kernelSlack)
         let rowFloats = middle.w * middle.c
         let macsPerRow = rowFloats * 9 + middle.w * pointwise.outputChannels * middle.c
         return BoundWork(units: middle.h, costPerUnit: macsPerRow, scratchFloats: band * rowFloats + kernelSlack) { rows, scratch in
+            withExtendedLifetime(prelu) {}
             var first = rows.lowerBound
             while first < rows.upperBound {
                 let last = min(first + band, rows.upperBound)
@@ -52,7 +53,13 @@ public struct DepthwisePointwise: TensorOperator {
                 let base = scratch - first * rowFloats
                 f32Depthwise3x3FMA(g, rows: first..<last, input: x, weights: packedDepthwise, activation: dwActivation,
                                    zeroRow: zeroRow.pointer, output: base)
-                pointwise.pointwise(pixels: first * middle.w..<last * middle.w, input: base, epilogue: epilogue, output: y)
+                if let sparsePointwise {
+                    f32PointwiseConvSpMM16x4FMA(pixels: first * middle.w..<last * middle.w, input: base,
+                                                weights: sparsePointwise, epilogue: epilogue, output: y)
+                } else {
+                    f32PointwiseConvGEMM6x16FMA(pixels: first * middle.w..<last * middle.w, input: base,
+                                                weights: packedPointwise, epilogue: epilogue, output: y)
+                }
                 first = last
             }
         }
