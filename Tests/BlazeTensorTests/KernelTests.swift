@@ -155,3 +155,34 @@ import Testing
         #expect(conv.sparseDensity == nil)
     }
 }
+
+/// Both SpMM tile shapes on the same pruned weights, called directly: equal to the reference.
+@Suite struct SparseTileTests {
+    @Test(arguments: [16, 32])
+    func tileShapesEqualReference(_ tile: Int) throws {
+        let (h, w, ic, oc) = (5, 9, 64, 40)
+        var rng = SeededGenerator(seed: UInt64(tile))
+        let x = randomTensor([1, h, w, ic], &rng)
+        let dense = randomTensor([oc, 1, 1, ic], &rng), bias = randomTensor([oc], &rng)
+        let weights = try Tensor(shape: dense.shape, scalars: dense.scalars.map { abs($0) < 0.35 ? $0 : 0 })
+        let expected = try Conv2D(weights: weights, bias: bias, strideH: 1, strideW: 1, padding: .valid,
+                                  activation: .relu, kernels: .reference)(x)
+        var io = [Float](repeating: 0, count: ic * oc)
+        for o in 0..<oc { for i in 0..<ic { io[i * oc + o] = weights.scalars[o * ic + i] } }
+        let sparse = SparsePointwiseWeights(weightsIO: io, bias: bias.scalars, inputChannels: ic, outputChannels: oc,
+                                            tilePixels: tile)
+        #expect(sparse.tilePixels == tile)
+        let input = x.scalars + [Float](repeating: 0, count: kernelSlack)
+        var output = [Float](repeating: .nan, count: h * w * oc + kernelSlack)
+        input.withUnsafeBufferPointer { xin in
+            output.withUnsafeMutableBufferPointer { out in
+                // Two calls, split mid-tile, as threads split the rows.
+                for range in [0..<19, 19..<h * w] {
+                    f32PointwiseConvSpMM(pixels: range, input: xin.baseAddress!, weights: sparse,
+                                         epilogue: PointwiseEpilogue(activation: .relu), output: out.baseAddress!)
+                }
+            }
+        }
+        #expect(Array(output.prefix(h * w * oc)) == expected.scalars)
+    }
+}

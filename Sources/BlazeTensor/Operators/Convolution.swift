@@ -78,7 +78,7 @@ public struct Conv2D: TensorOperator {
     func pointwise(pixels: Range<Int>, input: UnsafePointer<Float>, epilogue: PointwiseEpilogue,
                    output: UnsafeMutablePointer<Float>) {
         if let sparse {
-            f32PointwiseConvSpMM16x4FMA(pixels: pixels, input: input, weights: sparse, epilogue: epilogue, output: output)
+            f32PointwiseConvSpMM(pixels: pixels, input: input, weights: sparse, epilogue: epilogue, output: output)
         } else {
             f32PointwiseConvGEMM6x16FMA(pixels: pixels, input: input, weights: packed, epilogue: epilogue, output: output)
         }

@@ -54,7 +54,7 @@ public struct DepthwisePointwise: TensorOperator {
                 f32Depthwise3x3FMA(g, rows: first..<last, input: x, weights: packedDepthwise, activation: dwActivation,
                                    zeroRow: zeroRow.pointer, output: base)
                 if let sparsePointwise {
-                    f32PointwiseConvSpMM16x4FMA(pixels: first * middle.w..<last * middle.w, input: base,
+                    f32PointwiseConvSpMM(pixels: first * middle.w..<last * middle.w, input: base,
                                                 weights: sparsePointwise, epilogue: epilogue, output: y)
                 } else {
                     f32PointwiseConvGEMM6x16FMA(pixels: first * middle.w..<last * middle.w, input: base,
