@@ -67,7 +67,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-/// A layer shape of the short-range model and the operator that computes it.
+/// A layer shape of the short-range (or full-range) model and the operator that computes it.
 struct KernelLayer: Sendable {
     var name: String
     var input: [Int]
@@ -81,6 +81,17 @@ struct KernelLayer: Sendable {
             try Conv2D(weights: rng.tensor([out, k, k, input[3]]), bias: rng.tensor([out]), strideH: stride, strideW: stride,
                        padding: .same, activation: .relu, residual: skip == nil ? nil : Residual(pooled: pooled))
         }, macs: oh * ow * out * k * k * input[3])
+    }
+
+    /// A 1x1 convolution pruned as the full-range detector's are: 70% of its weights zero, so
+    /// that the operator takes the SpMM kernel (`dense` keeps every weight, for comparison).
+    static func pruned(_ name: String, input: [Int], out: Int, dense: Bool = false) -> KernelLayer {
+        KernelLayer(name: name, input: input, skip: nil, make: { rng in
+            let w = try rng.tensor([out, 1, 1, input[3]])
+            let kept = dense ? w.scalars : w.scalars.map { abs($0) < 0.3 ? $0 : 0 }
+            return try Conv2D(weights: Tensor(shape: w.shape, scalars: kept), bias: rng.tensor([out]), strideH: 1, strideW: 1,
+                              padding: .same, activation: .relu)
+        }, macs: input[1] * input[2] * out * input[3])
     }
 
     static func depthwise(_ name: String, input: [Int], stride: Int) -> KernelLayer {
@@ -102,6 +113,11 @@ struct KernelLayer: Sendable {
         .conv("pointwise 16x16 80->88 +skip80", input: [1, 16, 16, 80], out: 88, k: 1, stride: 1, skip: [1, 16, 16, 80]),
         .conv("pointwise 8x8 96->96 +skip", input: [1, 8, 8, 96], out: 96, k: 1, stride: 1, skip: [1, 8, 8, 96]),
         .conv("head 16x16 88->32", input: [1, 16, 16, 88], out: 32, k: 1, stride: 1),
+        // Full range: the same layer dense (GEMM) and pruned (SpMM); GFLOP/s count every weight.
+        .pruned("pointwise 24x24 32->128 dense", input: [1, 24, 24, 32], out: 128, dense: true),
+        .pruned("pointwise 24x24 32->128 70% zeros (SpMM 32x2)", input: [1, 24, 24, 32], out: 128),
+        .pruned("pointwise 6x6 384->96 dense", input: [1, 6, 6, 384], out: 96, dense: true),
+        .pruned("pointwise 6x6 384->96 70% zeros (SpMM 16x4)", input: [1, 6, 6, 384], out: 96),
     ]
 }
 

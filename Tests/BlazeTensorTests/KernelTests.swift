@@ -174,12 +174,16 @@ import Testing
         #expect(sparse.tilePixels == tile)
         let input = x.scalars + [Float](repeating: 0, count: kernelSlack)
         var output = [Float](repeating: .nan, count: h * w * oc + kernelSlack)
+        var scratch = [Float](repeating: .nan, count: sparse.scratchFloats)
         input.withUnsafeBufferPointer { xin in
             output.withUnsafeMutableBufferPointer { out in
-                // Two calls, split mid-tile, as threads split the rows.
-                for range in [0..<19, 19..<h * w] {
-                    f32PointwiseConvSpMM(pixels: range, input: xin.baseAddress!, weights: sparse,
-                                         epilogue: PointwiseEpilogue(activation: .relu), output: out.baseAddress!)
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    // Two calls, split mid-tile, as threads split the rows.
+                    for range in [0..<19, 19..<h * w] {
+                        f32PointwiseConvSpMM(pixels: range, input: xin.baseAddress!, weights: sparse,
+                                             epilogue: PointwiseEpilogue(activation: .relu), output: out.baseAddress!,
+                                             scratch: scratch.baseAddress!)
+                    }
                 }
             }
         }

@@ -21,6 +21,9 @@ public struct SparsePointwiseWeights: Sendable {
     public let tilePixels: Int
     /// Nonzero weights over all weights (before padding).
     public let density: Double
+    /// Floats of scratch a kernel call needs: the transposed tile, the results of 8 channels
+    /// and their transpose, and a zero-padded copy of a partial tile.
+    public var scratchFloats: Int { 2 * inputChannels * tilePixels + 16 * tilePixels }
     /// Per group: its channels (offsets within the 8-channel block; 2 or 4 used), the first
     /// step, and the step count.
     let groups: [(channels: (Int, Int, Int, Int), start: Int, count: Int)]
@@ -86,34 +89,36 @@ public struct SparsePointwiseWeights: Sendable {
 /// out[p][o] = epilogue(bias[o] + Σ_i in[p][i] · w[i][o]) for pixels `pixels`, summing only
 /// the nonzero w, in tiles of `weights.tilePixels` pixels (a last, partial tile reads zero
 /// pixels past the end and stores only its own): `f32PointwiseConvSpMM16x4FMA` or
-/// `f32PointwiseConvSpMM32x2FMA`.
+/// `f32PointwiseConvSpMM32x2FMA`. `scratch` holds `weights.scratchFloats` floats.
 public func f32PointwiseConvSpMM(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: SparsePointwiseWeights,
-    epilogue: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
+    epilogue: PointwiseEpilogue, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
 ) {
     if weights.tilePixels == 32 {
-        f32PointwiseConvSpMM32x2FMA(pixels: pixels, input: input, weights: weights, epilogue: epilogue, output: output)
+        f32PointwiseConvSpMM32x2FMA(pixels: pixels, input: input, weights: weights, epilogue: epilogue, output: output,
+                                    scratch: scratch)
     } else {
-        f32PointwiseConvSpMM16x4FMA(pixels: pixels, input: input, weights: weights, epilogue: epilogue, output: output)
+        f32PointwiseConvSpMM16x4FMA(pixels: pixels, input: input, weights: weights, epilogue: epilogue, output: output,
+                                    scratch: scratch)
     }
 }
 
 /// Tiles of 16 pixels, groups of 4 output channels; `weights.tilePixels` must be 16.
 public func f32PointwiseConvSpMM16x4FMA(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: SparsePointwiseWeights,
-    epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
+    epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
 ) {
     precondition(weights.tilePixels == 16, "weights packed for \(weights.tilePixels)-pixel tiles")
-    e.dispatch(SpMM<Group16x4>(pixels: pixels, input: input, weights: weights, output: output))
+    e.dispatch(SpMM<Group16x4>(pixels: pixels, input: input, weights: weights, output: output, scratch: scratch))
 }
 
 /// Tiles of 32 pixels, groups of 2 output channels; `weights.tilePixels` must be 32.
 public func f32PointwiseConvSpMM32x2FMA(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: SparsePointwiseWeights,
-    epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
+    epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
 ) {
     precondition(weights.tilePixels == 32, "weights packed for \(weights.tilePixels)-pixel tiles")
-    e.dispatch(SpMM<Group32x2>(pixels: pixels, input: input, weights: weights, output: output))
+    e.dispatch(SpMM<Group32x2>(pixels: pixels, input: input, weights: weights, output: output, scratch: scratch))
 }
 
 /// One group of output channels over one transposed tile: sums into `results` (8 channels x
@@ -128,15 +133,13 @@ protocol SpMMGroup {
 /// The tile loop: transpose in, every group of every 8-channel block, transpose out, epilogue.
 struct SpMM<Group: SpMMGroup>: EpilogueGenericBody {
     let pixels: Range<Int>, input: UnsafePointer<Float>, weights: SparsePointwiseWeights
-    let output: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
 
     func run<E: TileEpilogue>(_ e: E) {
         guard !pixels.isEmpty else { return }
         let ic = weights.inputChannels, oc = weights.outputChannels, t = Group.pixels
         // The transposed tile (t floats per input channel); 8 channels x t pixels of results;
         // the same transposed back (t pixels x 8 channels); a zero-padded copy of a partial tile.
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * ic * t + 16 * t)
-        defer { scratch.deallocate() }
         let tile = scratch, results = tile + ic * t, rows = results + 8 * t, partial = rows + 8 * t
         weights.offsets.withUnsafeBufferPointer { offsets in
         weights.values.withUnsafeBufferPointer { values in

@@ -74,11 +74,16 @@ public struct Conv2D: TensorOperator {
             ? SparsePointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: i, outputChannels: o) : nil
     }
 
+    /// Scratch floats the pointwise kernel needs per call (the SpMM kernel's tiles).
+    var pointwiseScratchFloats: Int { sparse?.scratchFloats ?? 0 }
+
     /// The pointwise kernel for pixels `pixels`: SpMM for sparse weights, else the dense GEMM.
+    /// `scratch` holds `pointwiseScratchFloats` floats.
     func pointwise(pixels: Range<Int>, input: UnsafePointer<Float>, epilogue: PointwiseEpilogue,
-                   output: UnsafeMutablePointer<Float>) {
+                   output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>) {
         if let sparse {
-            f32PointwiseConvSpMM(pixels: pixels, input: input, weights: sparse, epilogue: epilogue, output: output)
+            f32PointwiseConvSpMM(pixels: pixels, input: input, weights: sparse, epilogue: epilogue, output: output,
+                                 scratch: scratch)
         } else {
             f32PointwiseConvGEMM6x16FMA(pixels: pixels, input: input, weights: packed, epilogue: epilogue, output: output)
         }
@@ -120,9 +125,10 @@ public struct Conv2D: TensorOperator {
                 activation: act, skip: skip, skipChannels: skipShape?.c ?? 0, pooled: residual?.pooled ?? false,
                 outputWidth: g.output.w, skipWidth: skipShape?.w ?? 1, slopes: prelu.map { UnsafePointer($0.slopes.pointer) })
             let width = g.output.w
-            return BoundWork(units: rows, costPerUnit: macsPerRow) { [self] r in
+            return BoundWork(units: rows, costPerUnit: macsPerRow, scratchFloats: pointwiseScratchFloats) { [self] r, scratch in
                 // `self` keeps the PRELU slopes the epilogue points to alive.
-                pointwise(pixels: r.lowerBound * width..<r.upperBound * width, input: x, epilogue: epilogue, output: y)
+                pointwise(pixels: r.lowerBound * width..<r.upperBound * width, input: x, epilogue: epilogue, output: y,
+                          scratch: scratch)
             }
         }
         if kernels == .fastest, residual == nil, g.output.n == 1 {

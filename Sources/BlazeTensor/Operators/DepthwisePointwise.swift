@@ -44,7 +44,10 @@ public struct DepthwisePointwise: TensorOperator {
         let zeroRow = ZeroBuffer(count: (g.input.w + 3) * middle.c + kernelSlack)
         let rowFloats = middle.w * middle.c
         let macsPerRow = rowFloats * 9 + middle.w * pointwise.outputChannels * middle.c
-        return BoundWork(units: middle.h, costPerUnit: macsPerRow, scratchFloats: band * rowFloats + kernelSlack) { rows, scratch in
+        // Scratch: the band of depthwise rows, then the pointwise kernel's own.
+        let bandFloats = band * rowFloats + kernelSlack
+        return BoundWork(units: middle.h, costPerUnit: macsPerRow,
+                         scratchFloats: bandFloats + pointwise.pointwiseScratchFloats) { rows, scratch in
             withExtendedLifetime(prelu) {}
             var first = rows.lowerBound
             while first < rows.upperBound {
@@ -55,7 +58,7 @@ public struct DepthwisePointwise: TensorOperator {
                                    zeroRow: zeroRow.pointer, output: base)
                 if let sparsePointwise {
                     f32PointwiseConvSpMM(pixels: first * middle.w..<last * middle.w, input: base,
-                                                weights: sparsePointwise, epilogue: epilogue, output: y)
+                                         weights: sparsePointwise, epilogue: epilogue, output: y, scratch: scratch + bandFloats)
                 } else {
                     f32PointwiseConvGEMM6x16FMA(pixels: first * middle.w..<last * middle.w, input: base,
                                                 weights: packedPointwise, epilogue: epilogue, output: y)
