@@ -144,8 +144,9 @@ func tinyModel() throws -> ModelFile {
         #expect(try fast([input]) == a)   // and running again on reused buffers changes nothing
     }
 
-    /// The same for the full-range model (sparse weights, resize, depth-to-space, folded pads,
-    /// fused depthwise + pointwise blocks), at one and two threads.
+    /// The same for the full-range model (pruned weights run by the SpMM kernels, resize,
+    /// depth-to-space, folded pads, fused depthwise + pointwise blocks), at one and two
+    /// threads: bit-identical.
     @Test func optimisedFullRangeNetworkEqualsReferenceGraph() throws {
         let path = Self.path.replacingOccurrences(of: "short_range", with: "full_range")
         let model = try WeightsFormat.read(contentsOf: path)
