@@ -105,8 +105,8 @@ struct WithPReLU<Base: TileEpilogue>: TileEpilogue {
     }
 }
 
-/// A kernel body generic over the epilogue: `withTileEpilogue` picks the specialisation once
-/// per call, so that the tile loops are compiled for each kind of epilogue.
+/// A kernel body generic over the epilogue: `PointwiseEpilogue.dispatch` picks the
+/// specialisation once per call, so that the tile loops are compiled for each kind of epilogue.
 protocol EpilogueGenericBody {
     func run<E: TileEpilogue>(_ e: E)
 }

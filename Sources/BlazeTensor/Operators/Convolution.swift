@@ -39,7 +39,7 @@ public struct Conv2D: TensorOperator {
     let sparse: SparsePointwiseWeights?
     /// Whether the fastest kernels run this convolution as a sparse product (SpMM), and the
     /// fraction of its weights that are nonzero.
-    public var sparseDensity: Double? { kernels == .fastest ? sparse?.density : nil }
+    public var sparseDensity: Double? { sparse?.density }
 
     /// - Parameter weights: TFLite's OHWI layout, `[outputChannels, kh, kw, inputChannels]`.
     public init(weights: Tensor, bias: Tensor?, strideH: Int, strideW: Int, padding: Padding,
@@ -70,7 +70,9 @@ public struct Conv2D: TensorOperator {
         packed = PackedPointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: kh * kw * i, outputChannels: o)
         packedDirect = PackedPointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: kh * kw * i,
                                               outputChannels: o, maxWidth: o % 32 == 0 ? 32 : 24)
-        sparse = kh == 1 && kw == 1 && SparsePointwiseWeights.fits(weightsIO: hwio, inputChannels: i, outputChannels: o)
+        let pointwiseShape = kh == 1 && kw == 1 && strideH == 1 && strideW == 1 && (padding.isNone || padding == .same)
+        sparse = kernels == .fastest && pointwiseShape
+            && SparsePointwiseWeights.fits(weightsIO: hwio, inputChannels: i, outputChannels: o)
             ? SparsePointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: i, outputChannels: o) : nil
     }
 
