@@ -95,18 +95,11 @@ public final class VideoFaceTracker {
                     return false
                 }
                 // Two searches may find the same face (faces close together): keep it once.
-                if !result.detections.contains(where: { overlap($0.relativeBoundingBox, best.relativeBoundingBox) > 0.5 }) {
+                if !result.detections.contains(where: { $0.relativeBoundingBox.intersectionOverUnion(best.relativeBoundingBox) > 0.5 }) {
                     result.detections.append(best)
                 }
             }
         }
         return true
-    }
-
-    private func overlap(_ a: NormalizedRect, _ b: NormalizedRect) -> Float {
-        let x = max(0, min(a.xMin + a.width, b.xMin + b.width) - max(a.xMin, b.xMin))
-        let y = max(0, min(a.yMin + a.height, b.yMin + b.height) - max(a.yMin, b.yMin))
-        let union = a.width * a.height + b.width * b.height - x * y
-        return union > 0 ? x * y / union : 0
     }
 }

@@ -80,16 +80,9 @@ struct TrackComparison {
     static func bestMatch(_ d: Detection, in candidates: [Detection], excluding used: Set<Int>) -> (Int, Float)? {
         var best: (Int, Float)?
         for j in candidates.indices where !used.contains(j) {
-            let v = iou(d.relativeBoundingBox, candidates[j].relativeBoundingBox)
+            let v = d.relativeBoundingBox.intersectionOverUnion(candidates[j].relativeBoundingBox)
             if best == nil || v > best!.1 { best = (j, v) }
         }
         return best
-    }
-
-    static func iou(_ a: NormalizedRect, _ b: NormalizedRect) -> Float {
-        let x = max(0, min(a.xMin + a.width, b.xMin + b.width) - max(a.xMin, b.xMin))
-        let y = max(0, min(a.yMin + a.height, b.yMin + b.height) - max(a.yMin, b.yMin))
-        let union = a.width * a.height + b.width * b.height - x * y
-        return union > 0 ? x * y / union : 0
     }
 }

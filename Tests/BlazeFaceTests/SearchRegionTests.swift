@@ -5,12 +5,6 @@ import Testing
 /// Region searches (a tracker's cheap search): one region, and up to four in one inference,
 /// find the face a full detection finds.
 @Suite struct SearchRegionTests {
-    static func iou(_ a: NormalizedRect, _ b: NormalizedRect) -> Float {
-        let x = max(0, min(a.xMin + a.width, b.xMin + b.width) - max(a.xMin, b.xMin))
-        let y = max(0, min(a.yMin + a.height, b.yMin + b.height) - max(a.yMin, b.yMin))
-        return x * y / (a.width * a.height + b.width * b.height - x * y)
-    }
-
     @Test func regionsAroundTheFacesFindThemInOneInference() throws {
         let image = try Goldens.image("multi_face")
         let detector = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights))
@@ -27,10 +21,10 @@ import Testing
         for (i, (d, r)) in zip(full, found).enumerated() {
             let best = try #require(r.detections.max { $0.score < $1.score })
             // The same face: IoU of at least 0.7, the usual "same object" criterion.
-            #expect(Self.iou(best.relativeBoundingBox, d.relativeBoundingBox) >= 0.7)
+            #expect(best.relativeBoundingBox.intersectionOverUnion(d.relativeBoundingBox) >= 0.7)
             var single = FaceDetectorResult()
             try detector.detect(image: image, searchRegion: regions[i], into: &single)
-            #expect(single.detections.contains { Self.iou($0.relativeBoundingBox, d.relativeBoundingBox) >= 0.7 })
+            #expect(single.detections.contains { $0.relativeBoundingBox.intersectionOverUnion(d.relativeBoundingBox) >= 0.7 })
         }
     }
 

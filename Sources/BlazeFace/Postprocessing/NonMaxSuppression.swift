@@ -45,7 +45,7 @@ public struct WeightedNonMaxSuppression: Sendable {
             candidates.removeAll(keepingCapacity: true)
             rest.removeAll(keepingCapacity: true)
             for i in remaining {
-                if iou(detections[i].box, best.box) > minSuppressionThreshold { candidates.append(i) } else { rest.append(i) }
+                if detections[i].box.intersectionOverUnion(best.box) > minSuppressionThreshold { candidates.append(i) } else { rest.append(i) }
             }
             var merged = best
             if !candidates.isEmpty {
@@ -75,17 +75,20 @@ public struct WeightedNonMaxSuppression: Sendable {
             swap(&remaining, &rest)
         }
     }
+}
 
-    /// Intersection over union of two boxes (MediaPipe's `Rectangle_f` arithmetic, in float).
-    func iou(_ a: NormalizedRect, _ b: NormalizedRect) -> Float {
-        let (ax1, ay1) = (a.xMin + a.width, a.yMin + a.height)
-        let (bx1, by1) = (b.xMin + b.width, b.yMin + b.height)
-        let aEmpty = a.xMin > ax1 || a.yMin > ay1, bEmpty = b.xMin > bx1 || b.yMin > by1
-        if aEmpty || bEmpty || bx1 < a.xMin || ax1 < b.xMin || by1 < a.yMin || ay1 < b.yMin { return 0 }
-        let ix0 = max(a.xMin, b.xMin), iy0 = max(a.yMin, b.yMin)
+extension NormalizedRect {
+    /// Intersection over union with another box, in MediaPipe's `Rectangle_f` arithmetic (float):
+    /// what NMS suppresses by, and what the tracker and the CLI's comparison match by.
+    public func intersectionOverUnion(_ other: NormalizedRect) -> Float {
+        let (ax1, ay1) = (xMin + width, yMin + height)
+        let (bx1, by1) = (other.xMin + other.width, other.yMin + other.height)
+        let aEmpty = xMin > ax1 || yMin > ay1, bEmpty = other.xMin > bx1 || other.yMin > by1
+        if aEmpty || bEmpty || bx1 < xMin || ax1 < other.xMin || by1 < yMin || ay1 < other.yMin { return 0 }
+        let ix0 = max(xMin, other.xMin), iy0 = max(yMin, other.yMin)
         let ix1 = min(ax1, bx1), iy1 = min(ay1, by1)
         let intersection = (ix1 - ix0) * (iy1 - iy0)
-        let areaA = (ax1 - a.xMin) * (ay1 - a.yMin), areaB = (bx1 - b.xMin) * (by1 - b.yMin)
+        let areaA = (ax1 - xMin) * (ay1 - yMin), areaB = (bx1 - other.xMin) * (by1 - other.yMin)
         let union = areaA + areaB - intersection
         return union > 0 ? intersection / union : 0
     }

@@ -88,13 +88,7 @@ public func f32BinaryBroadcastReference(
         var ia = 0, ib = 0
         for d in 0..<rank { ia += index[d] * aStrides[d]; ib += index[d] * bStrides[d] }
         output[o] = activation.apply(kind.apply(a[ia], b[ib]))
-        var d = rank - 1
-        while d >= 0 {
-            index[d] += 1
-            if index[d] < outputDims[d] { break }
-            index[d] = 0
-            d -= 1
-        }
+        advance(&index, within: outputDims)
     }
 }
 

@@ -140,3 +140,16 @@ public func f32AddResidualReference(
         }
     }
 }
+
+/// The next index of a row-major walk over `dims` (the last axis fastest): the odometer step
+/// of the reference loops that visit a tensor index by index. Past the last index it wraps to 0.
+@inline(__always)
+func advance(_ index: inout [Int], within dims: [Int]) {
+    var d = dims.count - 1
+    while d >= 0 {
+        index[d] += 1
+        if index[d] < dims[d] { return }
+        index[d] = 0
+        d -= 1
+    }
+}

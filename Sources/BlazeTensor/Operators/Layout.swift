@@ -86,12 +86,6 @@ public func f32GatherStridedReference(_ x: UnsafePointer<Float>, strides: [Int],
         var i = offset
         for d in 0..<rank { i += index[d] * strides[d] }
         output[o] = x[i]
-        var d = rank - 1
-        while d >= 0 {
-            index[d] += 1
-            if index[d] < outputDims[d] { break }
-            index[d] = 0
-            d -= 1
-        }
+        advance(&index, within: outputDims)
     }
 }

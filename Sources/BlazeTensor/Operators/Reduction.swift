@@ -73,12 +73,6 @@ public func f32ReduceSumReference(_ x: UnsafePointer<Float>, dims: [Int], reduce
         var o = 0
         for d in 0..<dims.count { o += index[d] * strides[d] }
         output[o] += x[i]
-        var d = dims.count - 1
-        while d >= 0 {
-            index[d] += 1
-            if index[d] < dims[d] { break }
-            index[d] = 0
-            d -= 1
-        }
+        advance(&index, within: dims)
     }
 }
