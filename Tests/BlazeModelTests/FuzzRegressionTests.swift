@@ -46,7 +46,6 @@ import TFLiteImport
         }
     }
 
-
     /// What each TFLite input must now give: the start of the error message, or nil for a file
     /// that converts.
     static let tfliteOutcomes: [String: String?] = [

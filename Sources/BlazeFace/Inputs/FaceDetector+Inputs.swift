@@ -17,13 +17,7 @@ extension FaceDetector {
         guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
             throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
         }
-        let (turns, region) = try Self.geometry(options, width: image.width, height: image.height)
-        try state.withLock { pipeline throws(DetectorError) in
-            let transform = try image.withSampler(ConvertingTurned(converter: pipeline.imageToTensor, quarterTurns: turns,
-                                                                   region: region, tensor: pipeline.network.input())).get()
-            pipeline.run(transform: transform.followed(by: ImageProcessingOptions.storedFromUpright(quarterTurns: turns)),
-                         imageWidth: image.width, imageHeight: image.height, into: &result)
-        }
+        try detect(sampled: image, options: options, into: &result)
     }
 
     /// Detects faces in a caller's pixel buffer, sampled in its own format straight into the
@@ -39,12 +33,18 @@ extension FaceDetector {
     public func detect(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions(),
                        into result: inout FaceDetectorResult) throws(DetectorError) {
         try requireMode(.image, for: "detect(pixelBuffer:options:)")
-        let (turns, region) = try Self.geometry(options, width: pixelBuffer.width, height: pixelBuffer.height)
+        try detect(sampled: pixelBuffer, options: options, into: &result)
+    }
+
+    /// Either input, sampled in its own format straight into the model's input tensor.
+    private func detect<P: SampledPixels & Sendable>(sampled pixels: P, options: ImageProcessingOptions,
+                                          into result: inout FaceDetectorResult) throws(DetectorError) {
+        let (turns, region) = try Self.geometry(options, width: pixels.width, height: pixels.height)
         try state.withLock { pipeline throws(DetectorError) in
-            let transform = try pixelBuffer.withSampler(ConvertingTurned(converter: pipeline.imageToTensor, quarterTurns: turns,
-                                                                         region: region, tensor: pipeline.network.input())).get()
+            let transform = try pixels.withSampler(ConvertingTurned(converter: pipeline.imageToTensor, quarterTurns: turns,
+                                                                    region: region, tensor: pipeline.network.input())).get()
             pipeline.run(transform: transform.followed(by: ImageProcessingOptions.storedFromUpright(quarterTurns: turns)),
-                         imageWidth: pixelBuffer.width, imageHeight: pixelBuffer.height, into: &result)
+                         imageWidth: pixels.width, imageHeight: pixels.height, into: &result)
         }
     }
 

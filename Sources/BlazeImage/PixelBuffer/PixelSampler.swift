@@ -15,7 +15,15 @@ public protocol PixelSamplerVisitor {
     func visit<S: PixelSampler>(_ sampler: S) -> Result
 }
 
-extension PixelBuffer {
+/// Pixels that hand a `PixelSamplerVisitor` their sampler: `RGBImage` and `PixelBuffer`, so
+/// that code taking either (detection, its input tensor) is written once.
+public protocol SampledPixels {
+    var width: Int { get }
+    var height: Int { get }
+    func withSampler<V: PixelSamplerVisitor>(_ visitor: V) -> V.Result
+}
+
+extension PixelBuffer: SampledPixels {
     /// Calls `visitor` with the sampler for this buffer's format.
     @inlinable
     public func withSampler<V: PixelSamplerVisitor>(_ visitor: V) -> V.Result {
@@ -38,7 +46,7 @@ extension PixelBuffer {
     }
 }
 
-extension RGBImage {
+extension RGBImage: SampledPixels {
     /// Calls `visitor` with a sampler over this image's pixels; an image whose pixel count does
     /// not match its size gets an empty (0x0) sampler, which readers refuse, so nothing is read
     /// out of bounds.
