@@ -8,6 +8,7 @@ import Testing
     static let pointwiseShapes: [(h: Int, w: Int, ic: Int, oc: Int)] = [
         (64, 64, 24, 24), (64, 64, 24, 28), (32, 32, 28, 32), (32, 32, 36, 42), (16, 16, 42, 48),
         (16, 16, 88, 2), (8, 8, 96, 6), (16, 16, 88, 32), (8, 8, 96, 96), (3, 5, 7, 9), (1, 1, 1, 1), (7, 1, 13, 17),
+        (13, 1, 16, 8), (128, 3, 16, 8),   // 8-channel blocks: 8-, 4- and 1-pixel tiles
     ]
 
     @Test(arguments: pointwiseShapes.indices)
@@ -49,6 +50,7 @@ import Testing
     @Test(arguments: [(128, 128, 3, 24, 5, 2, Padding.same), (13, 11, 3, 24, 5, 2, .same), (9, 9, 4, 10, 3, 1, .same),
                       (9, 10, 5, 17, 3, 2, .valid), (6, 7, 2, 8, 2, 3, .same),
                       (20, 17, 3, 32, 3, 2, .explicit(top: 1, bottom: 1, left: 1, right: 1)),
+                      (9, 40, 3, 16, 3, 2, .same), (7, 23, 3, 16, 3, 1, .same),   // 6x16 tiles and their tails
                       (9, 9, 5, 64, 3, 1, .explicit(top: 0, bottom: 2, left: 1, right: 0))])
     func directConvolutionEqualsReference(_ h: Int, _ w: Int, _ ic: Int, _ oc: Int, _ k: Int, _ stride: Int, _ padding: Padding) throws {
         var rng = SeededGenerator(seed: UInt64(h * w + oc))

@@ -1,20 +1,34 @@
 // A kxk convolution as a GEMM whose rows are gathered from the input window without a copy
-// (for an NHWC image, a window row of kw pixels x ic channels is contiguous). Four output
-// pixels x up to 24 output channels per tile; window taps outside the input are skipped per pixel
-// at the borders. Sum order: bias, then kernel row, column and input channel, with fma.
+// (for an NHWC image, a window row of kw pixels x ic channels is contiguous). Tiles of 2 output
+// pixels x 32 channels, 6 x 16, 4 x 24 or 4 x 8; window taps outside the input are skipped per
+// pixel at the borders. Sum order: bias, then kernel row, column and input channel, with fma.
+// A folded PRELU is applied as each tile is stored (the pointwise GEMM's epilogue).
 
 /// Output rows `rows` of a convolution with weights packed as `PackedPointwiseWeights` whose
-/// "input channels" are the kh*kw*ic taps in HWIO order.
-public func f32Conv2DDirect4x24FMA(
+/// "input channels" are the kh*kw*ic taps in HWIO order; `slopes`, if any, is a PRELU applied
+/// after the activation (one slope per output channel, plus `kernelSlack`).
+public func f32Conv2DDirectFMA(
     _ g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
-    activation: Activation, output: UnsafeMutablePointer<Float>
+    activation: Activation, slopes: UnsafePointer<Float>? = nil, output: UnsafeMutablePointer<Float>
 ) {
+    let base = ActivationOnly(activation: activation)
+    if let slopes {
+        direct(g, rows, input, weights, WithPReLU(base: base, slopes: slopes), output)
+    } else {
+        direct(g, rows, input, weights, base, output)
+    }
+}
+
+@inline(__always)
+private func direct<E: TileEpilogue>(_ g: WindowGeometry, _ rows: Range<Int>, _ input: UnsafePointer<Float>,
+                                     _ weights: PackedPointwiseWeights, _ epilogue: E,
+                                     _ output: UnsafeMutablePointer<Float>) {
     let ic = g.input.c, oc = g.output.c, iw = g.input.w
     let rowLength = g.kernelW * ic
-    let epilogue = ActivationOnly(activation: activation)
     // Decided once, not per tile: the blocks and which tile shape they take.
     let blocks = weights.blocks
     let allWidth32 = blocks.allSatisfy { $0.width == 32 }
+    let allWidth16 = blocks.allSatisfy { $0.width == 16 }
     weights.data.withUnsafeBufferPointer { packed in
         for n in 0..<g.input.n {
             let image = input + n * g.input.h * iw * ic
@@ -28,25 +42,33 @@ public func f32Conv2DDirect4x24FMA(
                 var ox = 0
                 while ox < g.output.w {
                     let pixel = oy * g.output.w + ox
+                    let window = image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic
                     if allWidth32 && rowsInside && ox >= firstInside && ox + 1 <= lastInside {
                         for (start, _, offset) in blocks {
-                            directTile2x32(image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic, g.strideW * ic, iw * ic,
-                                           g.kernelH, rowLength, packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
+                            directTile2x32(window, g.strideW * ic, iw * ic, g.kernelH, rowLength,
+                                           packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
                         }
                         ox += 2
+                    } else if allWidth16 && rowsInside && ox >= firstInside && ox + 5 <= lastInside {
+                        for (start, _, offset) in blocks {
+                            directTile6x16(window, g.strideW * ic, iw * ic, g.kernelH, rowLength,
+                                           packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
+                        }
+                        ox += 6
                     } else if rowsInside && ox >= firstInside && ox + 3 <= lastInside {
                         for (start, width, offset) in blocks where width == 24 {
-                            directTile4x24(image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic, g.strideW * ic, iw * ic,
-                                           g.kernelH, rowLength, packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
+                            directTile4x24(window, g.strideW * ic, iw * ic, g.kernelH, rowLength,
+                                           packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
                         }
                         for (start, width, offset) in blocks where width != 24 {
-                            directTile4(image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic, g.strideW * ic, iw * ic,
-                                        g.kernelH, rowLength, packed.baseAddress! + offset, width, pixel, start, oc, epilogue, out)
+                            directTile4(window, g.strideW * ic, iw * ic, g.kernelH, rowLength,
+                                        packed.baseAddress! + offset, width, pixel, start, oc, epilogue, out)
                         }
                         ox += 4
                     } else {
                         for (start, width, offset) in blocks {
-                            directPixel(g, image, oy: oy, ox: ox, packed.baseAddress! + offset, width, pixel, start, oc, epilogue, out)
+                            directPixel(g, image, oy: oy, ox: ox, packed.baseAddress! + offset, width, pixel, start, oc,
+                                        epilogue, out)
                         }
                         ox += 1
                     }
@@ -56,11 +78,44 @@ public func f32Conv2DDirect4x24FMA(
     }
 }
 
+/// Six horizontally adjacent output pixels whose windows lie inside the input, 16 channels:
+/// twelve accumulators, two weight vectors and a broadcast fill the sixteen AVX2 registers.
+@inline(__always)
+private func directTile6x16<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int,
+                                             _ rowLength: Int, _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
+                                             _ e: E, _ out: UnsafeMutablePointer<Float>) {
+    let b0 = load8(w), b1 = load8(w + 8)
+    var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1
+    var a30 = b0, a31 = b1, a40 = b0, a41 = b1, a50 = b0, a51 = b1
+    var wr = w + 16
+    for ky in 0..<kh {
+        let r0 = x0 + ky &* rowStride, r1 = r0 + pixelStep, r2 = r1 + pixelStep
+        let r3 = r2 + pixelStep, r4 = r3 + pixelStep, r5 = r4 + pixelStep
+        for j in 0..<rowLength {
+            let w0 = load8(wr), w1 = load8(wr + 8)
+            let v0 = F8(repeating: r0[j]); a00 = a00.fma(v0, w0); a01 = a01.fma(v0, w1)
+            let v1 = F8(repeating: r1[j]); a10 = a10.fma(v1, w0); a11 = a11.fma(v1, w1)
+            let v2 = F8(repeating: r2[j]); a20 = a20.fma(v2, w0); a21 = a21.fma(v2, w1)
+            let v3 = F8(repeating: r3[j]); a30 = a30.fma(v3, w0); a31 = a31.fma(v3, w1)
+            let v4 = F8(repeating: r4[j]); a40 = a40.fma(v4, w0); a41 = a41.fma(v4, w1)
+            let v5 = F8(repeating: r5[j]); a50 = a50.fma(v5, w0); a51 = a51.fma(v5, w1)
+            wr += 16
+        }
+    }
+    storeRow(a00, pixel: p, channel: o, oc, e, out); storeRow(a01, pixel: p, channel: o &+ 8, oc, e, out)
+    storeRow(a10, pixel: p &+ 1, channel: o, oc, e, out); storeRow(a11, pixel: p &+ 1, channel: o &+ 8, oc, e, out)
+    storeRow(a20, pixel: p &+ 2, channel: o, oc, e, out); storeRow(a21, pixel: p &+ 2, channel: o &+ 8, oc, e, out)
+    storeRow(a30, pixel: p &+ 3, channel: o, oc, e, out); storeRow(a31, pixel: p &+ 3, channel: o &+ 8, oc, e, out)
+    storeRow(a40, pixel: p &+ 4, channel: o, oc, e, out); storeRow(a41, pixel: p &+ 4, channel: o &+ 8, oc, e, out)
+    storeRow(a50, pixel: p &+ 5, channel: o, oc, e, out); storeRow(a51, pixel: p &+ 5, channel: o &+ 8, oc, e, out)
+}
+
 /// Two horizontally adjacent output pixels whose windows lie inside the input, 32 channels:
 /// eight accumulators and four weight vectors, so every step is FMA-bound.
-private func directTile2x32(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
+@inline(__always)
+private func directTile2x32<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
                             _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
-                            _ e: ActivationOnly, _ out: UnsafeMutablePointer<Float>) {
+                            _ e: E, _ out: UnsafeMutablePointer<Float>) {
     let b0 = load8(w), b1 = load8(w + 8), b2 = load8(w + 16), b3 = load8(w + 24)
     var a00 = b0, a01 = b1, a02 = b2, a03 = b3, a10 = b0, a11 = b1, a12 = b2, a13 = b3
     var wr = w + 32
@@ -82,9 +137,10 @@ private func directTile2x32(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowS
 }
 
 /// Four horizontally adjacent output pixels whose windows lie inside the input, 24 channels.
-private func directTile4x24(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
+@inline(__always)
+private func directTile4x24<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
                             _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
-                            _ e: ActivationOnly, _ out: UnsafeMutablePointer<Float>) {
+                            _ e: E, _ out: UnsafeMutablePointer<Float>) {
     let b0 = load8(w), b1 = load8(w + 8), b2 = load8(w + 16)
     var a00 = b0, a01 = b1, a02 = b2, a10 = b0, a11 = b1, a12 = b2
     var a20 = b0, a21 = b1, a22 = b2, a30 = b0, a31 = b1, a32 = b2
@@ -115,9 +171,10 @@ private func directTile4x24(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowS
 }
 
 /// Four horizontally adjacent output pixels whose windows lie inside the input, 8 or 16 channels.
-private func directTile4(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
+@inline(__always)
+private func directTile4<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
                          _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
-                         _ e: ActivationOnly, _ out: UnsafeMutablePointer<Float>) {
+                         _ e: E, _ out: UnsafeMutablePointer<Float>) {
     let b0 = load8(w), b1 = width == 16 ? load8(w + 8) : F8()
     var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1
     var wr = w + width
@@ -145,9 +202,10 @@ private func directTile4(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStri
 }
 
 /// One output pixel, skipping window taps outside the input.
-private func directPixel(_ g: WindowGeometry, _ image: UnsafePointer<Float>, oy: Int, ox: Int,
+@inline(__always)
+private func directPixel<E: TileEpilogue>(_ g: WindowGeometry, _ image: UnsafePointer<Float>, oy: Int, ox: Int,
                          _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
-                         _ e: ActivationOnly, _ out: UnsafeMutablePointer<Float>) {
+                         _ e: E, _ out: UnsafeMutablePointer<Float>) {
     let ic = g.input.c
     var a0 = load8(w), a1 = width >= 16 ? load8(w + 8) : F8(), a2 = width >= 24 ? load8(w + 16) : F8()
     var a3 = width == 32 ? load8(w + 24) : F8()

@@ -170,9 +170,14 @@ private func gemm<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePointer<
                     p &+= 1
                 }
             } else {
-                while p &+ 6 <= pixels.upperBound {
-                    gemmTile6x8(p, input, ic, w, start, oc, e, output)
-                    p &+= 6
+                // Eight accumulators: as many fma chains as two FMA units four cycles deep keep busy.
+                while p &+ 8 <= pixels.upperBound {
+                    gemmTile8x8(p, input, ic, w, start, oc, e, output)
+                    p &+= 8
+                }
+                while p &+ 4 <= pixels.upperBound {
+                    gemmTile4x8(p, input, ic, w, start, oc, e, output)
+                    p &+= 4
                 }
                 while p < pixels.upperBound {
                     gemmTile1x8(p, input, ic, w, start, oc, e, output)
@@ -235,22 +240,42 @@ private func gemmTile1x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Floa
 }
 
 @inline(__always)
-private func gemmTile6x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
+private func gemmTile8x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
                                           _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
     let b = load8(w)
-    var a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b
-    let x0 = input + p &* ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic, x4 = x3 + ic, x5 = x4 + ic
+    var a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b, a6 = b, a7 = b
+    let x0 = input + p &* ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic
+    let x4 = x3 + ic, x5 = x4 + ic, x6 = x5 + ic, x7 = x6 + ic
     var wr = w + 8
     for i in 0..<ic {
         let w0 = load8(wr)
         a0 = a0.fma(F8(repeating: x0[i]), w0); a1 = a1.fma(F8(repeating: x1[i]), w0)
         a2 = a2.fma(F8(repeating: x2[i]), w0); a3 = a3.fma(F8(repeating: x3[i]), w0)
         a4 = a4.fma(F8(repeating: x4[i]), w0); a5 = a5.fma(F8(repeating: x5[i]), w0)
+        a6 = a6.fma(F8(repeating: x6[i]), w0); a7 = a7.fma(F8(repeating: x7[i]), w0)
         wr += 8
     }
     storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, output)
     storeRow(a2, pixel: p &+ 2, channel: o, oc, e, output); storeRow(a3, pixel: p &+ 3, channel: o, oc, e, output)
     storeRow(a4, pixel: p &+ 4, channel: o, oc, e, output); storeRow(a5, pixel: p &+ 5, channel: o, oc, e, output)
+    storeRow(a6, pixel: p &+ 6, channel: o, oc, e, output); storeRow(a7, pixel: p &+ 7, channel: o, oc, e, output)
+}
+
+@inline(__always)
+private func gemmTile4x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
+                                          _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
+    let b = load8(w)
+    var a0 = b, a1 = b, a2 = b, a3 = b
+    let x0 = input + p &* ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic
+    var wr = w + 8
+    for i in 0..<ic {
+        let w0 = load8(wr)
+        a0 = a0.fma(F8(repeating: x0[i]), w0); a1 = a1.fma(F8(repeating: x1[i]), w0)
+        a2 = a2.fma(F8(repeating: x2[i]), w0); a3 = a3.fma(F8(repeating: x3[i]), w0)
+        wr += 8
+    }
+    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, output)
+    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, output); storeRow(a3, pixel: p &+ 3, channel: o, oc, e, output)
 }
 
 @inline(__always)

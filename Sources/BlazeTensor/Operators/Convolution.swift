@@ -134,13 +134,12 @@ public struct Conv2D: TensorOperator {
             }
         }
         if kernels == .fastest, residual == nil, g.output.n == 1 {
-            let width = g.output.w, oc = outputChannels, prelu = prelu
+            let prelu = prelu
             return BoundWork(units: g.output.h, costPerUnit: macsPerRow) { r in
-                f32Conv2DDirect4x24FMA(g, rows: r, input: x, weights: packedDirect, activation: act, output: y)
-                // A folded PRELU runs on the rows just written, while they are in cache.
-                if let prelu {
-                    f32PReLU8(y, pixels: r.lowerBound * width..<r.upperBound * width, slopes: prelu.slopes.pointer,
-                              channels: oc, output: y)
+                // `prelu` keeps the slopes alive; the kernel applies them as it stores.
+                withExtendedLifetime(prelu) {
+                    f32Conv2DDirectFMA(g, rows: r, input: x, weights: packedDirect, activation: act,
+                                       slopes: prelu.map { UnsafePointer($0.slopes.pointer) }, output: y)
                 }
             }
         }
