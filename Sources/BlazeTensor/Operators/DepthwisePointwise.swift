@@ -37,10 +37,11 @@ public struct DepthwisePointwise: TensorOperator {
             activation: pointwise.activation, skip: shapes.count > 1 ? inputs[1] : nil, skipChannels: skipShape?.c ?? 0,
             pooled: pointwise.residual?.pooled ?? false, outputWidth: middle.w, skipWidth: skipShape?.w ?? 1,
             slopes: pointwise.prelu.map { UnsafePointer($0.slopes.pointer) })
-        // Bands of at least 96 pixels (whole rows) and a multiple of six, so that GEMM tiles of
-        // six pixels do not split: 3 rows of 128 or 64, 1 of 96, 2 of 48, ...
+        // Bands of whole rows, at least 192 pixels and a multiple of six, so that GEMM tiles of
+        // six pixels do not split (3 rows of 128 or 64, 2 of 96, 4 of 48, ...); 192 measured
+        // 0.7% faster than 96 on the full-range model, and 384 no faster again.
         let rowsPerSix = 6 / gcd(middle.w, 6)
-        let band = (max(1, 96 / middle.w) + rowsPerSix - 1) / rowsPerSix * rowsPerSix
+        let band = (max(1, 192 / middle.w) + rowsPerSix - 1) / rowsPerSix * rowsPerSix
         let (x, y, dwActivation) = (inputs[0], outputs[0], depthwise.activation)
         let packedPointwise = pointwise.packed, sparsePointwise = pointwise.sparse, prelu = pointwise.prelu
         let zeroRow = ZeroBuffer(count: (g.input.w + 3) * middle.c + kernelSlack)
