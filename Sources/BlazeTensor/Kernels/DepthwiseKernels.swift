@@ -1,10 +1,11 @@
-// Depthwise 3x3 convolution, SIMD over channels: for each block of 8 channels the nine taps
-// stay in registers while the kernel walks the output pixels. Taps are summed column by
-// column with fma, the reference kernel's (and XNNPACK's) order. Pixels go in groups that
-// share input columns (four pixels at stride 1, two at stride 2), so each column is loaded
-// once and several fma chains run side by side; groups at the edges read a zero vector for
-// the columns outside the input (as XNNPACK's indirection buffer does), inner groups load
-// without checks.
+// Depthwise 3x3 convolution, SIMD over channels, one block of 8 channels at a time. Taps are
+// summed column by column with fma, the reference kernel's (and XNNPACK's) order. Runs of
+// pixels whose taps all lie inside the input go to an interior kernel that keeps the nine
+// weights and the bias in registers and reads every input as an fma memory operand. The
+// rest (edges, channel tails) go in groups that share input columns (four pixels at stride 1,
+// two at stride 2), so each column is loaded once and several fma chains run side by side;
+// groups at the edges read a zero vector for the columns outside the input (as XNNPACK's
+// indirection buffer does).
 
 /// Depthwise weights packed once: per block of 8 channels, the bias then the 3x3 taps in
 /// column-major order (kx outer, ky inner), zero-padded to a multiple of 8 channels; then a
@@ -111,17 +112,33 @@ public func f32Depthwise3x3FMA(
                         emit(a0, ox)
                         if count > 1 { emit(a1, ox &+ 1) }
                     }
-                    // Whole rows in groups, edges included: a group whose columns all lie inside
-                    // the input loads them unchecked, the others read zeros outside.
+                    /// The run of pixels from `ox` whose taps all lie inside the input, through the
+                    /// interior kernel (full blocks of 8 channels); returns how many it did.
+                    @inline(__always) func interior(_ ox: Int) -> Int {
+                        guard lanes == 8 else { return 0 }
+                        let x = ox &* sw &- g.padLeft
+                        guard x >= 0, x &+ 2 < iw else { return 0 }
+                        let count = min((iw &- 3 &- x) / sw &+ 1, ow &- ox)
+                        f32Depthwise3x3InteriorFMA(w, r0 + x &* c, r1 + x &* c, r2 + x &* c, channels: c, stride: sw,
+                                                   pixels: count, activation: activation, output: outRow + ox &* c)
+                        return count
+                    }
+                    // Whole rows: interior runs through the interior kernel, the rest in groups, edges
+                    // included (a group whose columns lie inside loads them unchecked, the others
+                    // read zeros outside).
                     var ox = 0
                     if sw == 1 {
                         while ox < ow {
+                            let done = interior(ox)
+                            if done > 0 { ox &+= done; continue }
                             let x = ox &- g.padLeft
                             if x >= 0 && x &+ 5 < iw && ox &+ 4 <= ow { four(ox, 4, column) } else { four(ox, min(4, ow &- ox), edgeColumn) }
                             ox &+= 4
                         }
                     } else if sw == 2 {
                         while ox < ow {
+                            let done = interior(ox)
+                            if done > 0 { ox &+= done; continue }
                             let x = 2 &* ox &- g.padLeft
                             if x >= 0 && x &+ 4 < iw && ox &+ 2 <= ow { two(ox, 2, column) } else { two(ox, min(2, ow &- ox), edgeColumn) }
                             ox &+= 2
@@ -132,6 +149,32 @@ public func f32Depthwise3x3FMA(
                 }
             }
         }
+    }
+}
+
+/// `pixels` consecutive output pixels of one row and one block of 8 channels, all of whose taps
+/// lie inside the input (`r0`, `r1`, `r2`: the three input rows at the first pixel's first
+/// column). Its own function, so that the nine weights and the bias stay in registers for the
+/// whole run and every input is an fma memory operand, addressed from three row pointers and
+/// the channel stride (grouping pixels that share columns made LLVM keep one pointer per tap,
+/// spilled). One pixel per iteration: its nine fmas are one chain, in `taps`'s order, but
+/// iterations are independent, so the out-of-order core overlaps several.
+@inline(never)
+private func f32Depthwise3x3InteriorFMA(_ w: UnsafePointer<Float>, _ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>,
+                                _ r2: UnsafePointer<Float>, channels c: Int, stride: Int, pixels: Int,
+                                activation: Activation, output: UnsafeMutablePointer<Float>) {
+    let bias = load8(w)
+    let k00 = load8(w + 8), k01 = load8(w + 16), k02 = load8(w + 24)
+    let k10 = load8(w + 32), k11 = load8(w + 40), k12 = load8(w + 48)
+    let k20 = load8(w + 56), k21 = load8(w + 64), k22 = load8(w + 72)
+    let step = stride &* c, c2 = 2 &* c
+    var (i0, i1, i2, o) = (r0, r1, r2, output)
+    for _ in 0..<pixels {
+        let acc = bias.fma(load8(i0), k00).fma(load8(i1), k01).fma(load8(i2), k02)
+            .fma(load8(i0 + c), k10).fma(load8(i1 + c), k11).fma(load8(i2 + c), k12)
+            .fma(load8(i0 + c2), k20).fma(load8(i1 + c2), k21).fma(load8(i2 + c2), k22)
+        store8(activation.apply(acc), o)
+        i0 += step; i1 += step; i2 += step; o += c
     }
 }
 
