@@ -1,11 +1,11 @@
 // Depthwise 3x3 convolution, SIMD over channels, one block of 8 channels at a time. Taps are
 // summed column by column with fma, the reference kernel's (and XNNPACK's) order. Runs of
 // pixels whose taps all lie inside the input go to an interior kernel that keeps the nine
-// weights and the bias in registers and reads every input as an fma memory operand. The
-// rest (edges, channel tails) go in groups that share input columns (four pixels at stride 1,
-// two at stride 2), so each column is loaded once and several fma chains run side by side;
-// groups at the edges read a zero vector for the columns outside the input (as XNNPACK's
-// indirection buffer does).
+// weights and the bias in registers and reads every input as an fma memory operand; border
+// pixels go one at a time, reading a zero vector for the columns outside the input (as
+// XNNPACK's indirection buffer does). Channel tails (blocks of fewer than 8) go in groups that
+// share input columns (four pixels at stride 1, two at stride 2), so each column is loaded
+// once and several fma chains run side by side.
 
 /// Depthwise weights packed once: per block of 8 channels, the bias then the 3x3 taps in
 /// column-major order (kx outer, ky inner), zero-padded to a multiple of 8 channels; then a
@@ -123,14 +123,15 @@ public func f32Depthwise3x3FMA(
                                                    pixels: count, activation: activation, output: outRow + ox &* c)
                         return count
                     }
-                    // Whole rows: interior runs through the interior kernel, the rest in groups, edges
-                    // included (a group whose columns lie inside loads them unchecked, the others
-                    // read zeros outside).
+                    // Whole rows: interior runs through the interior kernel, border pixels alone; for
+                    // channel tails, groups (a group whose columns lie inside loads them unchecked,
+                    // the others read zeros outside).
                     var ox = 0
                     if sw == 1 {
                         while ox < ow {
                             let done = interior(ox)
                             if done > 0 { ox &+= done; continue }
+                            if lanes == 8 { edge(ox); ox &+= 1; continue }   // a border pixel, alone
                             let x = ox &- g.padLeft
                             if x >= 0 && x &+ 5 < iw && ox &+ 4 <= ow { four(ox, 4, column) } else { four(ox, min(4, ow &- ox), edgeColumn) }
                             ox &+= 4
@@ -139,6 +140,7 @@ public func f32Depthwise3x3FMA(
                         while ox < ow {
                             let done = interior(ox)
                             if done > 0 { ox &+= done; continue }
+                            if lanes == 8 { edge(ox); ox &+= 1; continue }   // a border pixel, alone
                             let x = 2 &* ox &- g.padLeft
                             if x >= 0 && x &+ 4 < iw && ox &+ 2 <= ow { two(ox, 2, column) } else { two(ox, min(2, ow &- ox), edgeColumn) }
                             ox &+= 2
