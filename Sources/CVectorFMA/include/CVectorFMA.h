@@ -96,26 +96,19 @@ static inline __attribute__((always_inline)) bf_int8 bf_opencv_positions4(bf_dou
     return __builtin_shufflevector(xi, yi, 0, 4, 1, 5, 2, 6, 3, 7);
 }
 
-/// Transposes an 8x8 block of floats: row i of `src` (8 floats at `src + i * srcStride`)
-/// becomes column i of `dst` (rows at `dst + j * dstStride`). Three rounds of shuffles
-/// (unpack, pair, 128-bit halves), as XNNPACK's x32 transpose microkernels do; unaligned.
-typedef float bf_float8_unaligned __attribute__((ext_vector_type(8), aligned(4)));
-
-static inline __attribute__((always_inline)) void bf_transpose8x8(const float *src, long srcStride,
-                                                                  float *dst, long dstStride) {
-    bf_float8 r0 = *(const bf_float8_unaligned *)(src), r1 = *(const bf_float8_unaligned *)(src + srcStride);
-    bf_float8 r2 = *(const bf_float8_unaligned *)(src + 2 * srcStride), r3 = *(const bf_float8_unaligned *)(src + 3 * srcStride);
-    bf_float8 r4 = *(const bf_float8_unaligned *)(src + 4 * srcStride), r5 = *(const bf_float8_unaligned *)(src + 5 * srcStride);
-    bf_float8 r6 = *(const bf_float8_unaligned *)(src + 6 * srcStride), r7 = *(const bf_float8_unaligned *)(src + 7 * srcStride);
+/// Transposes an 8x8 block held in vectors: `c[j]` becomes column j of rows `r[0]`...`r[7]`
+/// (lane i from `r[i]`). Three rounds of shuffles (unpack, pair, 128-bit halves), as XNNPACK's
+/// x32 transpose microkernels do.
+static inline __attribute__((always_inline)) void bf_transpose8x8_vectors(const bf_float8 r[8], bf_float8 c[8]) {
     // Interleave row pairs: t0 = r0[0] r1[0] r0[1] r1[1] | r0[4] r1[4] r0[5] r1[5], ...
-    bf_float8 t0 = __builtin_shufflevector(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13);
-    bf_float8 t1 = __builtin_shufflevector(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15);
-    bf_float8 t2 = __builtin_shufflevector(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13);
-    bf_float8 t3 = __builtin_shufflevector(r2, r3, 2, 10, 3, 11, 6, 14, 7, 15);
-    bf_float8 t4 = __builtin_shufflevector(r4, r5, 0, 8, 1, 9, 4, 12, 5, 13);
-    bf_float8 t5 = __builtin_shufflevector(r4, r5, 2, 10, 3, 11, 6, 14, 7, 15);
-    bf_float8 t6 = __builtin_shufflevector(r6, r7, 0, 8, 1, 9, 4, 12, 5, 13);
-    bf_float8 t7 = __builtin_shufflevector(r6, r7, 2, 10, 3, 11, 6, 14, 7, 15);
+    bf_float8 t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
+    bf_float8 t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
+    bf_float8 t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
+    bf_float8 t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
+    bf_float8 t4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
+    bf_float8 t5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
+    bf_float8 t6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
+    bf_float8 t7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
     // Pair them: u0 = column 0 of rows 0-3 | column 4 of rows 0-3, ...
     bf_float8 u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
     bf_float8 u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
@@ -126,14 +119,38 @@ static inline __attribute__((always_inline)) void bf_transpose8x8(const float *s
     bf_float8 u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
     bf_float8 u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
     // Join the 128-bit halves of rows 0-3 and 4-7.
-    *(bf_float8_unaligned *)(dst) = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
-    *(bf_float8_unaligned *)(dst + dstStride) = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
-    *(bf_float8_unaligned *)(dst + 2 * dstStride) = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
-    *(bf_float8_unaligned *)(dst + 3 * dstStride) = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
-    *(bf_float8_unaligned *)(dst + 4 * dstStride) = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
-    *(bf_float8_unaligned *)(dst + 5 * dstStride) = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
-    *(bf_float8_unaligned *)(dst + 6 * dstStride) = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
-    *(bf_float8_unaligned *)(dst + 7 * dstStride) = __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
+    c[0] = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
+    c[1] = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
+    c[2] = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
+    c[3] = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
+    c[4] = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
+    c[5] = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
+    c[6] = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
+    c[7] = __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
+}
+
+/// Transposes an 8x8 block of floats: row i of `src` (8 floats at `src + i * srcStride`)
+/// becomes column i of `dst` (rows at `dst + j * dstStride`); unaligned.
+typedef float bf_float8_unaligned __attribute__((ext_vector_type(8), aligned(4)));
+
+static inline __attribute__((always_inline)) void bf_transpose8x8(const float *src, long srcStride,
+                                                                  float *dst, long dstStride) {
+    bf_float8 r[8], c[8];
+    for (int i = 0; i < 8; i++) r[i] = *(const bf_float8_unaligned *)(src + i * srcStride);
+    bf_transpose8x8_vectors(r, c);
+    for (int j = 0; j < 8; j++) *(bf_float8_unaligned *)(dst + j * dstStride) = c[j];
+}
+
+/// `sum` plus the eight columns of the block of rows `r0`...`r7`, one column after the other:
+/// lane i adds row i's eight floats one by one in index order, as a sequential scalar sum does.
+static inline __attribute__((always_inline)) bf_float8 bf_add_columns8x8(bf_float8 sum, bf_float8 r0, bf_float8 r1,
+                                                                         bf_float8 r2, bf_float8 r3, bf_float8 r4,
+                                                                         bf_float8 r5, bf_float8 r6, bf_float8 r7) {
+    const bf_float8 r[8] = {r0, r1, r2, r3, r4, r5, r6, r7};
+    bf_float8 c[8];
+    bf_transpose8x8_vectors(r, c);
+    for (int j = 0; j < 8; j++) sum = sum + c[j];
+    return sum;
 }
 
 /// The same on a SIMD4<Float>.
