@@ -3,6 +3,8 @@
 // multiply-add, maximum, minimum and keeping the first lanes. Each is one LLVM vector
 // operation here: one vfmadd/vmaxps/vandps on AVX2, one NEON instruction on arm64, exact
 // per-lane fallbacks elsewhere. Swift imports the types as SIMD8<Float> and SIMD4<Float>.
+// Also a few shuffle-heavy helpers Swift cannot spell (8x8 transposes, OpenCV's sample
+// positions, the packed-RGB bilinear tap).
 #ifndef C_VECTOR_FMA_H
 #define C_VECTOR_FMA_H
 
@@ -151,6 +153,37 @@ static inline __attribute__((always_inline)) bf_float8 bf_add_columns8x8(bf_floa
     bf_transpose8x8_vectors(r, c);
     for (int j = 0; j < 8; j++) sum = sum + c[j];
     return sum;
+}
+
+typedef unsigned char bf_uchar8 __attribute__((ext_vector_type(8)));
+typedef unsigned char bf_uchar8_unaligned __attribute__((ext_vector_type(8), aligned(1)));
+typedef short bf_short16 __attribute__((ext_vector_type(16)));
+typedef int bf_int16 __attribute__((ext_vector_type(16)));
+
+/// OpenCV's fixed-point bilinear sum of one packed-RGB pixel (remapBilinear, 8UC3): pixels x
+/// and x + 1 of a row at `upper` (R, G, B, R, G, B), of the next row at `lower`, weighted
+/// (32 - ax, ax) along the rows and (32 - ay, ay) across them; returns R, G, B, 0. Each row's
+/// taps pair up for one multiply-add of 16-bit lanes (pmaddwd); every product and sum is exact
+/// in 32 bits, so this is the same integer as the four weighted taps added. Reads 8 bytes at
+/// each pointer (the last two are weighted 0).
+static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb(const unsigned char *upper, const unsigned char *lower,
+                                                                     int ax, int ay) {
+    bf_uchar8 u = *(const bf_uchar8_unaligned *)upper, l = *(const bf_uchar8_unaligned *)lower;
+    // Each channel's left and right tap side by side, the upper row then the lower.
+    bf_short16 taps = __builtin_convertvector(__builtin_shufflevector(u, l, 0, 3, 1, 4, 2, 5, 6, 7,
+                                                                      8, 11, 9, 12, 10, 13, 14, 15), bf_short16);
+    // (32 - ax, ax) in each pair of 16-bit lanes but the fourth of each row.
+    const bf_int8 pair = (ax << 16) | (32 - ax), keep = {-1, -1, -1, 0, -1, -1, -1, 0};
+    const bf_short16 wx = (bf_short16)(pair & keep);
+#if defined(__AVX2__)
+    bf_int8 rows = (bf_int8)__builtin_ia32_pmaddwd256((__attribute__((vector_size(32))) short)taps,
+                                                      (__attribute__((vector_size(32))) short)wx);
+#else
+    bf_int16 p = __builtin_convertvector(taps, bf_int16) * __builtin_convertvector(wx, bf_int16);
+    bf_int8 rows = __builtin_shufflevector(p, p, 0, 2, 4, 6, 8, 10, 12, 14) + __builtin_shufflevector(p, p, 1, 3, 5, 7, 9, 11, 13, 15);
+#endif
+    bf_int4 up = __builtin_shufflevector(rows, rows, 0, 1, 2, 3), down = __builtin_shufflevector(rows, rows, 4, 5, 6, 7);
+    return up * (32 - ay) + down * ay;
 }
 
 /// The same on a SIMD4<Float>.
