@@ -27,7 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // The few vector operations (fma, max, min, lane masks) that Swift's SIMD types spell as per-lane loops.
+        // The few vector operations (fma, max, min, lane masks, shuffles) that Swift's SIMD types spell as per-lane loops.
         .target(name: "CVectorFMA"),
         // NHWC Float32 tensors, operators and their microkernels.
         .target(name: "BlazeTensor", dependencies: ["CVectorFMA"]),
@@ -46,7 +46,7 @@ let package = Package(
         // A few lines of C around libjpeg: its errors longjmp too.
         .target(name: "CJPEGSupport", dependencies: ["CLibJPEG"]),
         // Pixel buffers, PNG/JPEG/PPM/PGM decoding, PNG/PPM/PGM encoding, drawing.
-        .target(name: "BlazeImage", dependencies: ["CPNGSupport", "CJPEGSupport"]),
+        .target(name: "BlazeImage", dependencies: ["CPNGSupport", "CJPEGSupport", "CVectorFMA"]),
         // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
         .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage", "CVectorFMA"]),
         // The canonical face model (from MediaPipe's geometry metadata) and the pose solver.

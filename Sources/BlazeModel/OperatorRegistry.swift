@@ -69,7 +69,7 @@ enum OperatorRegistry {
                 guard node.inputs.count == 2, let kind = kinds[node.op] else {
                     throw ModelError.invalidNode(node: index, op: node.op, reason: "needs two inputs")
                 }
-                return (BinaryElementwise(kind, activation: try parser.activation()), node.inputs)
+                return (BinaryElementwise(kind, activation: try parser.activation(), kernels: kernels), node.inputs)
             case "LOGISTIC", "NEG", "SQRT", "RSQRT":
                 let kinds: [String: UnaryKind] = ["LOGISTIC": .logistic, "NEG": .negate, "SQRT": .squareRoot,
                                                   "RSQRT": .reciprocalSquareRoot]
@@ -81,7 +81,7 @@ enum OperatorRegistry {
                 return (try PReLU(alpha: try weight(1)!, kernels: kernels), [node.inputs[0]])
             case "MEAN", "SUM":
                 return (Reduce(node.op == "MEAN" ? .mean : .sum, axes: try parser.ints("axis"),
-                               keepDims: try parser.int("keep_dims", default: 0) != 0), [node.inputs[0]])
+                               keepDims: try parser.int("keep_dims", default: 0) != 0, kernels: kernels), [node.inputs[0]])
             case "TRANSPOSE":
                 return (try Transpose(perm: try parser.ints("perm")), [node.inputs[0]])
             case "STRIDED_SLICE":

@@ -97,16 +97,20 @@ struct Analyze: ParsableCommand {
     }
 
     /// {"image":P,"width":W,"height":H,"faces":[{<detect contract's detection fields>,<FaceAnalysisJSON fields>}]}
+    /// Built as UTF-8 bytes, the analysis fields appended in place.
     static func line(image: String, result: FaceAnalysisResult) -> String {
-        var out = "{\"image\":\(DetectionJSON.string(image)),\"width\":\(result.imageWidth),\"height\":\(result.imageHeight),\"faces\":["
+        var out: [UInt8] = []
+        out.reserveCapacity(1024 + 24_000 * result.faces.count)
+        out += "{\"image\":\(DetectionJSON.string(image)),\"width\":\(result.imageWidth),\"height\":\(result.imageHeight),\"faces\":[".utf8
         for (i, face) in result.faces.enumerated() {
-            if i > 0 { out += "," }
-            out += DetectionJSON.detection(face.detection).dropLast()   // the detection's object, still open
-            out += ","
-            out += FaceAnalysisJSON.fields(face.analysis)
-            out += "}"
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out += DetectionJSON.detection(face.detection).utf8.dropLast()   // the detection's object, still open
+            out.append(UInt8(ascii: ","))
+            FaceAnalysisJSON.appendFields(face.analysis, to: &out)
+            out.append(UInt8(ascii: "}"))
         }
-        return out + "]}"
+        out += "]}".utf8
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

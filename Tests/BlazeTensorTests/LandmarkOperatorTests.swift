@@ -84,6 +84,59 @@ import Testing
         #expect(throws: TensorError.self) { try BinaryElementwise.broadcast(Shape([2, 3]), Shape([4])) }
     }
 
+    /// The 8-wide binary kernel (one row when each operand is whole or a scalar; rows at least
+    /// 8 wide of full rows, row vectors and per-row scalars; trailing 1s dropped) equals the
+    /// reference loops bit for bit on odd widths and tails, signed zeros and infinities included;
+    /// narrow rows and activations keep the reference loops.
+    @Test(arguments: [([97, 63], [97, 63]), ([1, 1, 97, 63], [1, 1, 97, 1]), ([1, 1, 97, 1], [1, 1, 97, 63]),
+                      ([1, 1, 97, 1], [63]), ([63], [1, 1, 97, 1]), ([97, 63], [63]), ([1, 63], [97, 63]),
+                      ([97, 63], []), ([], [97, 63]), ([1, 1, 97, 1], []), ([13, 9], [13, 1]), ([5], [5]),
+                      ([3, 1, 9, 1], [3, 1, 9, 1]), ([146, 2], [1, 2]), ([1, 146, 2], [1, 1, 1]), ([7, 8], [7, 8])])
+    func binaryKernelEqualsReference(_ a: [Int], _ b: [Int]) throws {
+        var rng = SeededGenerator(seed: UInt64(a.reduce(1, *) * 31 + b.reduce(1, *)))
+        func operand(_ dims: [Int]) throws -> Tensor {
+            var t = randomTensor(dims, &rng).scalars
+            let special: [Float] = [0, -0.0, .infinity, -.infinity, 1e30, -1e-40, 3]
+            for i in stride(from: 0, to: t.count, by: 5) { t[i] = special[(i / 5) % special.count] }
+            return try Tensor(shape: Shape(dims), scalars: t)
+        }
+        let x = try operand(a), y = try operand(b)
+        for kind in [BinaryKind.add, .subtract, .multiply, .divide, .squaredDifference] {
+            for act in [Activation.none, .relu] {
+                let fast = try BinaryElementwise(kind, activation: act)(x, y)
+                let reference = try BinaryElementwise(kind, activation: act, kernels: .reference)(x, y)
+                #expect(fast.shape == reference.shape)
+                #expect(fast.scalars.map(\.bitPattern) == reference.scalars.map(\.bitPattern), "\(kind) \(act)")
+            }
+        }
+    }
+
+    /// The row sums eight rows a lane each (trailing axes) and the runs over adjacent middle
+    /// axes equal the reference loops bit for bit: row and column tails, narrow rows, -0 and
+    /// infinities, MEAN and SUM.
+    @Test(arguments: [([97, 63], [-1]), ([1, 1, 97, 64], [3]), ([16, 8], [1]), ([7, 5], [1]), ([9, 17], [1]),
+                      ([3, 146, 2], [1]), ([1, 146, 1], [1]), ([2, 3, 4, 5], [1, 2]), ([2, 3, 4, 5], [0]),
+                      ([2, 3, 4, 5], [2, 3]), ([2, 3, 4, 5], [0, 2])])
+    func reductionKernelsEqualReference(_ dims: [Int], _ axes: [Int]) throws {
+        var rng = SeededGenerator(seed: UInt64(dims.reduce(1, *) + axes.count))
+        var v = randomTensor(dims, &rng).scalars
+        // A row of negative zeros (its sum from +0 stays +0), then one of huge values, an
+        // infinity and a denormal; the rest random, where any other order of additions shows.
+        let row = dims.last!
+        for i in 0..<row { v[i] = -0.0 }
+        let special: [Float] = [1e30, -1e30, .infinity, 1e-40]
+        for i in row..<min(2 * row, v.count) { v[i] = special[i % special.count] }
+        let x = try Tensor(shape: Shape(dims), scalars: v)
+        for kind in [Reduce.Kind.mean, .sum] {
+            for keep in [true, false] {
+                let fast = try Reduce(kind, axes: axes, keepDims: keep)(x)
+                let reference = try Reduce(kind, axes: axes, keepDims: keep, kernels: .reference)(x)
+                #expect(fast.shape == reference.shape)
+                #expect(fast.scalars.map(\.bitPattern) == reference.scalars.map(\.bitPattern), "\(kind) \(keep)")
+            }
+        }
+    }
+
     @Test func unaryFunctions() throws {
         let x = try Tensor(shape: Shape([5]), scalars: [0, 1, 4, 0.25, 9])
         #expect(try Unary(.negate)(x).scalars == [-0.0, -1, -4, -0.25, -9])

@@ -82,7 +82,8 @@ public struct ImageToTensor: Sendable {
 
     /// `cv::warpPerspective` (imgwarp.cpp, WarpPerspectiveInvoker + remapBilinear for 8UC3,
     /// BORDER_CONSTANT 0 or BORDER_REPLICATE) followed by `convertTo(CV_32F, scale, offset)`. Each of the four
-    /// taps reads R, G, B through `source` (the pixel format's conversion happens per tap).
+    /// taps reads R, G, B through `source` (the pixel format's conversion happens per tap); where
+    /// all four are inside the image, the source's `bilinearSum` reads them (packed RGB: two loads).
     func warpBilinear<S: PixelSampler>(_ source: S, inverse t: PerspectiveTransform,
                                                into tensor: UnsafeMutableBufferPointer<Float>) {
         let scale = (valueRange.upperBound - valueRange.lowerBound) / 255
@@ -92,50 +93,58 @@ public struct ImageToTensor: Sendable {
         // Sample positions for up to 32 columns at a time, on the stack.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * Self.chunk + 8) { positions in
             for y in 0..<height {
-                let out = tensor.baseAddress! + y * width * 3
-                for x in 0..<width {
-                    if x % Self.chunk == 0 {
-                        samplePositions(t.m, row: y, columns: x..<min(x + Self.chunk, width), into: positions.baseAddress!)
-                    }
-                    let X = Int(positions[2 * (x % Self.chunk)]), Y = Int(positions[2 * (x % Self.chunk) + 1])
-                    let sx = X >> 5, sy = Y >> 5, ax = Int32(X & 31), ay = Int32(Y & 31)
-                    // OpenCV's 15-bit weights are these times 32; the rounding is the same.
-                    let w00 = (32 - ay) * (32 - ax), w01 = (32 - ay) * ax, w10 = ay * (32 - ax), w11 = ay * ax
-                    if sx >= 0 && sx + 1 < iw && sy >= 0 && sy + 1 < ih {
-                        var v = source.rgb(sx, sy) &* w00
-                        v &+= source.rgb(sx + 1, sy) &* w01
-                        v &+= source.rgb(sx, sy + 1) &* w10
-                        v &+= source.rgb(sx + 1, sy + 1) &* w11
-                        // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
-                        let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
-                        out[3 * x] = f[0]; out[3 * x + 1] = f[1]; out[3 * x + 2] = f[2]
-                    } else if borderMode == .replicate {
-                        // remapBilinear's BORDER_REPLICATE: each tap clamped into the image.
-                        let x0 = min(max(sx, 0), iw - 1), x1 = min(max(sx + 1, 0), iw - 1)
-                        let y0 = min(max(sy, 0), ih - 1), y1 = min(max(sy + 1, 0), ih - 1)
-                        var v = source.rgb(x0, y0) &* w00
-                        v &+= source.rgb(x1, y0) &* w01
-                        v &+= source.rgb(x0, y1) &* w10
-                        v &+= source.rgb(x1, y1) &* w11
-                        let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
-                        out[3 * x] = f[0]; out[3 * x + 1] = f[1]; out[3 * x + 2] = f[2]
-                    } else {
-                        // Taps outside the image read OpenCV's constant border, 0.
-                        let inX0 = sx >= 0 && sx < iw, inX1 = sx >= -1 && sx + 1 < iw
-                        let inY0 = sy >= 0 && sy < ih, inY1 = sy >= -1 && sy + 1 < ih
-                        if !(inX0 || inX1) || !(inY0 || inY1) {
-                            // The letterbox band: every tap is border, fma(0, scale, offset) = offset.
-                            out[3 * x] = offset; out[3 * x + 1] = offset; out[3 * x + 2] = offset
+                let out = tensor.baseAddress! + y &* width &* 3
+                var first = 0
+                while first < width {
+                    let end = min(first &+ Self.chunk, width)
+                    samplePositions(t.m, row: y, columns: first..<end, into: positions.baseAddress!)
+                    for x in first..<end {
+                        let X = Int(positions[2 &* (x &- first)]), Y = Int(positions[2 &* (x &- first) &+ 1])
+                        let sx = X >> 5, sy = Y >> 5, ax = Int32(X & 31), ay = Int32(Y & 31)
+                        let pixel = out + 3 &* x
+                        if sx >= 0 && sx &+ 1 < iw && sy >= 0 && sy &+ 1 < ih {
+                            let v = source.bilinearSum(sx, sy, ax: ax, ay: ay)
+                            // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
+                            let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
+                            // Four lanes where the next pixel (which overwrites the fourth) follows.
+                            if x &+ 1 < width {
+                                UnsafeMutableRawPointer(pixel).storeBytes(of: f, as: SIMD4<Float>.self)
+                            } else {
+                                pixel[0] = f[0]; pixel[1] = f[1]; pixel[2] = f[2]
+                            }
                             continue
                         }
-                        var v = SIMD4<Int32>.zero
-                        if inX0 && inY0 { v &+= source.rgb(sx, sy) &* w00 }
-                        if inX1 && inY0 { v &+= source.rgb(sx + 1, sy) &* w01 }
-                        if inX0 && inY1 { v &+= source.rgb(sx, sy + 1) &* w10 }
-                        if inX1 && inY1 { v &+= source.rgb(sx + 1, sy + 1) &* w11 }
-                        let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
-                        out[3 * x] = f[0]; out[3 * x + 1] = f[1]; out[3 * x + 2] = f[2]
+                        // OpenCV's 15-bit weights are these times 32; the rounding is the same.
+                        let w00 = (32 - ay) * (32 - ax), w01 = (32 - ay) * ax, w10 = ay * (32 - ax), w11 = ay * ax
+                        if borderMode == .replicate {
+                            // remapBilinear's BORDER_REPLICATE: each tap clamped into the image.
+                            let x0 = min(max(sx, 0), iw - 1), x1 = min(max(sx + 1, 0), iw - 1)
+                            let y0 = min(max(sy, 0), ih - 1), y1 = min(max(sy + 1, 0), ih - 1)
+                            var v = source.rgb(x0, y0) &* w00
+                            v &+= source.rgb(x1, y0) &* w01
+                            v &+= source.rgb(x0, y1) &* w10
+                            v &+= source.rgb(x1, y1) &* w11
+                            let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
+                            pixel[0] = f[0]; pixel[1] = f[1]; pixel[2] = f[2]
+                        } else {
+                            // Taps outside the image read OpenCV's constant border, 0.
+                            let inX0 = sx >= 0 && sx < iw, inX1 = sx >= -1 && sx + 1 < iw
+                            let inY0 = sy >= 0 && sy < ih, inY1 = sy >= -1 && sy + 1 < ih
+                            if !(inX0 || inX1) || !(inY0 || inY1) {
+                                // The letterbox band: every tap is border, fma(0, scale, offset) = offset.
+                                pixel[0] = offset; pixel[1] = offset; pixel[2] = offset
+                                continue
+                            }
+                            var v = SIMD4<Int32>.zero
+                            if inX0 && inY0 { v &+= source.rgb(sx, sy) &* w00 }
+                            if inX1 && inY0 { v &+= source.rgb(sx + 1, sy) &* w01 }
+                            if inX0 && inY1 { v &+= source.rgb(sx, sy + 1) &* w10 }
+                            if inX1 && inY1 { v &+= source.rgb(sx + 1, sy + 1) &* w11 }
+                            let f = bf_fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
+                            pixel[0] = f[0]; pixel[1] = f[1]; pixel[2] = f[2]
+                        }
                     }
+                    first = end
                 }
             }
         }

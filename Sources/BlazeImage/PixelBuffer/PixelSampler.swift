@@ -1,3 +1,5 @@
+import CVectorFMA
+
 /// Reads one pixel as R, G, B (lane 3 unused) from some pixel layout: the tap that
 /// pre-processing (BlazeFace's ImageToTensor) applies at each bilinear sample, so every
 /// format is converted per tap, straight into the tensor, without an intermediate RGB image.
@@ -6,6 +8,28 @@ public protocol PixelSampler {
     var height: Int { get }
     /// R, G, B of the pixel at column `x`, row `y`; both must be inside the image.
     func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32>
+    /// The bilinear sum of the 2x2 taps at (x, y) with OpenCV's fixed-point weights for the
+    /// 1/32-pixel fractions `ax`, `ay` (0...31), over 32: `rgb(x, y) (32 - ay)(32 - ax) +
+    /// rgb(x + 1, y) (32 - ay) ax + rgb(x, y + 1) ay (32 - ax) + rgb(x + 1, y + 1) ay ax`.
+    /// All four taps must be inside the image. Defaults to `fourTapBilinearSum`.
+    func bilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32>
+}
+
+extension PixelSampler {
+    @inlinable @inline(__always)
+    public func bilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32> {
+        fourTapBilinearSum(x, y, ax: ax, ay: ay)
+    }
+
+    /// `bilinearSum` tap by tap through `rgb`, in the order of its formula.
+    @inlinable @inline(__always)
+    public func fourTapBilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32> {
+        var v = rgb(x, y) &* ((32 &- ay) &* (32 &- ax))
+        v &+= rgb(x &+ 1, y) &* ((32 &- ay) &* ax)
+        v &+= rgb(x, y &+ 1) &* (ay &* (32 &- ax))
+        v &+= rgb(x &+ 1, y &+ 1) &* (ay &* ax)
+        return v
+    }
 }
 
 /// Code generic over the sampler, run with the concrete sampler of a buffer's format
@@ -87,6 +111,17 @@ public struct RGBSampler: PixelSampler {
         }
         let p = base.assumingMemoryBound(to: UInt8.self) + i
         return SIMD4(Int32(p[0]), Int32(p[1]), Int32(p[2]), 0)
+    }
+
+    /// Both taps of a row in one 8-byte load and one 16-bit multiply-add (`bf_bilinear_rgb`,
+    /// the same integers) while the lower row's load stays inside the buffer; the four-tap sum
+    /// otherwise (the buffer's last two pixels).
+    @inlinable @inline(__always)
+    public func bilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32> {
+        let upper = y &* rowStride &+ 3 &* x, lower = upper &+ rowStride
+        guard lower &+ 8 <= byteCount else { return fourTapBilinearSum(x, y, ax: ax, ay: ay) }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        return bf_bilinear_rgb(p + upper, p + lower, ax, ay)
     }
 }
 

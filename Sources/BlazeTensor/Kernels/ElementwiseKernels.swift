@@ -1,8 +1,9 @@
 import CVectorFMA
 
-// Elementwise microkernels: PReLU (the landmark network's activation), the unary functions and
-// the broadcasting binary arithmetic of the blendshape MLP-mixer. Each has a reference loop;
-// PReLU, the only one on a hot path, also has an 8-wide SIMD kernel tested equal to it.
+// Elementwise microkernels: PReLU (the landmark network's activation), the unary functions, the
+// broadcasting binary arithmetic and row sums of the blendshape MLP-mixer's layer norms. Each
+// has a reference loop; PReLU, the binary arithmetic and the row sums also have a faster kernel
+// tested equal to it bit for bit.
 
 /// The binary arithmetic TFLite's ADD, SUB, MUL, DIV and SQUARED_DIFFERENCE compute.
 public enum BinaryKind: String, Sendable, Hashable {
@@ -112,5 +113,113 @@ public func f32BinaryRowsReference(
     case .multiply: loop { $0 * $1 }
     case .divide: loop { $0 / $1 }
     case .squaredDifference: loop { ($0 - $1) * ($0 - $1) }
+    }
+}
+
+/// Broadcasting binary arithmetic over `rows` of a rows x `columns` output, 8 columns at a time,
+/// without activation. Each operand is a full row (column stride 1) or one value per row (column
+/// stride 0, splatted): the values and the one IEEE operation per element of
+/// `f32BinaryRowsReference`, so the same floats. Never reads past a row's `columns`.
+public func f32BinaryRows8(
+    _ kind: BinaryKind, _ a: UnsafePointer<Float>, strides sa: (row: Int, column: Int),
+    _ b: UnsafePointer<Float>, strides sb: (row: Int, column: Int), rows: Range<Int>, columns: Int,
+    output: UnsafeMutablePointer<Float>
+) {
+    precondition((0...1).contains(sa.column) && (0...1).contains(sb.column), "column strides are 0 or 1")
+    switch kind {
+    case .add: binaryRows8(a, sa, b, sb, rows, columns, output) { $0 + $1 }
+    case .subtract: binaryRows8(a, sa, b, sb, rows, columns, output) { $0 - $1 }
+    case .multiply: binaryRows8(a, sa, b, sb, rows, columns, output) { $0 * $1 }
+    case .divide: binaryRows8(a, sa, b, sb, rows, columns, output) { $0 / $1 }
+    case .squaredDifference: binaryRows8(a, sa, b, sb, rows, columns, output) { let d = $0 - $1; return d * d }
+    }
+}
+
+/// The loops of `f32BinaryRows8` for one operation: one specialisation per pair of column strides.
+@inline(__always) func binaryRows8(
+    _ a: UnsafePointer<Float>, _ sa: (row: Int, column: Int), _ b: UnsafePointer<Float>, _ sb: (row: Int, column: Int),
+    _ rows: Range<Int>, _ columns: Int, _ output: UnsafeMutablePointer<Float>, _ f: (F8, F8) -> F8
+) {
+    for r in rows {
+        let pa = a + r &* sa.row, pb = b + r &* sb.row, py = output + r &* columns
+        switch (sa.column, sb.column) {
+        case (1, 1): row8(columns, py) { c, n in f(load8(pa + c, count: n), load8(pb + c, count: n)) }
+        case (1, _):
+            let vb = F8(repeating: pb[0])
+            row8(columns, py) { c, n in f(load8(pa + c, count: n), vb) }
+        case (_, 1):
+            let va = F8(repeating: pa[0])
+            row8(columns, py) { c, n in f(va, load8(pb + c, count: n)) }
+        default:
+            let v = f(F8(repeating: pa[0]), F8(repeating: pb[0]))
+            row8(columns, py) { _, _ in v }
+        }
+    }
+}
+
+/// Stores `value(c, n)` (lanes 0..<n: columns c..<c+n) over one row of `columns`, 8 at a time.
+@inline(__always) func row8(_ columns: Int, _ y: UnsafeMutablePointer<Float>, _ value: (Int, Int) -> F8) {
+    var c = 0
+    while c &+ 8 <= columns {
+        store8(value(c, 8), y + c)
+        c &+= 8
+    }
+    if c < columns { store8(value(c, columns &- c), y + c, count: columns &- c) }
+}
+
+/// The sum of each of `rows` runs of `length` floats (row `r` at `x + r * length`), added in
+/// index order from 0, divided by `length` if `mean`: the reference reduction's loop.
+public func f32SumRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, mean: Bool,
+                                output: UnsafeMutablePointer<Float>) {
+    for o in rows {
+        let row = x + o &* n
+        var s: Float = 0
+        for i in 0..<n { s += row[i] }
+        output[o] = mean ? s / Float(n) : s
+    }
+}
+
+/// `f32SumRowsReference` eight rows at a time, a row per lane: each 8x8 block is transposed and
+/// its columns added in order, so each row is still summed one float after the other from 0
+/// (the same floats). A short last block adds +0 in the missing columns, which leaves any sum
+/// unchanged (a sum from +0 is never -0); the rows past the last eight run the reference loop.
+public func f32SumRows8(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, mean: Bool,
+                        output: UnsafeMutablePointer<Float>) {
+    var o = rows.lowerBound
+    while o &+ 8 <= rows.upperBound {
+        let p = x + o &* n
+        var sums = F8()
+        var c = 0
+        while c &+ 8 <= n {
+            @inline(__always) func row(_ i: Int) -> F8 { load8(p + (i &* n &+ c)) }
+            sums = bf_add_columns8x8(sums, row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+            c &+= 8
+        }
+        if c < n { sums = addColumns8(sums, p + c, stride: n, count: n &- c) }
+        store8(mean ? sums / F8(repeating: Float(n)) : sums, output + o)
+        o &+= 8
+    }
+    f32SumRowsReference(x, rows: o..<rows.upperBound, length: n, mean: mean, output: output)
+}
+
+/// `sum` plus the first `count` (< 8) floats of eight rows `stride` apart, in column order.
+@inline(never) func addColumns8(_ sum: F8, _ p: UnsafePointer<Float>, stride: Int, count: Int) -> F8 {
+    @inline(__always) func row(_ i: Int) -> F8 { load8(p + i &* stride, count: count) }
+    return bf_add_columns8x8(sum, row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
+}
+
+/// Sums over the middle axis of `x` seen as `outer` x `length` x `inner`: output `o * inner + i`
+/// adds its `length` floats in index order from 0 (the general reduction's order, so the same
+/// floats), then divides by `length` if `mean`.
+public func f32SumAxisRuns(_ x: UnsafePointer<Float>, outer: Int, length n: Int, inner: Int, mean: Bool,
+                           output: UnsafeMutablePointer<Float>) {
+    for o in 0..<outer {
+        let y = output + o &* inner
+        y.update(repeating: 0, count: inner)
+        for r in 0..<n {
+            let row = x + (o &* n &+ r) &* inner
+            for i in 0..<inner { y[i] += row[i] }
+        }
+        if mean { for i in 0..<inner { y[i] = y[i] / Float(n) } }
     }
 }

@@ -3,7 +3,10 @@
 public struct BinaryElementwise: TensorOperator {
     public let kind: BinaryKind
     public let activation: Activation
-    public init(_ kind: BinaryKind, activation: Activation = .none) { (self.kind, self.activation) = (kind, activation) }
+    public let kernels: KernelChoice
+    public init(_ kind: BinaryKind, activation: Activation = .none, kernels: KernelChoice = .fastest) {
+        (self.kind, self.activation, self.kernels) = (kind, activation, kernels)
+    }
 
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 2, kind.rawValue)
@@ -36,6 +39,22 @@ public struct BinaryElementwise: TensorOperator {
         return (last, column)
     }
 
+    /// `rowColumnStrides` of both operands and the column count after dropping the trailing axes
+    /// of 1 (every operand's too), so that a `[N, 1]` output is one row of N; nil as there.
+    static func rowColumnStrides(_ a: Shape, _ b: Shape, output: Shape)
+        -> (a: (row: Int, column: Int), b: (row: Int, column: Int), columns: Int)?
+    {
+        var (a, b, output) = (a.dims, b.dims, output.dims)
+        while output.count > 1, output.last == 1 {
+            output.removeLast()
+            if !a.isEmpty { a.removeLast() }
+            if !b.isEmpty { b.removeLast() }
+        }
+        let out = Shape(output)
+        guard let sa = rowColumnStrides(Shape(a), output: out), let sb = rowColumnStrides(Shape(b), output: out) else { return nil }
+        return (sa, sb, max(output.last ?? 1, 1))
+    }
+
     /// Element strides of `shape` seen in the output's rank, 0 on broadcast axes.
     static func broadcastStrides(_ shape: Shape, rank: Int, output: Shape) -> [Int] {
         var strides = [Int](repeating: 0, count: rank)
@@ -54,6 +73,22 @@ public struct BinaryElementwise: TensorOperator {
         let out = try outputShapes(for: shapes)[0]
         let (a, b, y, kind, act) = (inputs[0], inputs[1], outputs[0], kind, activation)
         let count = out.count
+        // Without activation, the 8-wide kernel on rows x columns (trailing 1s dropped): one row
+        // when each operand is either whole or a scalar, else rows at least 8 wide, each operand
+        // a full row or one value per row (a row for all included).
+        if kernels == .fastest, act == .none, let (sa, sb, columns) = Self.rowColumnStrides(shapes[0], shapes[1], output: out) {
+            func wholeOrScalar(_ s: (row: Int, column: Int)) -> Bool { s == (columns, 1) || s == (0, 0) }
+            if count == columns || (wholeOrScalar(sa) && wholeOrScalar(sb)) {
+                return BoundWork(cost: count) {
+                    f32BinaryRows8(kind, a, strides: (0, sa.column), b, strides: (0, sb.column), rows: 0..<1, columns: count, output: y)
+                }
+            }
+            if columns >= 8 {
+                return BoundWork(units: count / columns, costPerUnit: columns) { rows in
+                    f32BinaryRows8(kind, a, strides: sa, b, strides: sb, rows: rows, columns: columns, output: y)
+                }
+            }
+        }
         if shapes[0] == shapes[1] {
             if kind == .add { return BoundWork(cost: count) { f32AddReference(a, b, count: count, activation: act, output: y) } }
             return BoundWork(cost: count) { for i in 0..<count { y[i] = act.apply(kind.apply(a[i], b[i])) } }

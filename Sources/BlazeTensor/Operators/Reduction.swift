@@ -7,9 +7,10 @@ public struct Reduce: TensorOperator {
     public let kind: Kind
     public let axes: [Int]
     public let keepDims: Bool
+    public let kernels: KernelChoice
 
-    public init(_ kind: Kind, axes: [Int], keepDims: Bool) {
-        (self.kind, self.axes, self.keepDims) = (kind, axes, keepDims)
+    public init(_ kind: Kind, axes: [Int], keepDims: Bool, kernels: KernelChoice = .fastest) {
+        (self.kind, self.axes, self.keepDims, self.kernels) = (kind, axes, keepDims, kernels)
     }
 
     func reducedAxes(_ rank: Int) throws(TensorError) -> Set<Int> {
@@ -40,13 +41,19 @@ public struct Reduce: TensorOperator {
         // Reducing the trailing axes: each output sums one contiguous run, in order (the same
         // sums as the general loop, which also visits the input in index order).
         if reduced == Set((dims.count - reduced.count)..<dims.count) {
+            if kernels == .fastest, n >= 8 {
+                return BoundWork(units: outCount, costPerUnit: n) { r in f32SumRows8(x, rows: r, length: n, mean: mean, output: y) }
+            }
             return BoundWork(units: outCount, costPerUnit: n) { r in
-                for o in r {
-                    let row = x + o &* n
-                    var s: Float = 0
-                    for i in 0..<n { s += row[i] }
-                    y[o] = mean ? s / Float(n) : s
-                }
+                f32SumRowsReference(x, rows: r, length: n, mean: mean, output: y)
+            }
+        }
+        // Reducing a run of adjacent axes (outer x reduced x inner): the general loop's sums in
+        // its order, without its per-element index arithmetic.
+        if kernels == .fastest, let lo = reduced.min(), let hi = reduced.max(), hi - lo + 1 == reduced.count {
+            let outer = dims[..<lo].reduce(1, *), inner = dims[(hi + 1)...].reduce(1, *)
+            return BoundWork(cost: shapes[0].count) {
+                f32SumAxisRuns(x, outer: outer, length: n, inner: inner, mean: mean, output: y)
             }
         }
         return BoundWork(cost: shapes[0].count) {

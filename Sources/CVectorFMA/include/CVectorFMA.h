@@ -3,6 +3,8 @@
 // multiply-add, maximum, minimum and keeping the first lanes. Each is one LLVM vector
 // operation here: one vfmadd/vmaxps/vandps on AVX2, one NEON instruction on arm64, exact
 // per-lane fallbacks elsewhere. Swift imports the types as SIMD8<Float> and SIMD4<Float>.
+// Also a few shuffle-heavy helpers Swift cannot spell (8x8 transposes, OpenCV's sample
+// positions, the packed-RGB bilinear tap).
 #ifndef C_VECTOR_FMA_H
 #define C_VECTOR_FMA_H
 
@@ -96,26 +98,19 @@ static inline __attribute__((always_inline)) bf_int8 bf_opencv_positions4(bf_dou
     return __builtin_shufflevector(xi, yi, 0, 4, 1, 5, 2, 6, 3, 7);
 }
 
-/// Transposes an 8x8 block of floats: row i of `src` (8 floats at `src + i * srcStride`)
-/// becomes column i of `dst` (rows at `dst + j * dstStride`). Three rounds of shuffles
-/// (unpack, pair, 128-bit halves), as XNNPACK's x32 transpose microkernels do; unaligned.
-typedef float bf_float8_unaligned __attribute__((ext_vector_type(8), aligned(4)));
-
-static inline __attribute__((always_inline)) void bf_transpose8x8(const float *src, long srcStride,
-                                                                  float *dst, long dstStride) {
-    bf_float8 r0 = *(const bf_float8_unaligned *)(src), r1 = *(const bf_float8_unaligned *)(src + srcStride);
-    bf_float8 r2 = *(const bf_float8_unaligned *)(src + 2 * srcStride), r3 = *(const bf_float8_unaligned *)(src + 3 * srcStride);
-    bf_float8 r4 = *(const bf_float8_unaligned *)(src + 4 * srcStride), r5 = *(const bf_float8_unaligned *)(src + 5 * srcStride);
-    bf_float8 r6 = *(const bf_float8_unaligned *)(src + 6 * srcStride), r7 = *(const bf_float8_unaligned *)(src + 7 * srcStride);
+/// Transposes an 8x8 block held in vectors: `c[j]` becomes column j of rows `r[0]`...`r[7]`
+/// (lane i from `r[i]`). Three rounds of shuffles (unpack, pair, 128-bit halves), as XNNPACK's
+/// x32 transpose microkernels do.
+static inline __attribute__((always_inline)) void bf_transpose8x8_vectors(const bf_float8 r[8], bf_float8 c[8]) {
     // Interleave row pairs: t0 = r0[0] r1[0] r0[1] r1[1] | r0[4] r1[4] r0[5] r1[5], ...
-    bf_float8 t0 = __builtin_shufflevector(r0, r1, 0, 8, 1, 9, 4, 12, 5, 13);
-    bf_float8 t1 = __builtin_shufflevector(r0, r1, 2, 10, 3, 11, 6, 14, 7, 15);
-    bf_float8 t2 = __builtin_shufflevector(r2, r3, 0, 8, 1, 9, 4, 12, 5, 13);
-    bf_float8 t3 = __builtin_shufflevector(r2, r3, 2, 10, 3, 11, 6, 14, 7, 15);
-    bf_float8 t4 = __builtin_shufflevector(r4, r5, 0, 8, 1, 9, 4, 12, 5, 13);
-    bf_float8 t5 = __builtin_shufflevector(r4, r5, 2, 10, 3, 11, 6, 14, 7, 15);
-    bf_float8 t6 = __builtin_shufflevector(r6, r7, 0, 8, 1, 9, 4, 12, 5, 13);
-    bf_float8 t7 = __builtin_shufflevector(r6, r7, 2, 10, 3, 11, 6, 14, 7, 15);
+    bf_float8 t0 = __builtin_shufflevector(r[0], r[1], 0, 8, 1, 9, 4, 12, 5, 13);
+    bf_float8 t1 = __builtin_shufflevector(r[0], r[1], 2, 10, 3, 11, 6, 14, 7, 15);
+    bf_float8 t2 = __builtin_shufflevector(r[2], r[3], 0, 8, 1, 9, 4, 12, 5, 13);
+    bf_float8 t3 = __builtin_shufflevector(r[2], r[3], 2, 10, 3, 11, 6, 14, 7, 15);
+    bf_float8 t4 = __builtin_shufflevector(r[4], r[5], 0, 8, 1, 9, 4, 12, 5, 13);
+    bf_float8 t5 = __builtin_shufflevector(r[4], r[5], 2, 10, 3, 11, 6, 14, 7, 15);
+    bf_float8 t6 = __builtin_shufflevector(r[6], r[7], 0, 8, 1, 9, 4, 12, 5, 13);
+    bf_float8 t7 = __builtin_shufflevector(r[6], r[7], 2, 10, 3, 11, 6, 14, 7, 15);
     // Pair them: u0 = column 0 of rows 0-3 | column 4 of rows 0-3, ...
     bf_float8 u0 = __builtin_shufflevector(t0, t2, 0, 1, 8, 9, 4, 5, 12, 13);
     bf_float8 u1 = __builtin_shufflevector(t0, t2, 2, 3, 10, 11, 6, 7, 14, 15);
@@ -126,14 +121,69 @@ static inline __attribute__((always_inline)) void bf_transpose8x8(const float *s
     bf_float8 u6 = __builtin_shufflevector(t5, t7, 0, 1, 8, 9, 4, 5, 12, 13);
     bf_float8 u7 = __builtin_shufflevector(t5, t7, 2, 3, 10, 11, 6, 7, 14, 15);
     // Join the 128-bit halves of rows 0-3 and 4-7.
-    *(bf_float8_unaligned *)(dst) = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
-    *(bf_float8_unaligned *)(dst + dstStride) = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
-    *(bf_float8_unaligned *)(dst + 2 * dstStride) = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
-    *(bf_float8_unaligned *)(dst + 3 * dstStride) = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
-    *(bf_float8_unaligned *)(dst + 4 * dstStride) = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
-    *(bf_float8_unaligned *)(dst + 5 * dstStride) = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
-    *(bf_float8_unaligned *)(dst + 6 * dstStride) = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
-    *(bf_float8_unaligned *)(dst + 7 * dstStride) = __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
+    c[0] = __builtin_shufflevector(u0, u4, 0, 1, 2, 3, 8, 9, 10, 11);
+    c[1] = __builtin_shufflevector(u1, u5, 0, 1, 2, 3, 8, 9, 10, 11);
+    c[2] = __builtin_shufflevector(u2, u6, 0, 1, 2, 3, 8, 9, 10, 11);
+    c[3] = __builtin_shufflevector(u3, u7, 0, 1, 2, 3, 8, 9, 10, 11);
+    c[4] = __builtin_shufflevector(u0, u4, 4, 5, 6, 7, 12, 13, 14, 15);
+    c[5] = __builtin_shufflevector(u1, u5, 4, 5, 6, 7, 12, 13, 14, 15);
+    c[6] = __builtin_shufflevector(u2, u6, 4, 5, 6, 7, 12, 13, 14, 15);
+    c[7] = __builtin_shufflevector(u3, u7, 4, 5, 6, 7, 12, 13, 14, 15);
+}
+
+/// Transposes an 8x8 block of floats: row i of `src` (8 floats at `src + i * srcStride`)
+/// becomes column i of `dst` (rows at `dst + j * dstStride`); unaligned.
+typedef float bf_float8_unaligned __attribute__((ext_vector_type(8), aligned(4)));
+
+static inline __attribute__((always_inline)) void bf_transpose8x8(const float *src, long srcStride,
+                                                                  float *dst, long dstStride) {
+    bf_float8 r[8], c[8];
+    for (int i = 0; i < 8; i++) r[i] = *(const bf_float8_unaligned *)(src + i * srcStride);
+    bf_transpose8x8_vectors(r, c);
+    for (int j = 0; j < 8; j++) *(bf_float8_unaligned *)(dst + j * dstStride) = c[j];
+}
+
+/// `sum` plus the eight columns of the block of rows `r0`...`r7`, one column after the other:
+/// lane i adds row i's eight floats one by one in index order, as a sequential scalar sum does.
+static inline __attribute__((always_inline)) bf_float8 bf_add_columns8x8(bf_float8 sum, bf_float8 r0, bf_float8 r1,
+                                                                         bf_float8 r2, bf_float8 r3, bf_float8 r4,
+                                                                         bf_float8 r5, bf_float8 r6, bf_float8 r7) {
+    const bf_float8 r[8] = {r0, r1, r2, r3, r4, r5, r6, r7};
+    bf_float8 c[8];
+    bf_transpose8x8_vectors(r, c);
+    for (int j = 0; j < 8; j++) sum = sum + c[j];
+    return sum;
+}
+
+typedef unsigned char bf_uchar8 __attribute__((ext_vector_type(8)));
+typedef unsigned char bf_uchar8_unaligned __attribute__((ext_vector_type(8), aligned(1)));
+typedef short bf_short16 __attribute__((ext_vector_type(16)));
+typedef int bf_int16 __attribute__((ext_vector_type(16)));
+
+/// OpenCV's fixed-point bilinear sum of one packed-RGB pixel (remapBilinear, 8UC3): pixels x
+/// and x + 1 of a row at `upper` (R, G, B, R, G, B), of the next row at `lower`, weighted
+/// (32 - ax, ax) along the rows and (32 - ay, ay) across them; returns R, G, B, 0. Each row's
+/// taps pair up for one multiply-add of 16-bit lanes (pmaddwd); every product and sum is exact
+/// in 32 bits, so this is the same integer as the four weighted taps added. Reads 8 bytes at
+/// each pointer (the last two are weighted 0).
+static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb(const unsigned char *upper, const unsigned char *lower,
+                                                                     int ax, int ay) {
+    bf_uchar8 u = *(const bf_uchar8_unaligned *)upper, l = *(const bf_uchar8_unaligned *)lower;
+    // Each channel's left and right tap side by side, the upper row then the lower.
+    bf_short16 taps = __builtin_convertvector(__builtin_shufflevector(u, l, 0, 3, 1, 4, 2, 5, 6, 7,
+                                                                      8, 11, 9, 12, 10, 13, 14, 15), bf_short16);
+    // (32 - ax, ax) in each pair of 16-bit lanes but the fourth of each row.
+    const bf_int8 pair = (ax << 16) | (32 - ax), keep = {-1, -1, -1, 0, -1, -1, -1, 0};
+    const bf_short16 wx = (bf_short16)(pair & keep);
+#if defined(__AVX2__)
+    bf_int8 rows = (bf_int8)__builtin_ia32_pmaddwd256((__attribute__((vector_size(32))) short)taps,
+                                                      (__attribute__((vector_size(32))) short)wx);
+#else
+    bf_int16 p = __builtin_convertvector(taps, bf_int16) * __builtin_convertvector(wx, bf_int16);
+    bf_int8 rows = __builtin_shufflevector(p, p, 0, 2, 4, 6, 8, 10, 12, 14) + __builtin_shufflevector(p, p, 1, 3, 5, 7, 9, 11, 13, 15);
+#endif
+    bf_int4 up = __builtin_shufflevector(rows, rows, 0, 1, 2, 3), down = __builtin_shufflevector(rows, rows, 4, 5, 6, 7);
+    return up * (32 - ay) + down * ay;
 }
 
 /// The same on a SIMD4<Float>.

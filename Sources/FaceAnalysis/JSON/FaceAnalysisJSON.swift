@@ -2,141 +2,170 @@ import FaceGeometry
 
 /// The face fields of `blazeface analyze`'s JSON contract (README, "Face analysis (ML Kit
 /// view)"), written by hand so the key order is fixed. `fields` is the part that follows the
-/// detect contract's fields inside each face object. Everything is appended to one buffer:
-/// the mesh alone is 1434 numbers per face.
+/// detect contract's fields inside each face object. Everything is appended to one UTF-8 byte
+/// buffer, numbers included (no String per token): the mesh alone is 1434 numbers per face.
 public enum FaceAnalysisJSON {
     /// The analysis fields, comma-separated, without braces, in this order (each only when
     /// computed): "landmarks", "contours", "headEulerAngles", "smilingProbability",
     /// "leftEyeOpenProbability", "rightEyeOpenProbability", "mesh", "blendshapes",
     /// "transformationMatrix".
     public static func fields(_ a: FaceAnalysis) -> String {
-        var out = String()
-        out.reserveCapacity(a.mesh == nil ? 4096 : 40_000)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(a.mesh == nil ? 4096 : 40_000)
+        appendFields(a, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `fields` appended to UTF-8 `bytes` (a line being built as bytes).
+    public static func appendFields(_ a: FaceAnalysis, to bytes: inout [UInt8]) {
+        var out = JSONBytes()
+        swap(&out.bytes, &bytes)
+        defer { swap(&out.bytes, &bytes) }
+        if a.mesh != nil { out.bytes.reserveCapacity(out.bytes.count + 40_000) }
         var first = true
-        func key(_ name: String) {
-            if !first { out += "," }
+        func key(_ name: StaticString) {
+            if !first { out.byte(",") }
             first = false
-            out += "\""
-            out += name
-            out += "\":"
+            out.byte("\"")
+            out.literal(name)
+            out.literal("\":")
         }
         if let landmarks = a.landmarks {
             key("landmarks")
-            out += "{"
+            out.byte("{")
             for (i, l) in landmarks.enumerated() {
-                if i > 0 { out += "," }
-                out += "\""
-                out += l.type.rawValue
-                out += "\":"
-                append(l.position, to: &out)
+                if i > 0 { out.byte(",") }
+                out.byte("\"")
+                out.write(l.type.rawValue)
+                out.literal("\":")
+                out.point(l.position)
             }
-            out += "}"
+            out.byte("}")
         }
         if let contours = a.contours {
             key("contours")
-            out += "{"
+            out.byte("{")
             for (i, c) in contours.enumerated() {
-                if i > 0 { out += "," }
-                out += "\""
-                out += c.type.rawValue
-                out += "\":["
+                if i > 0 { out.byte(",") }
+                out.byte("\"")
+                out.write(c.type.rawValue)
+                out.literal("\":[")
                 for (j, p) in c.points.enumerated() {
-                    if j > 0 { out += "," }
-                    append(p, to: &out)
+                    if j > 0 { out.byte(",") }
+                    out.point(p)
                 }
-                out += "]"
+                out.byte("]")
             }
-            out += "}"
+            out.byte("}")
         }
         key("headEulerAngles")
         if let e = a.headEulerAngles {
-            out += "{\"x\":"
-            append(e.x, to: &out)
-            out += ",\"y\":"
-            append(e.y, to: &out)
-            out += ",\"z\":"
-            append(e.z, to: &out)
-            out += "}"
+            out.literal("{\"x\":")
+            out.number(e.x)
+            out.literal(",\"y\":")
+            out.number(e.y)
+            out.literal(",\"z\":")
+            out.number(e.z)
+            out.byte("}")
         } else {
-            out += "null"
+            out.literal("null")
         }
         if let c = a.classification {
             key("smilingProbability")
-            append(c.smilingProbability, to: &out)
+            out.number(c.smilingProbability)
             key("leftEyeOpenProbability")
-            append(c.leftEyeOpenProbability, to: &out)
+            out.number(c.leftEyeOpenProbability)
             key("rightEyeOpenProbability")
-            append(c.rightEyeOpenProbability, to: &out)
+            out.number(c.rightEyeOpenProbability)
         }
         if let mesh = a.mesh {
             key("mesh")
-            out += "["
+            out.byte("[")
             for (i, p) in mesh.enumerated() {
-                out += i > 0 ? ",[" : "["
-                append(p.x, to: &out)
-                out += ","
-                append(p.y, to: &out)
-                out += ","
-                append(p.z, to: &out)
-                out += "]"
+                out.literal(i > 0 ? ",[" : "[")
+                out.number(p.x)
+                out.byte(",")
+                out.number(p.y)
+                out.byte(",")
+                out.number(p.z)
+                out.byte("]")
             }
-            out += "]"
+            out.byte("]")
         }
         if let blendshapes = a.blendshapes {
             key("blendshapes")
-            out += "{"
+            out.byte("{")
             for (i, b) in blendshapes.enumerated() {
-                if i > 0 { out += "," }
-                out += string(b.name)
-                out += ":"
-                append(b.score, to: &out)
+                if i > 0 { out.byte(",") }
+                out.string(b.name)
+                out.byte(":")
+                out.number(b.score)
             }
-            out += "}"
+            out.byte("}")
         }
         if a.mesh != nil {
             key("transformationMatrix")
             if let m = a.transformationMatrix {
-                out += "["
+                out.byte("[")
                 for r in 0..<4 {
-                    out += r > 0 ? ",[" : "["
+                    out.literal(r > 0 ? ",[" : "[")
                     for c in 0..<4 {
-                        if c > 0 { out += "," }
-                        append(m[r, c], to: &out)
+                        if c > 0 { out.byte(",") }
+                        out.number(m[r, c])
                     }
-                    out += "]"
+                    out.byte("]")
                 }
-                out += "]"
+                out.byte("]")
             } else {
-                out += "null"
+                out.literal("null")
             }
         }
-        return out
     }
+}
 
-    static func append(_ p: SIMD2<Float>, to out: inout String) {
-        out += "["
-        append(p.x, to: &out)
-        out += ","
-        append(p.y, to: &out)
-        out += "]"
-    }
+/// UTF-8 JSON text being written. A TextOutputStream so that `Float.write(to:)` (the shortest
+/// round-tripping decimal, `description`'s text) hands its digits over as ASCII bytes through
+/// the standard library's `_writeASCII` hook, with no String made per number.
+struct JSONBytes: TextOutputStream {
+    var bytes: [UInt8] = []
+
+    mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+
+    /// Where `Float.write(to:)` puts its digits.
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+
+    mutating func byte(_ c: Unicode.Scalar) { bytes.append(UInt8(ascii: c)) }
+
+    mutating func literal(_ s: StaticString) { s.withUTF8Buffer { bytes.append(contentsOf: $0) } }
 
     /// Shortest round-tripping decimal; JSON has no NaN or infinity, so those print as null.
-    static func append(_ v: Float, to out: inout String) {
-        if v.isFinite { v.write(to: &out) } else { out += "null" }
+    mutating func number(_ v: Float) {
+        if v.isFinite { v.write(to: &self) } else { literal("null") }
     }
 
-    /// A JSON string literal, escaped.
-    static func string(_ s: String) -> String {
-        var out = "\""
+    /// `[x,y]`.
+    mutating func point(_ p: SIMD2<Float>) {
+        byte("[")
+        number(p.x)
+        byte(",")
+        number(p.y)
+        byte("]")
+    }
+
+    /// A JSON string literal, escaped: quote, backslash and control characters (as `\u00XX`).
+    mutating func string(_ s: String) {
+        byte("\"")
         for u in s.unicodeScalars {
             switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-            default: out.unicodeScalars.append(u)
+            case "\"": literal("\\\"")
+            case "\\": literal("\\\\")
+            case _ where u.value < 0x20:
+                let hex = String(u.value, radix: 16)
+                literal("\\u")
+                write(String(repeating: "0", count: 4 - hex.count) + hex)
+            default: bytes.append(contentsOf: UTF8.encode(u)!)
             }
         }
-        return out + "\""
+        byte("\"")
     }
 }
