@@ -43,8 +43,8 @@ struct Analyze: ParsableCommand {
     @Option(help: "Threads each network may use (1...64).")
     var threads: Int = 1
 
-    @Option(help: "Faces analysed at the same time, each on its own networks (1...8).")
-    var faceThreads: Int = 1
+    @Option(help: "Faces analysed at the same time, each on its own networks (1...8; default: one per core, up to 4).")
+    var faceThreads: Int = FaceAnalysisPipeline.automaticFaceThreads
 
     @Flag(help: "Ignore JPEG EXIF orientation (by default it is applied).")
     var noExifOrientation = false

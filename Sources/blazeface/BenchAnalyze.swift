@@ -14,8 +14,8 @@ struct BenchAnalyze: ParsableCommand {
     @Option(help: "Threads per network.")
     var threads: Int = 1
 
-    @Option(help: "Faces analysed at the same time, each on its own networks (1...8).")
-    var faceThreads: Int = 1
+    @Option(help: "Faces analysed at the same time, each on its own networks (1...8; default: one per core, up to 4).")
+    var faceThreads: Int = FaceAnalysisPipeline.automaticFaceThreads
 
     @Option(help: "Timed iterations (after warm-up).")
     var iterations: Int = 100

@@ -1,3 +1,4 @@
+import Foundation
 import BlazeFace
 import BlazeImage
 import FaceGeometry
@@ -18,6 +19,12 @@ public final class FaceAnalysisPipeline: Sendable {
     /// option to detection boxes instead).
     public let analyzer: FaceAnalyzer
 
+    /// The default `faceThreads`: the cores this process may use, at most 4 (the usual
+    /// `numFaces`), so that the faces of one image run side by side. Each lane is a whole face
+    /// (crop, landmark and blendshape networks), coarse enough to lose little when the cores
+    /// are busy; the detector keeps `threads` (its per-layer split does lose then).
+    public static var automaticFaceThreads: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
+
     /// The canonical face's weights file (`blazeface export-geometry`).
     public static let geometryWeightsFile = "face_geometry.bin"
 
@@ -28,10 +35,11 @@ public final class FaceAnalysisPipeline: Sendable {
     ///   - minFaceDetectionConfidence: the detector's threshold (0...1).
     ///   - weightsFolder: the folder of the weights files; nil looks where `FaceDetector` looks.
     ///   - threads: threads each network may use (1...64); results do not depend on it.
-    ///   - faceThreads: faces analysed at the same time, each on its own networks (1...8).
+    ///   - faceThreads: faces analysed at the same time, each on its own networks (1...8); by
+    ///     default one per core, up to 4 (`automaticFaceThreads`). Results do not depend on it.
     public init(options: FaceAnalyzerOptions = FaceAnalyzerOptions(), numFaces: Int = 4,
                 minFaceDetectionConfidence: Float = 0.5, weightsFolder: String? = nil, threads: Int = 1,
-                faceThreads: Int = 1) throws(FaceAnalysisError) {
+                faceThreads: Int = FaceAnalysisPipeline.automaticFaceThreads) throws(FaceAnalysisError) {
         try options.validate()
         let landmarkerOptions = FaceLandmarkerOptions(
             numFaces: numFaces, minFaceDetectionConfidence: minFaceDetectionConfidence,
