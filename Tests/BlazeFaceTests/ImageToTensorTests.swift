@@ -1,5 +1,6 @@
 import BlazeFace
 import BlazeImage
+import TestSupport
 import Testing
 
 /// The warp's fast interior (packed RGB's `bilinearSum`) against its tap-by-tap path.
@@ -18,7 +19,7 @@ import Testing
     /// tap-by-tap tensor bit for bit.
     @Test(arguments: [ImageToTensor.BorderMode.zero, .replicate])
     func fastInteriorEqualsTapByTap(_ border: ImageToTensor.BorderMode) throws {
-        var rng = SplitMix(state: border == .zero ? 1 : 2)
+        var rng = SeededGenerator(seed: border == .zero ? 1 : 2)
         let (width, height) = (97, 61)
         let image = try RGBImage(width: width, height: height,
                                  pixels: (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &rng) })
@@ -44,17 +45,5 @@ import Testing
             let first = fast.indices.first { fast[$0].bitPattern != plain[$0].bitPattern }
             #expect(first == nil, "region \(region): first difference at float \(first ?? -1)")
         }
-    }
-}
-
-/// SplitMix64: seeded, so a failure reproduces.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

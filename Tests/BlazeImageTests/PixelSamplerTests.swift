@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 import BlazeImage
@@ -8,7 +9,7 @@ import BlazeImage
     /// for every fraction pair: the buffer's last pixels included (there it falls back).
     @Test(arguments: [0, 5])
     func packedRGBBilinearSumEqualsFourTaps(_ padding: Int) {
-        var rng = SplitMix(state: UInt64(padding + 1))
+        var rng = SeededGenerator(seed: UInt64(padding + 1))
         let (width, height) = (7, 5)
         let stride = 3 * width + padding
         // The last row without its padding, as a caller's buffer may end.
@@ -31,17 +32,5 @@ import BlazeImage
             }
         }
         #expect(differences.isEmpty, "\(differences.count) differ, first \(differences.first ?? "")")
-    }
-}
-
-/// SplitMix64: seeded, so a failure reproduces.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

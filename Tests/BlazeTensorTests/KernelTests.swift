@@ -1,4 +1,5 @@
 import BlazeTensor
+import TestSupport
 import Testing
 
 /// Every SIMD microkernel against the reference kernel: bit-identical outputs, because both

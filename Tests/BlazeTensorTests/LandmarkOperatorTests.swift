@@ -1,5 +1,6 @@
 import BlazeTensor
 import Foundation
+import TestSupport
 import Testing
 
 /// The operators the landmark and blendshape networks added, against loops written from their

@@ -1,4 +1,5 @@
 import BlazeTensor
+import TestSupport
 
 /// Textbook loops in Double, written from the operator definitions and nothing else: the
 /// yardstick for the reference kernels. Padding is explicit here (zero or -inf taps).
@@ -57,18 +58,6 @@ enum Naive {
     }
 }
 
-/// A deterministic generator (SplitMix64) so every run tests the same values.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func randomTensor(_ dims: [Int], _ rng: inout SeededGenerator) -> Tensor {
     let shape = Shape(dims)

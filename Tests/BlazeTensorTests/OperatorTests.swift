@@ -1,4 +1,5 @@
 import BlazeTensor
+import TestSupport
 import Testing
 
 /// Each operator's reference kernel against textbook loops, on BlazeFace's layer shapes and on

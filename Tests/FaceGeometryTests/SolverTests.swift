@@ -1,18 +1,14 @@
 @testable import FaceGeometry
+import TestSupport
 import Testing
 
 /// The 3x3 SVD and the weighted Procrustes solver on problems with known answers.
 @Suite struct SolverTests {
-    /// A small deterministic generator (SplitMix64), so the cases are the same on every run.
+    /// Doubles in [-1, 1) from the shared seeded generator, so the cases are the same on every run.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53) * 2 - 1
-        }
+        var base: SeededGenerator
+        init(state: UInt64) { base = SeededGenerator(seed: state) }
+        mutating func next() -> Double { Double(base.next() >> 11) / Double(1 << 53) * 2 - 1 }
         mutating func matrix() -> Matrix3 { Matrix3((0..<9).map { _ in next() }) }
         mutating func vector() -> SIMD3<Double> { SIMD3(next(), next(), next()) }
     }
