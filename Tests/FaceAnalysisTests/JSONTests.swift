@@ -1,6 +1,7 @@
 import FaceAnalysis
 import FaceGeometry
 import LandmarkerGoldens
+import BlazeFace
 import Testing
 
 /// The byte-buffer JSON writer against the String-appending writer it replaced (kept below,
@@ -47,7 +48,7 @@ import Testing
         a.contours![3].points[2].y = -0.0
         a.classification!.smilingProbability = .infinity
         a.headEulerAngles!.z = 1e-30
-        a.blendshapes![0].name = "quote\" back\\slash \u{1}\u{1f} tab\t é ☃"
+        a.blendshapes![0].name = "quote\" back\\slash \u{1}\u{1f} tab\t line\n é ☃"
         a.blendshapes![1].score = .nan
         a.transformationMatrix![2, 3] = -.infinity
         #expect(FaceAnalysisJSON.fields(a) == PreviousWriter.fields(a))
@@ -174,16 +175,7 @@ enum PreviousWriter {
         if v.isFinite { v.write(to: &out) } else { out += "null" }
     }
 
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    /// Names escaped by the CLI's one JSON escaper (the analysis writer had its own copy, which
+    /// wrote tab, newline and return as \u00XX instead of \t, \n, \r).
+    static func string(_ s: String) -> String { DetectionJSON.string(s) }
 }

@@ -1,3 +1,4 @@
+import BlazeFace
 import FaceGeometry
 
 /// The face fields of `blazeface analyze`'s JSON contract (README, "Face analysis (ML Kit
@@ -152,20 +153,6 @@ struct JSONBytes: TextOutputStream {
         byte("]")
     }
 
-    /// A JSON string literal, escaped: quote, backslash and control characters (as `\u00XX`).
-    mutating func string(_ s: String) {
-        byte("\"")
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": literal("\\\"")
-            case "\\": literal("\\\\")
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                literal("\\u")
-                write(String(repeating: "0", count: 4 - hex.count) + hex)
-            default: bytes.append(contentsOf: UTF8.encode(u)!)
-            }
-        }
-        byte("\"")
-    }
+    /// A JSON string literal, escaped as every line of the CLI escapes (`DetectionJSON.string`).
+    mutating func string(_ s: String) { write(DetectionJSON.string(s)) }
 }
