@@ -80,8 +80,9 @@ private func direct<E: TileEpilogue>(_ g: WindowGeometry, _ rows: Range<Int>, _ 
 
 /// Six horizontally adjacent output pixels whose windows lie inside the input, 16 channels:
 /// twelve accumulators, two weight vectors and a broadcast fill the sixteen AVX2 registers.
+/// Also the pointwise GEMM's main tile (a 1x1 window).
 @inline(__always)
-private func directTile6x16<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int,
+func directTile6x16<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int,
                                              _ rowLength: Int, _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
                                              _ e: E, _ out: UnsafeMutablePointer<Float>) {
     let b0 = load8(w), b1 = load8(w + 8)

@@ -208,30 +208,12 @@ func storeRow<E: TileEpilogue>(_ v: F8, pixel p: Int, channel o: Int, _ oc: Int,
     if lanes >= 8 { store8(r, dst) } else { store8(r, dst, count: lanes) }
 }
 
+/// Six pixels x 16 channels: the direct convolution's 6x16 tile with a 1x1 window (one
+/// "kernel row" of `ic` taps; consecutive pixels `ic` floats apart).
 @inline(__always)
 private func gemmTile6x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
                                            _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
-    let b0 = load8(w), b1 = load8(w + 8)
-    var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1
-    var a30 = b0, a31 = b1, a40 = b0, a41 = b1, a50 = b0, a51 = b1
-    let x0 = input + p &* ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic, x4 = x3 + ic, x5 = x4 + ic
-    var wr = w + 16
-    for i in 0..<ic {
-        let w0 = load8(wr), w1 = load8(wr + 8)
-        let v0 = F8(repeating: x0[i]); a00 = a00.fma(v0, w0); a01 = a01.fma(v0, w1)
-        let v1 = F8(repeating: x1[i]); a10 = a10.fma(v1, w0); a11 = a11.fma(v1, w1)
-        let v2 = F8(repeating: x2[i]); a20 = a20.fma(v2, w0); a21 = a21.fma(v2, w1)
-        let v3 = F8(repeating: x3[i]); a30 = a30.fma(v3, w0); a31 = a31.fma(v3, w1)
-        let v4 = F8(repeating: x4[i]); a40 = a40.fma(v4, w0); a41 = a41.fma(v4, w1)
-        let v5 = F8(repeating: x5[i]); a50 = a50.fma(v5, w0); a51 = a51.fma(v5, w1)
-        wr += 16
-    }
-    storeRow(a00, pixel: p, channel: o, oc, e, output); storeRow(a01, pixel: p, channel: o &+ 8, oc, e, output)
-    storeRow(a10, pixel: p &+ 1, channel: o, oc, e, output); storeRow(a11, pixel: p &+ 1, channel: o &+ 8, oc, e, output)
-    storeRow(a20, pixel: p &+ 2, channel: o, oc, e, output); storeRow(a21, pixel: p &+ 2, channel: o &+ 8, oc, e, output)
-    storeRow(a30, pixel: p &+ 3, channel: o, oc, e, output); storeRow(a31, pixel: p &+ 3, channel: o &+ 8, oc, e, output)
-    storeRow(a40, pixel: p &+ 4, channel: o, oc, e, output); storeRow(a41, pixel: p &+ 4, channel: o &+ 8, oc, e, output)
-    storeRow(a50, pixel: p &+ 5, channel: o, oc, e, output); storeRow(a51, pixel: p &+ 5, channel: o &+ 8, oc, e, output)
+    directTile6x16(input + p &* ic, ic, 0, 1, ic, w, p, o, oc, e, output)
 }
 
 @inline(__always)
