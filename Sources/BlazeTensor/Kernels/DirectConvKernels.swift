@@ -172,8 +172,9 @@ private func directTile4x24<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixel
 }
 
 /// Four horizontally adjacent output pixels whose windows lie inside the input, 8 or 16 channels.
+/// Also the pointwise GEMM's 4-pixel tiles (a 1x1 window).
 @inline(__always)
-private func directTile4<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
+func directTile4<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
                          _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
                          _ e: E, _ out: UnsafeMutablePointer<Float>) {
     let b0 = load8(w), b1 = width == 16 ? load8(w + 8) : F8()

@@ -216,25 +216,11 @@ private func gemmTile6x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Floa
     directTile6x16(input + p &* ic, ic, 0, 1, ic, w, p, o, oc, e, output)
 }
 
+/// Four pixels x 16 channels: the direct convolution's 4-pixel tile with a 1x1 window.
 @inline(__always)
 private func gemmTile4x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
                                            _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
-    let b0 = load8(w), b1 = load8(w + 8)
-    var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1
-    let x0 = input + p &* ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic
-    var wr = w + 16
-    for i in 0..<ic {
-        let w0 = load8(wr), w1 = load8(wr + 8)
-        let v0 = F8(repeating: x0[i]); a00 = a00.fma(v0, w0); a01 = a01.fma(v0, w1)
-        let v1 = F8(repeating: x1[i]); a10 = a10.fma(v1, w0); a11 = a11.fma(v1, w1)
-        let v2 = F8(repeating: x2[i]); a20 = a20.fma(v2, w0); a21 = a21.fma(v2, w1)
-        let v3 = F8(repeating: x3[i]); a30 = a30.fma(v3, w0); a31 = a31.fma(v3, w1)
-        wr += 16
-    }
-    storeRow(a00, pixel: p, channel: o, oc, e, output); storeRow(a01, pixel: p, channel: o &+ 8, oc, e, output)
-    storeRow(a10, pixel: p &+ 1, channel: o, oc, e, output); storeRow(a11, pixel: p &+ 1, channel: o &+ 8, oc, e, output)
-    storeRow(a20, pixel: p &+ 2, channel: o, oc, e, output); storeRow(a21, pixel: p &+ 2, channel: o &+ 8, oc, e, output)
-    storeRow(a30, pixel: p &+ 3, channel: o, oc, e, output); storeRow(a31, pixel: p &+ 3, channel: o &+ 8, oc, e, output)
+    directTile4(input + p &* ic, ic, 0, 1, ic, w, 16, p, o, oc, e, output)
 }
 
 @inline(__always)
@@ -290,21 +276,11 @@ private func gemmTile8x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float
     storeRow(a6, pixel: p &+ 6, channel: o, oc, e, output); storeRow(a7, pixel: p &+ 7, channel: o, oc, e, output)
 }
 
+/// Four pixels x 8 channels: the direct convolution's 4-pixel tile with a 1x1 window.
 @inline(__always)
 private func gemmTile4x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
                                           _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
-    let b = load8(w)
-    var a0 = b, a1 = b, a2 = b, a3 = b
-    let x0 = input + p &* ic, x1 = x0 + ic, x2 = x1 + ic, x3 = x2 + ic
-    var wr = w + 8
-    for i in 0..<ic {
-        let w0 = load8(wr)
-        a0 = a0.fma(F8(repeating: x0[i]), w0); a1 = a1.fma(F8(repeating: x1[i]), w0)
-        a2 = a2.fma(F8(repeating: x2[i]), w0); a3 = a3.fma(F8(repeating: x3[i]), w0)
-        wr += 8
-    }
-    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, output)
-    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, output); storeRow(a3, pixel: p &+ 3, channel: o, oc, e, output)
+    directTile4(input + p &* ic, ic, 0, 1, ic, w, 8, p, o, oc, e, output)
 }
 
 @inline(__always)
