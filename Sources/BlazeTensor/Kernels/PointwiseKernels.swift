@@ -4,7 +4,8 @@ import CVectorFMA
 // A tile of 6 pixels x 16 output channels lives in twelve SIMD8 accumulators; each input
 // channel broadcasts one value per pixel against one packed weight row. Per output value the
 // sum is bias, then fma over input channels in order: the reference kernel's order, so the
-// results are identical to it.
+// results are identical to it. The 6x16 and 4-pixel tiles are the direct convolution's
+// (DirectConvKernels.swift) with a 1x1 window; the 8x8, 2x16 and 1-pixel tiles are the GEMM's own.
 
 /// Weights packed once for the GEMM-style kernels: output channels in blocks of `maxWidth`
 /// (16; 24 or 32 for the direct convolution; the last block narrower, zero-padded), each
