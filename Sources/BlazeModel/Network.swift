@@ -16,6 +16,8 @@ public final class Network {
 
     /// Bytes of activation memory, all values together after reuse (see `MemoryPlan`).
     public let arenaBytes: Int
+    /// The operators with their packed weights (read-only; shared by `sharingWeights()`).
+    private let plan: GraphPlan
     private let arena: UnsafeMutableRawPointer
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchStride: Int
@@ -42,7 +44,7 @@ public final class Network {
         public static let reference = Options(fuse: false, kernels: .reference)
     }
 
-    public init(model: ModelFile, options: Options = Options()) throws(ModelError) {
+    public convenience init(model: ModelFile, options: Options = Options()) throws(ModelError) {
         let weights = Dictionary(model.tensors.map { ($0.name, $0.tensor) }, uniquingKeysWith: { a, _ in a })
         // Fusion is an optimisation: if a fused node cannot be planned (say a pooled skip of
         // odd size), the graph is planned as the file lists it, which also gives the true error.
@@ -54,6 +56,17 @@ public final class Network {
         } else {
             plan = try GraphPlan(nodes: model.nodes, weights: weights, kernels: options.kernels)
         }
+        try self.init(plan: plan, threads: options.threads)
+    }
+
+    /// A second network on this one's packed weights, with its own activations and threads:
+    /// the same model run on two inputs at once keeps one copy of its weights in memory and in
+    /// the shared cache. Outputs are identical to this network's.
+    public func sharingWeights() throws(ModelError) -> sending Network {
+        try Network(plan: plan, threads: pool?.threads ?? 1)
+    }
+
+    private init(plan: GraphPlan, threads: Int) throws(ModelError) {
         let memory = MemoryPlan(plan)
         let arena = UnsafeMutableRawPointer.allocate(byteCount: max(memory.byteCount, 64), alignment: 64)
         arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(memory.byteCount, 64))
@@ -68,14 +81,15 @@ public final class Network {
                 throw .malformed(error.description)
             }
         }
+        self.plan = plan
         self.arena = arena
         self.arenaBytes = memory.byteCount
-        self.pool = options.threads > 1 ? WorkerPool(threads: options.threads) : nil
+        self.pool = threads > 1 ? WorkerPool(threads: threads) : nil
         // Scratch: one slot per thread, as large as the hungriest operator asks.
         let stride = (steps.map(\.scratchFloats).max() ?? 0) + kernelSlack
         self.scratchStride = stride
-        self.scratch = .allocate(capacity: stride * options.threads)
-        self.scratch.initialize(repeating: 0, count: stride * options.threads)
+        self.scratch = .allocate(capacity: stride * threads)
+        self.scratch.initialize(repeating: 0, count: stride * threads)
         self.buffers = buffers
         self.steps = steps
         self.inputIndices = plan.inputs

@@ -26,7 +26,8 @@ public final class FaceLandmarker: Sendable {
     public let options: FaceLandmarkerOptions
     private let detector: FaceDetector
     private let state: Mutex<LandmarkerState>
-    /// With `faceThreads` above 1: more copies of the networks, so faces run at the same time.
+    /// With `faceThreads` above 1: more lanes (networks with their own activations, sharing the
+    /// first lane's weights), so faces run at the same time.
     private let extraStates: [LandmarkerLane]
 
     /// The weights files the landmarker reads (in `weightsFolder`, or where WeightsLocator looks).
@@ -45,11 +46,13 @@ public final class FaceLandmarker: Sendable {
         let landmarks = try Self.load(try path(Self.landmarksWeightsFile))
         let blendshapes = options.outputFaceBlendshapes ? try Self.load(try path(Self.blendshapesWeightsFile)) : nil
         self.options = options
-        self.state = Mutex(try LandmarkerState(landmarks: landmarks, blendshapes: blendshapes, options: options))
+        let first = try LandmarkerState(landmarks: landmarks, blendshapes: blendshapes, options: options)
         var extra: [LandmarkerLane] = []
         for _ in 1..<options.faceThreads {
-            extra.append(try LandmarkerLane(landmarks: landmarks, blendshapes: blendshapes, options: options))
+            // The lanes share the first lane's packed weights (one copy in the shared cache).
+            extra.append(LandmarkerLane(state: try first.sharingWeights()))
         }
+        self.state = Mutex(first)
         extraStates = extra
     }
 
@@ -202,9 +205,7 @@ public final class FaceLandmarker: Sendable {
 /// A second (third, ...) set of networks for faces run at the same time.
 final class LandmarkerLane: Sendable {
     let state: Mutex<LandmarkerState>
-    init(landmarks: ModelFile, blendshapes: ModelFile?, options: FaceLandmarkerOptions) throws(DetectorError) {
-        state = Mutex(try LandmarkerState(landmarks: landmarks, blendshapes: blendshapes, options: options))
-    }
+    init(state: sending LandmarkerState) { self.state = Mutex(state) }
 }
 
 /// Each region's outcome when faces run on several lanes, filled in by the lanes.
@@ -244,6 +245,20 @@ struct LandmarkerState {
             blendshapeNetwork = nil
         }
         minPresence = options.minFacePresenceConfidence
+    }
+
+    private init(landmarkNetwork: Network, landmarksIndex: Int, presenceIndex: Int, blendshapeNetwork: Network?, minPresence: Float) {
+        (self.landmarkNetwork, self.landmarksIndex, self.presenceIndex) = (landmarkNetwork, landmarksIndex, presenceIndex)
+        (self.blendshapeNetwork, self.minPresence) = (blendshapeNetwork, minPresence)
+    }
+
+    /// A fresh state (nothing tracked) whose networks share this one's weights.
+    func sharingWeights() throws(DetectorError) -> sending LandmarkerState {
+        do {
+            return LandmarkerState(landmarkNetwork: try landmarkNetwork.sharingWeights(), landmarksIndex: landmarksIndex,
+                                   presenceIndex: presenceIndex, blendshapeNetwork: try blendshapeNetwork?.sharingWeights(),
+                                   minPresence: minPresence)
+        } catch { throw .weights(error) }
     }
 
     func crop(_ image: RGBImage, region: FaceRegion) throws(DetectorError) {

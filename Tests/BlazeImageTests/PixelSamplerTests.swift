@@ -33,4 +33,51 @@ import BlazeImage
         }
         #expect(differences.isEmpty, "\(differences.count) differ, first \(differences.first ?? "")")
     }
+
+    /// The packed-RGB warp run (`warpInterior`, vertical pairs first) writes fma((four-tap sum
+    /// + 512) >> 10, scale, offset) for each pixel whose taps lie inside the buffer, and stops at
+    /// the first that does not (the last column and row, and the buffer's last pixels, whose
+    /// 8-byte row reads would leave it): every position, every fraction pair.
+    @Test(arguments: [0, 5])
+    func packedRGBWarpRunEqualsFourTaps(_ padding: Int) {
+        var rng = SeededGenerator(seed: UInt64(padding + 11))
+        let (width, height) = (7, 5)
+        let stride = 3 * width + padding
+        let bytes = (0..<(stride * (height - 1) + 3 * width)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let (scale, offset): (Float, Float) = (2 / 255, -1)
+        var differences: [String] = []
+        bytes.withUnsafeBytes { raw in
+            let sampler = RGBSampler(width: width, height: height, base: raw.baseAddress!, rowStride: stride, byteCount: raw.count)
+            for y in -1..<height {
+                for x in -1..<width {
+                    for ay in Int32(0)...31 {
+                        for ax in Int32(0)...31 {
+                            // This pixel, then one that is never inside: the run is 1 or 0 long
+                            // (its 16-byte store may write the next pixel's R, which that pixel's
+                            // own path then writes).
+                            let positions: [Int32] = [Int32(x) * 32 + ax, Int32(y) * 32 + ay, -64, 0]
+                            var out = [Float](repeating: .nan, count: 6)
+                            let n = positions.withUnsafeBufferPointer { p in
+                                out.withUnsafeMutableBufferPointer {
+                                    sampler.warpInterior(positions: p.baseAddress!, count: 2, scale: scale, offset: offset, output: $0.baseAddress!)
+                                }
+                            }
+                            let inside = x >= 0 && x + 1 < width && y >= 0 && y + 1 < height
+                                && (y + 1) * stride + 3 * x + 8 <= bytes.count
+                            guard n == (inside ? 1 : 0) else {
+                                differences.append("(\(x), \(y)): run of \(n)"); continue
+                            }
+                            guard inside else { continue }
+                            let v = (sampler.fourTapBilinearSum(x, y, ax: ax, ay: ay) &+ 512) &>> 10
+                            let expected = (0..<3).map { offset.addingProduct(Float(v[$0]), scale) }
+                            if out[0..<3].map(\.bitPattern) != expected.map(\.bitPattern) || !out[4...].allSatisfy(\.isNaN) {
+                                differences.append("(\(x), \(y)) ax \(ax) ay \(ay): \(out) vs \(expected)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.count) differ, first \(differences.first ?? "")")
+    }
 }

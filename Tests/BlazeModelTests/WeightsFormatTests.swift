@@ -73,6 +73,21 @@ func tinyModel() throws -> ModelFile {
         #expect(try network([x])[0].scalars == [1.5, 1.5, 1, 3.5, 3.5, 1])
     }
 
+    /// A network sharing another's weights has its own activations: runs on different inputs,
+    /// interleaved, leave each with its own outputs.
+    @Test func sharingWeightsKeepsActivationsApart() throws {
+        let first = try Network(model: try tinyModel())
+        let second = try first.sharingWeights()
+        #expect(second.inputShapes == first.inputShapes && second.outputShapes == first.outputShapes)
+        _ = first.input().update(fromContentsOf: [1, 2, 3, 4] as [Float])
+        _ = second.input().update(fromContentsOf: [4, 3, 2, 1] as [Float])
+        first.run()
+        second.run()
+        #expect(Array(first.output(0)) == [1.5, 1.5, 1, 3.5, 3.5, 1])
+        // Per pixel (a, b): relu(a + 0.5), relu(b - 0.5), relu(b - a).
+        #expect(Array(second.output(0)) == [4.5, 2.5, 0, 2.5, 0.5, 0])
+    }
+
     @Test func refusesUnknownOperators() throws {
         var model = try tinyModel()
         model.nodes[1].op = "GELU"

@@ -90,6 +90,13 @@ public struct ImageToTensor: Sendable {
         let offset = valueRange.lowerBound
         let (iw, ih) = (source.width, source.height)
         let scale4 = SIMD4<Float>(repeating: scale), offset4 = SIMD4<Float>(repeating: offset)
+        // The region's pixels are likely cold (a network ran since the image was read): ask for
+        // them in row order up front rather than miss on each one in the warp's slanted order.
+        // Only when the warp reads most of them (a crop, not a letterbox that skips rows).
+        if let box = Self.sourceBox(t.m, width: width, height: height, imageWidth: iw, imageHeight: ih),
+           box.rows.count * box.columns.count <= 4 * width * height {
+            source.prefetch(rows: box.rows, columns: box.columns)
+        }
         // Sample positions for up to 32 columns at a time, on the stack.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * Self.chunk + 8) { positions in
             for y in 0..<height {
@@ -98,7 +105,14 @@ public struct ImageToTensor: Sendable {
                 while first < width {
                     let end = min(first &+ Self.chunk, width)
                     samplePositions(t.m, row: y, columns: first..<end, into: positions.baseAddress!)
-                    for x in first..<end {
+                    var x = first
+                    while x < end {
+                        // Runs whose taps lie inside the image in one call where the format has
+                        // a kernel for them; the pixel that stops a run below.
+                        x &+= source.warpInterior(positions: positions.baseAddress! + 2 &* (x &- first), count: end &- x,
+                                                  scale: scale, offset: offset, output: out + 3 &* x)
+                        if x == end { break }
+                        defer { x &+= 1 }
                         let X = Int(positions[2 &* (x &- first)]), Y = Int(positions[2 &* (x &- first) &+ 1])
                         let sx = X >> 5, sy = Y >> 5, ax = Int32(X & 31), ay = Int32(Y & 31)
                         let pixel = out + 3 &* x
@@ -148,6 +162,26 @@ public struct ImageToTensor: Sendable {
                 }
             }
         }
+    }
+
+    /// The source pixels a warp can read: the bounding box of its corners' sample positions, two
+    /// pixels wider each way, clipped to the image; nil when it reads none (or a corner maps to
+    /// infinity).
+    static func sourceBox(_ m: SIMD16<Double>, width: Int, height: Int, imageWidth: Int, imageHeight: Int)
+        -> (rows: Range<Int>, columns: Range<Int>)?
+    {
+        var lo = SIMD2<Double>(repeating: .infinity), hi = -lo
+        for (x, y) in [(0.0, 0.0), (Double(width), 0), (0, Double(height)), (Double(width), Double(height))] {
+            let w = m[6] * x + m[7] * y + m[8]
+            guard w > 0 else { return nil }
+            let p = SIMD2(m[0] * x + m[1] * y + m[2], m[3] * x + m[4] * y + m[5]) / w
+            lo = pointwiseMin(lo, p); hi = pointwiseMax(hi, p)
+        }
+        guard lo.x.isFinite, lo.y.isFinite, hi.x.isFinite, hi.y.isFinite else { return nil }
+        let x0 = max(Int(max(lo.x, -1e9)) - 2, 0), x1 = min(Int(min(hi.x, 1e9)) + 3, imageWidth)
+        let y0 = max(Int(max(lo.y, -1e9)) - 2, 0), y1 = min(Int(min(hi.y, 1e9)) + 3, imageHeight)
+        guard x0 < x1, y0 < y1 else { return nil }
+        return (y0..<y1, x0..<x1)
     }
 
     /// Columns whose sample positions are computed together.

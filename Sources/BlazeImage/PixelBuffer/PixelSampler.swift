@@ -13,9 +13,26 @@ public protocol PixelSampler {
     /// rgb(x + 1, y) (32 - ay) ax + rgb(x, y + 1) ay (32 - ax) + rgb(x + 1, y + 1) ay ax`.
     /// All four taps must be inside the image. Defaults to `fourTapBilinearSum`.
     func bilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32>
+    /// A warp's run of destination pixels in one call, where the format has a kernel for it:
+    /// for the sample positions at `positions` (x, y pairs in 1/32 pixels), writes
+    /// `fma((bilinearSum + 512) >> 10, scale, offset)` as R, G, B floats to `output` while a
+    /// pixel's taps lie inside the image, and returns how many it wrote. Defaults to 0 (the
+    /// caller samples pixel by pixel).
+    func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
+                      output: UnsafeMutablePointer<Float>) -> Int
+    /// Asks for the pixels of `rows` x `columns` (inside the image) to be brought into cache
+    /// before a warp samples them; a hint only. Defaults to nothing.
+    func prefetch(rows: Range<Int>, columns: Range<Int>)
 }
 
 extension PixelSampler {
+    @inlinable
+    public func prefetch(rows: Range<Int>, columns: Range<Int>) {}
+
+    @inlinable @inline(__always)
+    public func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
+                             output: UnsafeMutablePointer<Float>) -> Int { 0 }
+
     @inlinable @inline(__always)
     public func bilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32> {
         fourTapBilinearSum(x, y, ax: ax, ay: ay)
@@ -122,6 +139,23 @@ public struct RGBSampler: PixelSampler {
         guard lower &+ 8 <= byteCount else { return fourTapBilinearSum(x, y, ax: ax, ay: ay) }
         let p = base.assumingMemoryBound(to: UInt8.self)
         return bf_bilinear_rgb(p + upper, p + lower, ax, ay)
+    }
+
+    @inlinable
+    public func prefetch(rows: Range<Int>, columns: Range<Int>) {
+        guard !columns.isEmpty else { return }
+        for y in rows {
+            let start = y &* rowStride &+ 3 &* columns.lowerBound
+            bf_prefetch_bytes(base + start, min(3 &* columns.count, byteCount &- start))
+        }
+    }
+
+    /// The run in C (`bf_warp_rgb_interior`): the same integers as `bilinearSum`, the same fma.
+    @inlinable @inline(__always)
+    public func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
+                             output: UnsafeMutablePointer<Float>) -> Int {
+        bf_warp_rgb_interior(positions, count, base.assumingMemoryBound(to: UInt8.self), rowStride, width, height,
+                             byteCount, scale, offset, output)
     }
 }
 

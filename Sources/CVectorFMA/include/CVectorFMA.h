@@ -186,6 +186,14 @@ static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb(const unsig
     return up * (32 - ay) + down * ay;
 }
 
+/// Asks for the `bytes` bytes at `p` to be brought into cache: one prefetch per 64-byte line.
+/// A hint only: no fault, no effect on any result.
+static inline void bf_prefetch_bytes(const void *p, long bytes) {
+    const char *c = (const char *)p;
+    for (long i = 0; i < bytes; i += 64) __builtin_prefetch(c + i, 0, 3);
+    if (bytes > 0) __builtin_prefetch(c + bytes - 1, 0, 3);
+}
+
 /// The same on a SIMD4<Float>.
 static inline __attribute__((always_inline)) bf_float4 bf_fma4(bf_float4 a, bf_float4 b, bf_float4 c) {
 #if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || !defined(__x86_64__)
@@ -193,6 +201,61 @@ static inline __attribute__((always_inline)) bf_float4 bf_fma4(bf_float4 a, bf_f
 #else
     return bf_fma4_emulated(a, b, c);
 #endif
+}
+
+typedef float bf_float4_unaligned __attribute__((ext_vector_type(4), aligned(4)));
+typedef unsigned char bf_uchar16 __attribute__((ext_vector_type(16)));
+typedef short bf_short8 __attribute__((ext_vector_type(8)));
+
+/// `bf_bilinear_rgb`'s integer, vertical pairs first: the rows' bytes interleaved and weighted
+/// (32 - ay, ay) in one pmaddubsw (each sum at most 255 * 32), then each channel's left and
+/// right sums weighted (32 - ax, ax) in one pmaddwd. Every step is exact, so the integer is
+/// the same. SSSE3 and up; `bf_bilinear_rgb` elsewhere.
+static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb_vertical_first(const unsigned char *upper,
+                                                                                    const unsigned char *lower,
+                                                                                    int ax, int ay) {
+#if defined(__SSSE3__)
+    bf_uchar8 u = *(const bf_uchar8_unaligned *)upper, l = *(const bf_uchar8_unaligned *)lower;
+    bf_uchar16 pairs = __builtin_shufflevector(u, l, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+    bf_short8 wy = (bf_short8)(short)((ay << 8) | (32 - ay));
+    bf_short8 columns = (bf_short8)__builtin_ia32_pmaddubsw128((__attribute__((vector_size(16))) char)pairs,
+                                                             (__attribute__((vector_size(16))) char)wy);
+    // (R0, R1, G0, G1, B0, B1, 0, 0): left and right column of each channel side by side.
+    bf_short8 zero = 0;
+    bf_short8 lr = __builtin_shufflevector(columns, zero, 0, 3, 1, 4, 2, 5, 8, 8);
+    bf_int4 wx = (bf_int4)((ax << 16) | (32 - ax));
+    return (bf_int4)__builtin_ia32_pmaddwd128((__attribute__((vector_size(16))) short)lr,
+                                              (__attribute__((vector_size(16))) short)wx);
+#else
+    return bf_bilinear_rgb(upper, lower, ax, ay);
+#endif
+}
+
+/// OpenCV's INTER_LINEAR warp of a packed-RGB image (remapBilinear for 8UC3, then
+/// convertTo's fma(v, scale, offset)) for a run of destination pixels: `positions` holds each
+/// one's sample position (x, y in 1/32 pixels, as `bf_opencv_positions4` stores them). Writes
+/// R, G, B floats for pixels 0, 1, ... to `out` while a pixel's 2x2 taps (read 8 bytes a row,
+/// inside `byteCount`) lie inside the image, and returns how many it wrote. Every pixel but the
+/// last of `count` is stored in 16 bytes: the fourth float is the next pixel's R, which the
+/// next pixel (here or at the caller) overwrites.
+static inline long bf_warp_rgb_interior(const int *positions, long count, const unsigned char *base, long rowStride,
+                                        long width, long height, long byteCount, float scale, float offset, float *out) {
+    const bf_float4 s = scale, o = offset;
+    for (long i = 0; i < count; i++) {
+        const int X = positions[2 * i], Y = positions[2 * i + 1];
+        const long sx = X >> 5, sy = Y >> 5;
+        const long upper = sy * rowStride + 3 * sx, lower = upper + rowStride;
+        if (sx < 0 || sx + 1 >= width || sy < 0 || sy + 1 >= height || lower + 8 > byteCount) return i;
+        const bf_int4 v = bf_bilinear_rgb_vertical_first(base + upper, base + lower, X & 31, Y & 31);
+        // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
+        const bf_float4 f = bf_fma4(__builtin_convertvector((v + 512) >> 10, bf_float4), s, o);
+        if (i + 1 < count) {
+            *(bf_float4_unaligned *)(out + 3 * i) = f;  // the next pixel overwrites the fourth lane
+        } else {
+            out[3 * i] = f.x; out[3 * i + 1] = f.y; out[3 * i + 2] = f.z;
+        }
+    }
+    return count;
 }
 
 #endif
