@@ -20,14 +20,14 @@ public protocol PixelSampler {
     /// caller samples pixel by pixel).
     func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
                       output: UnsafeMutablePointer<Float>) -> Int
-    /// Asks for the pixels of `rows` x `columns` (inside the image) to be brought into cache
-    /// before a warp samples them; a hint only. Defaults to nothing.
-    func prefetch(rows: Range<Int>, columns: Range<Int>)
+    /// Asks for the taps of `bilinearSum(x, y, ...)` (inside the image) to be brought into
+    /// cache before a warp samples them; a hint only. Defaults to nothing.
+    func prefetchTaps(_ x: Int, _ y: Int)
 }
 
 extension PixelSampler {
     @inlinable
-    public func prefetch(rows: Range<Int>, columns: Range<Int>) {}
+    public func prefetchTaps(_ x: Int, _ y: Int) {}
 
     @inlinable @inline(__always)
     public func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
@@ -141,13 +141,12 @@ public struct RGBSampler: PixelSampler {
         return bf_bilinear_rgb(p + upper, p + lower, ax, ay)
     }
 
+    /// The cache lines of the pixel's row and of the row below (the load `bilinearSum` makes).
     @inlinable
-    public func prefetch(rows: Range<Int>, columns: Range<Int>) {
-        guard !columns.isEmpty else { return }
-        for y in rows {
-            let start = y &* rowStride &+ 3 &* columns.lowerBound
-            bf_prefetch_bytes(base + start, min(3 &* columns.count, byteCount &- start))
-        }
+    public func prefetchTaps(_ x: Int, _ y: Int) {
+        let upper = y &* rowStride &+ 3 &* x
+        bf_prefetch(base + upper)
+        bf_prefetch(base + min(upper &+ rowStride, byteCount &- 1))
     }
 
     /// The run in C (`bf_warp_rgb_interior`): the same integers as `bilinearSum`, the same fma.

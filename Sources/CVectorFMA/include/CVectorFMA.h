@@ -186,13 +186,9 @@ static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb(const unsig
     return up * (32 - ay) + down * ay;
 }
 
-/// Asks for the `bytes` bytes at `p` to be brought into cache: one prefetch per 64-byte line.
-/// A hint only: no fault, no effect on any result.
-static inline void bf_prefetch_bytes(const void *p, long bytes) {
-    const char *c = (const char *)p;
-    for (long i = 0; i < bytes; i += 64) __builtin_prefetch(c + i, 0, 3);
-    if (bytes > 0) __builtin_prefetch(c + bytes - 1, 0, 3);
-}
+/// Asks for the cache line holding `p` to be brought into cache. A hint only: no fault, no
+/// effect on any result.
+static inline __attribute__((always_inline)) void bf_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
 /// The same on a SIMD4<Float>.
 static inline __attribute__((always_inline)) bf_float4 bf_fma4(bf_float4 a, bf_float4 b, bf_float4 c) {
