@@ -4,19 +4,27 @@ import Testing
 import BlazeImage
 
 @Suite struct PixelSamplerTests {
+    static let (width, height) = (7, 5)
+
+    /// A random odd-sized packed-RGB image with `padding` bytes after each row but the last
+    /// (as a caller's buffer may end), and a sampler over it.
+    static func withRandomImage(padding: Int, seed: UInt64, _ body: (RGBSampler, _ stride: Int) -> Void) {
+        var rng = SeededGenerator(seed: seed)
+        let stride = 3 * width + padding
+        let bytes = (0..<(stride * (height - 1) + 3 * width)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        bytes.withUnsafeBytes { raw in
+            body(RGBSampler(width: width, height: height, base: raw.baseAddress!, rowStride: stride, byteCount: raw.count), stride)
+        }
+    }
+
     /// The packed-RGB bilinear sum (both taps of a row in one load, a 16-bit multiply-add) is
     /// the four-tap sum in R, G, B at every position of an odd-sized image, padded rows or not,
     /// for every fraction pair: the buffer's last pixels included (there it falls back).
     @Test(arguments: [0, 5])
     func packedRGBBilinearSumEqualsFourTaps(_ padding: Int) {
-        var rng = SeededGenerator(seed: UInt64(padding + 1))
-        let (width, height) = (7, 5)
-        let stride = 3 * width + padding
-        // The last row without its padding, as a caller's buffer may end.
-        let bytes = (0..<(stride * (height - 1) + 3 * width)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let (width, height) = (Self.width, Self.height)
         var differences: [String] = []
-        bytes.withUnsafeBytes { raw in
-            let sampler = RGBSampler(width: width, height: height, base: raw.baseAddress!, rowStride: stride, byteCount: raw.count)
+        Self.withRandomImage(padding: padding, seed: UInt64(padding + 1)) { sampler, _ in
             for y in 0..<(height - 1) {
                 for x in 0..<(width - 1) {
                     for ay in Int32(0)...31 {
@@ -40,14 +48,10 @@ import BlazeImage
     /// 8-byte row reads would leave it): every position, every fraction pair.
     @Test(arguments: [0, 5])
     func packedRGBWarpRunEqualsFourTaps(_ padding: Int) {
-        var rng = SeededGenerator(seed: UInt64(padding + 11))
-        let (width, height) = (7, 5)
-        let stride = 3 * width + padding
-        let bytes = (0..<(stride * (height - 1) + 3 * width)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let (width, height) = (Self.width, Self.height)
         let (scale, offset): (Float, Float) = (2 / 255, -1)
         var differences: [String] = []
-        bytes.withUnsafeBytes { raw in
-            let sampler = RGBSampler(width: width, height: height, base: raw.baseAddress!, rowStride: stride, byteCount: raw.count)
+        Self.withRandomImage(padding: padding, seed: UInt64(padding + 11)) { sampler, stride in
             for y in -1..<height {
                 for x in -1..<width {
                     for ay in Int32(0)...31 {
@@ -63,7 +67,7 @@ import BlazeImage
                                 }
                             }
                             let inside = x >= 0 && x + 1 < width && y >= 0 && y + 1 < height
-                                && (y + 1) * stride + 3 * x + 8 <= bytes.count
+                                && (y + 1) * stride + 3 * x + 8 <= sampler.byteCount
                             guard n == (inside ? 1 : 0) else {
                                 differences.append("(\(x), \(y)): run of \(n)"); continue
                             }
