@@ -83,13 +83,8 @@ public enum FaceAnalysisJSON {
             key("mesh")
             out.byte("[")
             for (i, p) in mesh.enumerated() {
-                out.literal(i > 0 ? ",[" : "[")
-                out.number(p.x)
-                out.byte(",")
-                out.number(p.y)
-                out.byte(",")
-                out.number(p.z)
-                out.byte("]")
+                if i > 0 { out.byte(",") }
+                out.point(p)
             }
             out.byte("]")
         }
@@ -150,6 +145,17 @@ struct JSONBytes: TextOutputStream {
         number(p.x)
         byte(",")
         number(p.y)
+        byte("]")
+    }
+
+    /// `[x,y,z]`.
+    mutating func point(_ p: SIMD3<Float>) {
+        byte("[")
+        number(p.x)
+        byte(",")
+        number(p.y)
+        byte(",")
+        number(p.z)
         byte("]")
     }
 
