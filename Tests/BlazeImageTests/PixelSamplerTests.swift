@@ -17,7 +17,7 @@ import BlazeImage
         }
     }
 
-    /// The packed-RGB bilinear sum (both taps of a row in one load, a 16-bit multiply-add) is
+    /// The packed-RGB bilinear sum (each row's taps in one load, `bf_bilinear_rgb`) is
     /// the four-tap sum in R, G, B at every position of an odd-sized image, padded rows or not,
     /// for every fraction pair: the buffer's last pixels included (there it falls back).
     @Test(arguments: [0, 5])
@@ -42,7 +42,7 @@ import BlazeImage
         #expect(differences.isEmpty, "\(differences.count) differ, first \(differences.first ?? "")")
     }
 
-    /// The packed-RGB warp run (`warpInterior`, vertical pairs first) writes fma((four-tap sum
+    /// The packed-RGB warp run (`warpInterior`) writes fma((four-tap sum
     /// + 512) >> 10, scale, offset) for each pixel whose taps lie inside the buffer, and stops at
     /// the first that does not (the last column and row, and the buffer's last pixels, whose
     /// 8-byte row reads would leave it): every position, every fraction pair.

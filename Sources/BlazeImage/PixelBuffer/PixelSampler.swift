@@ -130,9 +130,9 @@ public struct RGBSampler: PixelSampler {
         return SIMD4(Int32(p[0]), Int32(p[1]), Int32(p[2]), 0)
     }
 
-    /// Both taps of a row in one 8-byte load and one 16-bit multiply-add (`bf_bilinear_rgb`,
-    /// the same integers) while the lower row's load stays inside the buffer; the four-tap sum
-    /// otherwise (the buffer's last two pixels).
+    /// Each row's two taps in one 8-byte load, weighted by 8- and 16-bit multiply-adds
+    /// (`bf_bilinear_rgb`, the same integers) while the lower row's load stays inside the
+    /// buffer; the four-tap sum otherwise (the buffer's last two pixels).
     @inlinable @inline(__always)
     public func bilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32> {
         let upper = y &* rowStride &+ 3 &* x, lower = upper &+ rowStride

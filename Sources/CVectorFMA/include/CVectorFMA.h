@@ -157,61 +157,22 @@ static inline __attribute__((always_inline)) bf_float8 bf_add_columns8x8(bf_floa
 
 typedef unsigned char bf_uchar8 __attribute__((ext_vector_type(8)));
 typedef unsigned char bf_uchar8_unaligned __attribute__((ext_vector_type(8), aligned(1)));
-typedef short bf_short16 __attribute__((ext_vector_type(16)));
 typedef int bf_int16 __attribute__((ext_vector_type(16)));
-
-/// OpenCV's fixed-point bilinear sum of one packed-RGB pixel (remapBilinear, 8UC3): pixels x
-/// and x + 1 of a row at `upper` (R, G, B, R, G, B), of the next row at `lower`, weighted
-/// (32 - ax, ax) along the rows and (32 - ay, ay) across them; returns R, G, B, 0. Each row's
-/// taps pair up for one multiply-add of 16-bit lanes (pmaddwd); every product and sum is exact
-/// in 32 bits, so this is the same integer as the four weighted taps added. Reads 8 bytes at
-/// each pointer (the last two are weighted 0).
-static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb(const unsigned char *upper, const unsigned char *lower,
-                                                                     int ax, int ay) {
-    bf_uchar8 u = *(const bf_uchar8_unaligned *)upper, l = *(const bf_uchar8_unaligned *)lower;
-    // Each channel's left and right tap side by side, the upper row then the lower.
-    bf_short16 taps = __builtin_convertvector(__builtin_shufflevector(u, l, 0, 3, 1, 4, 2, 5, 6, 7,
-                                                                      8, 11, 9, 12, 10, 13, 14, 15), bf_short16);
-    // (32 - ax, ax) in each pair of 16-bit lanes but the fourth of each row.
-    const bf_int8 pair = (ax << 16) | (32 - ax), keep = {-1, -1, -1, 0, -1, -1, -1, 0};
-    const bf_short16 wx = (bf_short16)(pair & keep);
-#if defined(__AVX2__)
-    bf_int8 rows = (bf_int8)__builtin_ia32_pmaddwd256((__attribute__((vector_size(32))) short)taps,
-                                                      (__attribute__((vector_size(32))) short)wx);
-#else
-    bf_int16 p = __builtin_convertvector(taps, bf_int16) * __builtin_convertvector(wx, bf_int16);
-    bf_int8 rows = __builtin_shufflevector(p, p, 0, 2, 4, 6, 8, 10, 12, 14) + __builtin_shufflevector(p, p, 1, 3, 5, 7, 9, 11, 13, 15);
-#endif
-    bf_int4 up = __builtin_shufflevector(rows, rows, 0, 1, 2, 3), down = __builtin_shufflevector(rows, rows, 4, 5, 6, 7);
-    return up * (32 - ay) + down * ay;
-}
-
-/// Asks for the cache line holding `p` to be brought into cache. A hint only: no fault, no
-/// effect on any result.
-static inline __attribute__((always_inline)) void bf_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
-
-/// The same on a SIMD4<Float>.
-static inline __attribute__((always_inline)) bf_float4 bf_fma4(bf_float4 a, bf_float4 b, bf_float4 c) {
-#if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || !defined(__x86_64__)
-    return __builtin_elementwise_fma(a, b, c);
-#else
-    return bf_fma4_emulated(a, b, c);
-#endif
-}
-
-typedef float bf_float4_unaligned __attribute__((ext_vector_type(4), aligned(4)));
 typedef unsigned char bf_uchar16 __attribute__((ext_vector_type(16)));
 typedef short bf_short8 __attribute__((ext_vector_type(8)));
 
-/// `bf_bilinear_rgb`'s integer, vertical pairs first: the rows' bytes interleaved and weighted
-/// (32 - ay, ay) in one pmaddubsw (each sum at most 255 * 32), then each channel's left and
-/// right sums weighted (32 - ax, ax) in one pmaddwd. Every step is exact, so the integer is
-/// the same. SSSE3 and up; `bf_bilinear_rgb` elsewhere.
-static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb_vertical_first(const unsigned char *upper,
-                                                                                    const unsigned char *lower,
-                                                                                    int ax, int ay) {
-#if defined(__SSSE3__)
+/// OpenCV's fixed-point bilinear sum of one packed-RGB pixel (remapBilinear, 8UC3): pixels x
+/// and x + 1 of a row at `upper` (R, G, B, R, G, B), of the next row at `lower`, weighted
+/// (32 - ax, ax) along the rows and (32 - ay, ay) across them; returns R, G, B, 0. Reads 8
+/// bytes at each pointer (the last two are weighted 0). Every product and sum is exact in its
+/// lanes, so the order does not change the integer. SSSE3 and up: the rows' bytes interleaved
+/// and weighted (32 - ay, ay) in one pmaddubsw (each sum at most 255 * 32), then each channel's
+/// left and right sums weighted (32 - ax, ax) in one pmaddwd. Elsewhere: each row's taps
+/// weighted along the row, then the two rows.
+static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb(const unsigned char *upper, const unsigned char *lower,
+                                                                     int ax, int ay) {
     bf_uchar8 u = *(const bf_uchar8_unaligned *)upper, l = *(const bf_uchar8_unaligned *)lower;
+#if defined(__SSSE3__)
     bf_uchar16 pairs = __builtin_shufflevector(u, l, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
     bf_short8 wy = (bf_short8)(short)((ay << 8) | (32 - ay));
     bf_short8 columns = (bf_short8)__builtin_ia32_pmaddubsw128((__attribute__((vector_size(16))) char)pairs,
@@ -223,9 +184,32 @@ static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb_vertical_fi
     return (bf_int4)__builtin_ia32_pmaddwd128((__attribute__((vector_size(16))) short)lr,
                                               (__attribute__((vector_size(16))) short)wx);
 #else
-    return bf_bilinear_rgb(upper, lower, ax, ay);
+    // Each channel's left and right tap side by side, the upper row then the lower.
+    bf_int16 taps = __builtin_convertvector(__builtin_shufflevector(u, l, 0, 3, 1, 4, 2, 5, 6, 7,
+                                                                    8, 11, 9, 12, 10, 13, 14, 15), bf_int16);
+    // (32 - ax, ax) in each pair of lanes but the fourth of each row.
+    const bf_int16 wx = {32 - ax, ax, 32 - ax, ax, 32 - ax, ax, 0, 0, 32 - ax, ax, 32 - ax, ax, 32 - ax, ax, 0, 0};
+    bf_int16 p = taps * wx;
+    bf_int8 rows = __builtin_shufflevector(p, p, 0, 2, 4, 6, 8, 10, 12, 14) + __builtin_shufflevector(p, p, 1, 3, 5, 7, 9, 11, 13, 15);
+    bf_int4 up = __builtin_shufflevector(rows, rows, 0, 1, 2, 3), down = __builtin_shufflevector(rows, rows, 4, 5, 6, 7);
+    return up * (32 - ay) + down * ay;
 #endif
 }
+
+/// Asks for the cache line holding `p` to be brought into cache. A hint only: no fault, no
+/// effect on any result.
+static inline __attribute__((always_inline)) void bf_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+
+/// a * b + c in each lane of a SIMD4<Float>, rounded once (as `bf_fma8`).
+static inline __attribute__((always_inline)) bf_float4 bf_fma4(bf_float4 a, bf_float4 b, bf_float4 c) {
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || !defined(__x86_64__)
+    return __builtin_elementwise_fma(a, b, c);
+#else
+    return bf_fma4_emulated(a, b, c);
+#endif
+}
+
+typedef float bf_float4_unaligned __attribute__((ext_vector_type(4), aligned(4)));
 
 /// OpenCV's INTER_LINEAR warp of a packed-RGB image (remapBilinear for 8UC3, then
 /// convertTo's fma(v, scale, offset)) for a run of destination pixels: `positions` holds each
@@ -242,7 +226,7 @@ static inline long bf_warp_rgb_interior(const int *positions, long count, const 
         const long sx = X >> 5, sy = Y >> 5;
         const long upper = sy * rowStride + 3 * sx, lower = upper + rowStride;
         if (sx < 0 || sx + 1 >= width || sy < 0 || sy + 1 >= height || lower + 8 > byteCount) return i;
-        const bf_int4 v = bf_bilinear_rgb_vertical_first(base + upper, base + lower, X & 31, Y & 31);
+        const bf_int4 v = bf_bilinear_rgb(base + upper, base + lower, X & 31, Y & 31);
         // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
         const bf_float4 f = bf_fma4(__builtin_convertvector((v + 512) >> 10, bf_float4), s, o);
         if (i + 1 < count) {
