@@ -127,6 +127,7 @@ public final class Network {
                 step(scratch: scratch)
             }
         }
+        pool.park()
     }
 
     /// Median time of each layer over `iterations` runs, with its multiply-add count: the

@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// A network runs ~70 short layers per frame, so waking threads through the kernel for each
 /// would cost more than the layers: workers spin on an atomic generation counter for a short
-/// while after each job, and sleep on a condition variable only when no job comes. Work is
+/// while after each job, and sleep on a condition variable when no job comes or when the
+/// network run ends (`park`), so they do not take a core from what runs next. Work is
 /// split statically into contiguous unit ranges (output rows), so every thread count gives
 /// the same results bit for bit.
 final class WorkerPool {
@@ -32,6 +33,11 @@ final class WorkerPool {
     func run(_ work: BoundWork, scratch: UnsafeMutablePointer<Float>, scratchStride: Int) {
         state.dispatch(work, scratch: scratch, stride: scratchStride)
     }
+
+    /// Sends the workers to sleep now instead of after their spin: the caller has no more
+    /// layers for a while (a network run ended), and spinning would take a core from whatever
+    /// runs next (say, the face lanes after the detector). The next `run` wakes them.
+    func park() { state.park() }
 }
 
 /// The state the workers share; separate from `WorkerPool` so that threads do not keep the
@@ -42,6 +48,8 @@ private final class PoolState: @unchecked Sendable {
     private let finished = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let exited = Atomic<Int>(0)
+    /// Set by `park()`, cleared by the next dispatch: spinning workers go to sleep at once.
+    private let parked = Atomic<Bool>(false)
     private let condition = NSCondition()
     /// The current job; written by the dispatching thread before the generation is published.
     nonisolated(unsafe) private var job: BoundWork?
@@ -55,6 +63,7 @@ private final class PoolState: @unchecked Sendable {
         self.scratch = scratch
         scratchStride = stride
         finished.store(0, ordering: .relaxed)
+        parked.store(false, ordering: .relaxed)
         condition.lock()
         generation.wrappingAdd(1, ordering: .releasing)
         condition.broadcast()
@@ -80,7 +89,7 @@ private final class PoolState: @unchecked Sendable {
             var spins = 0
             while generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
                 spins += 1
-                if spins & 1023 == 0, clock.now > deadline { break }
+                if spins & 1023 == 0, parked.load(ordering: .relaxed) || clock.now > deadline { break }
             }
             if generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
                 condition.lock()
@@ -96,6 +105,8 @@ private final class PoolState: @unchecked Sendable {
         }
         exited.wrappingAdd(1, ordering: .releasing)
     }
+
+    func park() { parked.store(true, ordering: .relaxed) }
 
     func shutdown() {
         condition.lock()

@@ -42,7 +42,9 @@ public final class FaceLandmarker: Sendable {
         }
         detector = try FaceDetector(options: FaceDetectorOptions(
             model: options.detectorModel, weightsPath: try path(options.detectorModel.weightsFile),
-            minDetectionConfidence: options.minFaceDetectionConfidence, maxFaces: options.numFaces, threads: options.threads))
+            minDetectionConfidence: options.minFaceDetectionConfidence, maxFaces: options.numFaces,
+            // The detector runs alone, before the faces: it may use every face lane's core.
+            threads: max(options.threads, options.faceThreads)))
         let landmarks = try Self.load(try path(Self.landmarksWeightsFile))
         let blendshapes = options.outputFaceBlendshapes ? try Self.load(try path(Self.blendshapesWeightsFile)) : nil
         self.options = options

@@ -27,8 +27,9 @@ public struct FaceLandmarkerOptions: Sendable {
     /// full-range one finds smaller, more distant faces (ML Kit's accurate mode).
     public var detectorModel: FaceDetectorModel = .shortRange
     /// Image mode: faces processed at the same time (1...8, default 1), each on its own instance
-    /// of the landmark and blendshape networks. Results do not
-    /// depend on it. Video mode runs one face at a time.
+    /// of the landmark and blendshape networks; the face detector, which runs alone before
+    /// them, splits its layers over `max(threads, faceThreads)` threads. Results do not depend
+    /// on it. Video mode runs one face at a time.
     public var faceThreads: Int = 1
 
     public init(runningMode: RunningMode = .image, numFaces: Int = 1, minFaceDetectionConfidence: Float = 0.5,

@@ -22,7 +22,7 @@ public final class FaceAnalysisPipeline: Sendable {
     /// The default `faceThreads`: the cores this process may use, at most 4 (the usual
     /// `numFaces`), so that the faces of one image run side by side. Each lane is a whole face
     /// (crop, landmark and blendshape networks), coarse enough to lose little when the cores
-    /// are busy; the detector keeps `threads` (its per-layer split does lose then).
+    /// are busy; the detector, which runs before the faces, splits its layers over as many.
     public static var automaticFaceThreads: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
 
     /// The canonical face's weights file (`blazeface export-geometry`).
