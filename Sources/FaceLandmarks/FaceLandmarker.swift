@@ -43,8 +43,9 @@ public final class FaceLandmarker: Sendable {
         detector = try FaceDetector(options: FaceDetectorOptions(
             model: options.detectorModel, weightsPath: try path(options.detectorModel.weightsFile),
             minDetectionConfidence: options.minFaceDetectionConfidence, maxFaces: options.numFaces,
-            // The detector runs alone, before the faces: it may use every face lane's core.
-            threads: max(options.threads, options.faceThreads)))
+            // The detector runs alone, before the faces: it may use every face lane's core
+            // (no more lanes than cores: its workers spin between layers).
+            threads: max(options.threads, min(options.faceThreads, Self.cores))))
         let landmarks = try Self.load(try path(Self.landmarksWeightsFile))
         let blendshapes = options.outputFaceBlendshapes ? try Self.load(try path(Self.blendshapesWeightsFile)) : nil
         self.options = options
@@ -57,6 +58,9 @@ public final class FaceLandmarker: Sendable {
         self.state = Mutex(first)
         extraStates = extra
     }
+
+    /// The cores online (at least 1).
+    private static var cores: Int { max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1) }
 
     private static func load(_ path: String) throws(DetectorError) -> ModelFile {
         do { return try WeightsFormat.read(contentsOf: path) } catch {
