@@ -159,6 +159,21 @@ func tinyModel() throws -> ModelFile {
         #expect(try fast([input]) == a)   // and running again on reused buffers changes nothing
     }
 
+    /// Two threads, run after run on changing inputs: the workers park when a run ends and
+    /// wake for the next, and every run equals the one-thread network's.
+    @Test func twoThreadsParkBetweenRunsAndAgree() throws {
+        let model = try WeightsFormat.read(contentsOf: Self.path)
+        let one = try Network(model: model), two = try Network(model: model, options: Network.Options(threads: 2))
+        var state: UInt64 = 3
+        for _ in 0..<4 {
+            let input = try Tensor(shape: Shape([1, 128, 128, 3]), scalars: (0..<128 * 128 * 3).map { _ in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return Float(Int(state >> 40) % 2001 - 1000) / 1000
+            })
+            #expect(try two([input]) == (try one([input])))
+        }
+    }
+
     /// The same for the full-range model (pruned weights run by the SpMM kernels, resize,
     /// depth-to-space, folded pads, fused depthwise + pointwise blocks), at one and two
     /// threads: bit-identical.
