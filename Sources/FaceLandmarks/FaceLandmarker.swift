@@ -3,6 +3,7 @@ import BlazeImage
 import BlazeModel
 import BlazeTensor
 import Dispatch
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -45,7 +46,7 @@ public final class FaceLandmarker: Sendable {
             minDetectionConfidence: options.minFaceDetectionConfidence, maxFaces: options.numFaces,
             // The detector runs alone, before the faces: it may use every face lane's core
             // (no more lanes than cores: its workers spin between layers).
-            threads: max(options.threads, min(options.faceThreads, Self.cores))))
+            threads: max(options.threads, min(options.faceThreads, Self.availableCores))))
         let landmarks = try Self.load(try path(Self.landmarksWeightsFile))
         let blendshapes = options.outputFaceBlendshapes ? try Self.load(try path(Self.blendshapesWeightsFile)) : nil
         self.options = options
@@ -59,8 +60,9 @@ public final class FaceLandmarker: Sendable {
         extraStates = extra
     }
 
-    /// The cores online (at least 1).
-    private static var cores: Int { max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1) }
+    /// The cores this process may use (at least 1): the cap on the detector's extra threads,
+    /// and `FaceAnalysisPipeline`'s default face lanes.
+    public static var availableCores: Int { max(ProcessInfo.processInfo.activeProcessorCount, 1) }
 
     private static func load(_ path: String) throws(DetectorError) -> ModelFile {
         do { return try WeightsFormat.read(contentsOf: path) } catch {

@@ -28,8 +28,9 @@ public struct FaceLandmarkerOptions: Sendable {
     public var detectorModel: FaceDetectorModel = .shortRange
     /// Image mode: faces processed at the same time (1...8, default 1), each on its own instance
     /// of the landmark and blendshape networks; the face detector, which runs alone before
-    /// them, splits its layers over `max(threads, faceThreads)` threads (`faceThreads` capped at
-    /// the cores online). Results do not depend on it. Video mode runs one face at a time.
+    /// them, splits its layers over `max(threads, faceThreads)` threads (`faceThreads` capped
+    /// at `FaceLandmarker.availableCores`). Results do not depend on it. Video mode runs one
+    /// face at a time.
     public var faceThreads: Int = 1
 
     public init(runningMode: RunningMode = .image, numFaces: Int = 1, minFaceDetectionConfidence: Float = 0.5,

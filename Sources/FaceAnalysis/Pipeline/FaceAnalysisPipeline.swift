@@ -23,7 +23,7 @@ public final class FaceAnalysisPipeline: Sendable {
     /// `numFaces`), so that the faces of one image run side by side. Each lane is a whole face
     /// (crop, landmark and blendshape networks), coarse enough to lose little when the cores
     /// are busy; the detector, which runs before the faces, splits its layers over as many.
-    public static var automaticFaceThreads: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 4) }
+    public static var automaticFaceThreads: Int { min(FaceLandmarker.availableCores, 4) }
 
     /// The canonical face's weights file (`blazeface export-geometry`).
     public static let geometryWeightsFile = "face_geometry.bin"
