@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "BlazeModel", "BlazeImage"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
-            "BlazeFace", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry", "FaceAnalysis",
+            "BlazeTensor", "BlazeFace", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry", "FaceAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The seeded random generator the tests share.

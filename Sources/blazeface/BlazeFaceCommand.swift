@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlazeTensor
 import Foundation
 
 /// `blazeface`: face detection with BlazeFace in pure Swift.
@@ -12,6 +13,12 @@ struct BlazeFaceCommand: ParsableCommand {
 
     /// Parses and runs, reporting any failure as one line on stderr and a non-zero exit.
     static func main() {
+        let missing = BuildTarget.missingCPUFeatures
+        guard missing.isEmpty else {
+            FileHandle.standardError.write(Data(("blazeface: this build was compiled for \(missing.joined(separator: ", ")), which this CPU "
+                + "lacks; rebuild without -target-cpu, or with this CPU's\n").utf8))
+            Foundation.exit(1)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

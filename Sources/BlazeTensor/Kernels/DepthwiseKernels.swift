@@ -49,6 +49,9 @@ public func f32Depthwise3x3FMA(
                 for block in stride(from: 0, to: c, by: 8) {
                     let w = packed.baseAddress! + (block / 8) * 80
                     let lanes = min(8, c - block)
+                    // Full blocks in pairs from channel 0 (16 channels: blocks 0-1, 2-3, ...).
+                    let pairedWithNext = block % 16 == 0 && c - block >= 16
+                    let pairedWithPrevious = block % 16 == 8
                     let bias = load8(w)
                     // Kernel column kx: the taps of rows ky = 0, 1, 2.
                     let k0 = (load8(w + 8), load8(w + 16), load8(w + 24))
@@ -113,14 +116,21 @@ public func f32Depthwise3x3FMA(
                         if count > 1 { emit(a1, ox &+ 1) }
                     }
                     /// The run of pixels from `ox` whose taps all lie inside the input, through the
-                    /// interior kernel (full blocks of 8 channels); returns how many it did.
+                    /// interior kernel (full blocks of 8 channels); returns how many it did. Two
+                    /// full blocks go through it together, 16 channels a vector: the first block
+                    /// of such a pair computes both, the second only steps over the run.
                     @inline(__always) func interior(_ ox: Int) -> Int {
                         guard lanes == 8 else { return 0 }
                         let x = ox &* sw &- g.padLeft
                         guard x >= 0, x &+ 2 < iw else { return 0 }
                         let count = min((iw &- 3 &- x) / sw &+ 1, ow &- ox)
-                        f32Depthwise3x3InteriorFMA(w, r0 + x &* c, r1 + x &* c, r2 + x &* c, channels: c, stride: sw,
-                                                   pixels: count, activation: activation, output: outRow + ox &* c)
+                        if pairedWithNext {
+                            f32Depthwise3x3InteriorFMA16(w, r0 + x &* c, r1 + x &* c, r2 + x &* c, channels: c, stride: sw,
+                                                         pixels: count, activation: activation, output: outRow + ox &* c)
+                        } else if !pairedWithPrevious {
+                            f32Depthwise3x3InteriorFMA(w, r0 + x &* c, r1 + x &* c, r2 + x &* c, channels: c, stride: sw,
+                                                       pixels: count, activation: activation, output: outRow + ox &* c)
+                        }
                         return count
                     }
                     // Whole rows: interior runs through the interior kernel, border pixels alone; for
@@ -176,6 +186,28 @@ private func f32Depthwise3x3InteriorFMA(_ w: UnsafePointer<Float>, _ r0: UnsafeP
             .fma(load8(i0 + c), k10).fma(load8(i1 + c), k11).fma(load8(i2 + c), k12)
             .fma(load8(i0 + c2), k20).fma(load8(i1 + c2), k21).fma(load8(i2 + c2), k22)
         store8(activation.apply(acc), o)
+        i0 += step; i1 += step; i2 += step; o += c
+    }
+}
+
+/// `f32Depthwise3x3InteriorFMA` for two adjacent full blocks at once (`w` at the first; the
+/// second's weights 80 floats on): each vector holds 16 channels, one AVX-512 register.
+@inline(never)
+private func f32Depthwise3x3InteriorFMA16(_ w: UnsafePointer<Float>, _ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>,
+                                  _ r2: UnsafePointer<Float>, channels c: Int, stride: Int, pixels: Int,
+                                  activation: Activation, output: UnsafeMutablePointer<Float>) {
+    @inline(__always) func pair(_ i: Int) -> F16 { F16(lowHalf: load8(w + i), highHalf: load8(w + (80 &+ i))) }
+    let bias = pair(0)
+    let k00 = pair(8), k01 = pair(16), k02 = pair(24)
+    let k10 = pair(32), k11 = pair(40), k12 = pair(48)
+    let k20 = pair(56), k21 = pair(64), k22 = pair(72)
+    let step = stride &* c, c2 = 2 &* c
+    var (i0, i1, i2, o) = (r0, r1, r2, output)
+    for _ in 0..<pixels {
+        let acc = bias.fma(load16(i0), k00).fma(load16(i1), k01).fma(load16(i2), k02)
+            .fma(load16(i0 + c), k10).fma(load16(i1 + c), k11).fma(load16(i2 + c), k12)
+            .fma(load16(i0 + c2), k20).fma(load16(i1 + c2), k21).fma(load16(i2 + c2), k22)
+        store16(activation.apply(acc), o)
         i0 += step; i1 += step; i2 += step; o += c
     }
 }

@@ -85,30 +85,23 @@ private func direct<E: TileEpilogue>(_ g: WindowGeometry, _ rows: Range<Int>, _ 
 func directTile6x16<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int,
                                              _ rowLength: Int, _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
                                              _ e: E, _ out: UnsafeMutablePointer<Float>) {
-    let b0 = load8(w), b1 = load8(w + 8)
-    var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1
-    var a30 = b0, a31 = b1, a40 = b0, a41 = b1, a50 = b0, a51 = b1
+    let b = load16(w)
+    var a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b
     var wr = w + 16
     for ky in 0..<kh {
         let r0 = x0 + ky &* rowStride, r1 = r0 + pixelStep, r2 = r1 + pixelStep
         let r3 = r2 + pixelStep, r4 = r3 + pixelStep, r5 = r4 + pixelStep
         for j in 0..<rowLength {
-            let w0 = load8(wr), w1 = load8(wr + 8)
-            let v0 = F8(repeating: r0[j]); a00 = a00.fma(v0, w0); a01 = a01.fma(v0, w1)
-            let v1 = F8(repeating: r1[j]); a10 = a10.fma(v1, w0); a11 = a11.fma(v1, w1)
-            let v2 = F8(repeating: r2[j]); a20 = a20.fma(v2, w0); a21 = a21.fma(v2, w1)
-            let v3 = F8(repeating: r3[j]); a30 = a30.fma(v3, w0); a31 = a31.fma(v3, w1)
-            let v4 = F8(repeating: r4[j]); a40 = a40.fma(v4, w0); a41 = a41.fma(v4, w1)
-            let v5 = F8(repeating: r5[j]); a50 = a50.fma(v5, w0); a51 = a51.fma(v5, w1)
+            let w0 = load16(wr)
+            a0 = a0.fma(F16(repeating: r0[j]), w0); a1 = a1.fma(F16(repeating: r1[j]), w0)
+            a2 = a2.fma(F16(repeating: r2[j]), w0); a3 = a3.fma(F16(repeating: r3[j]), w0)
+            a4 = a4.fma(F16(repeating: r4[j]), w0); a5 = a5.fma(F16(repeating: r5[j]), w0)
             wr += 16
         }
     }
-    storeRow(a00, pixel: p, channel: o, oc, e, out); storeRow(a01, pixel: p, channel: o &+ 8, oc, e, out)
-    storeRow(a10, pixel: p &+ 1, channel: o, oc, e, out); storeRow(a11, pixel: p &+ 1, channel: o &+ 8, oc, e, out)
-    storeRow(a20, pixel: p &+ 2, channel: o, oc, e, out); storeRow(a21, pixel: p &+ 2, channel: o &+ 8, oc, e, out)
-    storeRow(a30, pixel: p &+ 3, channel: o, oc, e, out); storeRow(a31, pixel: p &+ 3, channel: o &+ 8, oc, e, out)
-    storeRow(a40, pixel: p &+ 4, channel: o, oc, e, out); storeRow(a41, pixel: p &+ 4, channel: o &+ 8, oc, e, out)
-    storeRow(a50, pixel: p &+ 5, channel: o, oc, e, out); storeRow(a51, pixel: p &+ 5, channel: o &+ 8, oc, e, out)
+    storeRow16(a0, pixel: p, channel: o, oc, e, out); storeRow16(a1, pixel: p &+ 1, channel: o, oc, e, out)
+    storeRow16(a2, pixel: p &+ 2, channel: o, oc, e, out); storeRow16(a3, pixel: p &+ 3, channel: o, oc, e, out)
+    storeRow16(a4, pixel: p &+ 4, channel: o, oc, e, out); storeRow16(a5, pixel: p &+ 5, channel: o, oc, e, out)
 }
 
 /// Two horizontally adjacent output pixels whose windows lie inside the input, 32 channels:
@@ -177,30 +170,37 @@ private func directTile4x24<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixel
 func directTile4<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
                          _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
                          _ e: E, _ out: UnsafeMutablePointer<Float>) {
-    let b0 = load8(w), b1 = width == 16 ? load8(w + 8) : F8()
-    var a00 = b0, a01 = b1, a10 = b0, a11 = b1, a20 = b0, a21 = b1, a30 = b0, a31 = b1
+    if width == 16 {
+        let b = load16(w)
+        var a0 = b, a1 = b, a2 = b, a3 = b
+        var wr = w + 16
+        for ky in 0..<kh {
+            let r0 = x0 + ky * rowStride, r1 = r0 + pixelStep, r2 = r1 + pixelStep, r3 = r2 + pixelStep
+            for j in 0..<rowLength {
+                let w0 = load16(wr)
+                a0 = a0.fma(F16(repeating: r0[j]), w0); a1 = a1.fma(F16(repeating: r1[j]), w0)
+                a2 = a2.fma(F16(repeating: r2[j]), w0); a3 = a3.fma(F16(repeating: r3[j]), w0)
+                wr += 16
+            }
+        }
+        storeRow16(a0, pixel: p, channel: o, oc, e, out); storeRow16(a1, pixel: p &+ 1, channel: o, oc, e, out)
+        storeRow16(a2, pixel: p &+ 2, channel: o, oc, e, out); storeRow16(a3, pixel: p &+ 3, channel: o, oc, e, out)
+        return
+    }
+    let b0 = load8(w)
+    var a0 = b0, a1 = b0, a2 = b0, a3 = b0
     var wr = w + width
     for ky in 0..<kh {
         let r0 = x0 + ky * rowStride, r1 = r0 + pixelStep, r2 = r1 + pixelStep, r3 = r2 + pixelStep
         for j in 0..<rowLength {
             let w0 = load8(wr)
-            let v0 = F8(repeating: r0[j]), v1 = F8(repeating: r1[j]), v2 = F8(repeating: r2[j]), v3 = F8(repeating: r3[j])
-            a00 = a00.fma(v0, w0); a10 = a10.fma(v1, w0)
-            a20 = a20.fma(v2, w0); a30 = a30.fma(v3, w0)
-            if width == 16 {
-                let w1 = load8(wr + 8)
-                a01 = a01.fma(v0, w1); a11 = a11.fma(v1, w1)
-                a21 = a21.fma(v2, w1); a31 = a31.fma(v3, w1)
-            }
+            a0 = a0.fma(F8(repeating: r0[j]), w0); a1 = a1.fma(F8(repeating: r1[j]), w0)
+            a2 = a2.fma(F8(repeating: r2[j]), w0); a3 = a3.fma(F8(repeating: r3[j]), w0)
             wr += width
         }
     }
-    storeRow(a00, pixel: p, channel: o, oc, e, out); storeRow(a10, pixel: p &+ 1, channel: o, oc, e, out)
-    storeRow(a20, pixel: p &+ 2, channel: o, oc, e, out); storeRow(a30, pixel: p &+ 3, channel: o, oc, e, out)
-    if width == 16 {
-        storeRow(a01, pixel: p, channel: o &+ 8, oc, e, out); storeRow(a11, pixel: p &+ 1, channel: o &+ 8, oc, e, out)
-        storeRow(a21, pixel: p &+ 2, channel: o &+ 8, oc, e, out); storeRow(a31, pixel: p &+ 3, channel: o &+ 8, oc, e, out)
-    }
+    storeRow(a0, pixel: p, channel: o, oc, e, out); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, out)
+    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, out); storeRow(a3, pixel: p &+ 3, channel: o, oc, e, out)
 }
 
 /// One output pixel, skipping window taps outside the input.

@@ -70,6 +70,11 @@ public func f32PReLU8(_ x: UnsafePointer<Float>, pixels: Range<Int>, slopes: Uns
     bf_select_negative8(v, v * slope)
 }
 
+/// The same on sixteen lanes.
+@inline(__always) func prelu16(_ v: F16, _ slope: F16) -> F16 {
+    bf_select_negative16(v, v * slope)
+}
+
 /// Unary function, reference loop.
 public func f32UnaryReference(_ kind: UnaryKind, _ x: UnsafePointer<Float>, count: Int, output: UnsafeMutablePointer<Float>) {
     for i in 0..<count { output[i] = kind.apply(x[i]) }

@@ -69,17 +69,24 @@ public struct PointwiseEpilogue {
 protocol TileEpilogue {
     /// Finishes output channels `o..<o+8` of pixel `p` (lanes past the output channels are discarded).
     func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8
+    /// The same for channels `o..<o+16` (the 16-channel tiles): the same operations per lane.
+    func finish16(_ acc: F16, pixel p: Int, channel o: Int) -> F16
 }
 
 struct ActivationOnly: TileEpilogue {
     let activation: Activation
     @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 { activation.apply(acc) }
+    @inline(__always) func finish16(_ acc: F16, pixel p: Int, channel o: Int) -> F16 { activation.apply(acc) }
 }
 
 struct AddSkip: TileEpilogue {
     let activation: Activation, skip: UnsafePointer<Float>, skipChannels: Int
     @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 {
         let s = load8Masked(skip + (p &* skipChannels &+ o), count: skipChannels &- o)
+        return activation.apply(acc + s)
+    }
+    @inline(__always) func finish16(_ acc: F16, pixel p: Int, channel o: Int) -> F16 {
+        let s = load16Masked(skip + (p &* skipChannels &+ o), count: skipChannels &- o)
         return activation.apply(acc + s)
     }
 }
@@ -96,6 +103,17 @@ struct AddPooledSkip: TileEpilogue {
         let s = lanes >= 8 ? m : bf_first_lanes8(m, Int32(truncatingIfNeeded: max(lanes, 0)))
         return activation.apply(acc + s)
     }
+    @inline(__always) func finish16(_ acc: F16, pixel p: Int, channel o: Int) -> F16 {
+        let lanes = skipChannels &- o
+        guard lanes > 0 else { return activation.apply(acc + F16()) }
+        let y = p / outputWidth, x = p &- y &* outputWidth
+        let row0 = skip + (((2 &* y) &* skipWidth &+ 2 &* x) &* skipChannels &+ o)
+        let row1 = row0 + skipWidth &* skipChannels
+        let m = bf_max16(bf_max16(bf_max16(load16(row0), load16(row0 + skipChannels)), load16(row1)),
+                         load16(row1 + skipChannels))
+        let s = lanes >= 16 ? m : bf_first_lanes16(m, Int32(truncatingIfNeeded: lanes))
+        return activation.apply(acc + s)
+    }
 }
 
 /// Another epilogue followed by PReLU with one slope per output channel.
@@ -103,6 +121,9 @@ struct WithPReLU<Base: TileEpilogue>: TileEpilogue {
     let base: Base, slopes: UnsafePointer<Float>
     @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 {
         prelu8(base.finish(acc, pixel: p, channel: o), load8(slopes + o))
+    }
+    @inline(__always) func finish16(_ acc: F16, pixel p: Int, channel o: Int) -> F16 {
+        prelu16(base.finish16(acc, pixel: p, channel: o), load16(slopes + o))
     }
 }
 
@@ -209,6 +230,23 @@ func storeRow<E: TileEpilogue>(_ v: F8, pixel p: Int, channel o: Int, _ oc: Int,
     if lanes >= 8 { store8(r, dst) } else { store8(r, dst, count: lanes) }
 }
 
+/// Finishes and stores output channels `o..<o+16` of pixel `p`, masking lanes past `oc`.
+@inline(__always)
+func storeRow16<E: TileEpilogue>(_ v: F16, pixel p: Int, channel o: Int, _ oc: Int, _ e: E,
+                                 _ output: UnsafeMutablePointer<Float>) {
+    let lanes = oc &- o
+    guard lanes > 0 else { return }
+    let r = e.finish16(v, pixel: p, channel: o)
+    let dst = output + (p &* oc &+ o)
+    if lanes >= 16 {
+        store16(r, dst)
+    } else if lanes > 8 {
+        store8(r.lowHalf, dst); store8(r.highHalf, dst + 8, count: lanes &- 8)
+    } else {
+        store8(r.lowHalf, dst, count: lanes)
+    }
+}
+
 /// Six pixels x 16 channels: the direct convolution's 6x16 tile with a 1x1 window (one
 /// "kernel row" of `ic` taps; consecutive pixels `ic` floats apart).
 @inline(__always)
@@ -227,32 +265,29 @@ private func gemmTile4x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Floa
 @inline(__always)
 private func gemmTile2x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
                                            _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
-    let b0 = load8(w), b1 = load8(w + 8)
-    var a00 = b0, a01 = b1, a10 = b0, a11 = b1
+    let b = load16(w)
+    var a0 = b, a1 = b
     let x0 = input + p &* ic, x1 = x0 + ic
     var wr = w + 16
     for i in 0..<ic {
-        let w0 = load8(wr), w1 = load8(wr + 8)
-        let v0 = F8(repeating: x0[i]); a00 = a00.fma(v0, w0); a01 = a01.fma(v0, w1)
-        let v1 = F8(repeating: x1[i]); a10 = a10.fma(v1, w0); a11 = a11.fma(v1, w1)
+        let w0 = load16(wr)
+        a0 = a0.fma(F16(repeating: x0[i]), w0); a1 = a1.fma(F16(repeating: x1[i]), w0)
         wr += 16
     }
-    storeRow(a00, pixel: p, channel: o, oc, e, output); storeRow(a01, pixel: p, channel: o &+ 8, oc, e, output)
-    storeRow(a10, pixel: p &+ 1, channel: o, oc, e, output); storeRow(a11, pixel: p &+ 1, channel: o &+ 8, oc, e, output)
+    storeRow16(a0, pixel: p, channel: o, oc, e, output); storeRow16(a1, pixel: p &+ 1, channel: o, oc, e, output)
 }
 
 @inline(__always)
 private func gemmTile1x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
                                            _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
-    var a0 = load8(w), a1 = load8(w + 8)
+    var a = load16(w)
     let x = input + p &* ic
     var wr = w + 16
     for i in 0..<ic {
-        let v = F8(repeating: x[i])
-        a0 = a0.fma(v, load8(wr)); a1 = a1.fma(v, load8(wr + 8))
+        a = a.fma(F16(repeating: x[i]), load16(wr))
         wr += 16
     }
-    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p, channel: o &+ 8, oc, e, output)
+    storeRow16(a, pixel: p, channel: o, oc, e, output)
 }
 
 @inline(__always)

@@ -10,6 +10,31 @@ extension SIMD8 where Scalar == Float {
     @inline(__always) func fma(_ a: F8, _ b: F8) -> F8 { bf_fma8(a, b, self) }
 }
 
+/// Sixteen lanes: one AVX-512 register, or two AVX2 registers that LLVM pairs up (a 16-channel
+/// tile row written once for both).
+typealias F16 = SIMD16<Float>
+
+extension SIMD16 where Scalar == Float {
+    /// `self + a * b` per lane with one rounding (`bf_fma16`).
+    @inline(__always) func fma(_ a: F16, _ b: F16) -> F16 { bf_fma16(a, b, self) }
+}
+
+@inline(__always) func load16(_ p: UnsafePointer<Float>) -> F16 {
+    UnsafeRawPointer(p).loadUnaligned(as: F16.self)
+}
+
+@inline(__always) func store16(_ v: F16, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: F16.self)
+}
+
+/// Lanes `0..<count` of a full 16-float load, zero in the others; nothing is read when
+/// `count <= 0`, so at most 15 floats past the valid ones (within `kernelSlack`).
+@inline(__always) func load16Masked(_ p: UnsafePointer<Float>, count: Int) -> F16 {
+    if count >= 16 { return load16(p) }
+    if count <= 0 { return F16() }
+    return bf_first_lanes16(load16(p), Int32(truncatingIfNeeded: count))
+}
+
 @inline(__always) func load8(_ p: UnsafePointer<Float>) -> F8 {
     UnsafeRawPointer(p).loadUnaligned(as: F8.self)
 }
@@ -45,6 +70,14 @@ extension SIMD8 where Scalar == Float {
 }
 
 extension Activation {
+    @inline(__always) func apply(_ v: F16) -> F16 {
+        switch self {
+        case .none: v
+        case .relu: bf_max16(v, F16())
+        case .relu6: bf_min16(bf_max16(v, F16()), F16(repeating: 6))
+        }
+    }
+
     @inline(__always) func apply(_ v: F8) -> F8 {
         switch self {
         case .none: v

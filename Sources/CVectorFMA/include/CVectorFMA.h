@@ -10,7 +10,9 @@
 
 typedef float bf_float8 __attribute__((ext_vector_type(8)));
 typedef float bf_float4 __attribute__((ext_vector_type(4)));
+typedef float bf_float16 __attribute__((ext_vector_type(16)));
 typedef int bf_int8 __attribute__((ext_vector_type(8)));
+typedef int bf_int16 __attribute__((ext_vector_type(16)));
 typedef int bf_int4 __attribute__((ext_vector_type(4)));
 typedef double bf_double4_t __attribute__((ext_vector_type(4)));
 
@@ -18,6 +20,11 @@ typedef double bf_double4_t __attribute__((ext_vector_type(4)));
 
 /// a * b + c in each lane, rounded once.
 static inline __attribute__((always_inline)) bf_float8 bf_fma8(bf_float8 a, bf_float8 b, bf_float8 c) {
+    return __builtin_elementwise_fma(a, b, c);
+}
+
+/// The same on sixteen lanes: one vfmadd on AVX-512, two on AVX2.
+static inline __attribute__((always_inline)) bf_float16 bf_fma16(bf_float16 a, bf_float16 b, bf_float16 c) {
     return __builtin_elementwise_fma(a, b, c);
 }
 
@@ -53,6 +60,11 @@ static inline __attribute__((always_inline)) bf_float8 bf_fma8(bf_float8 a, bf_f
     return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
 }
 
+static inline __attribute__((always_inline)) bf_float16 bf_fma16(bf_float16 a, bf_float16 b, bf_float16 c) {
+    bf_float8 lo = bf_fma8(a.lo, b.lo, c.lo), hi = bf_fma8(a.hi, b.hi, c.hi);
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
 #endif
 
 /// max(a, b) per lane; where one is NaN, the other (as x86's maxps with TFLite's operand order).
@@ -76,6 +88,59 @@ static inline __attribute__((always_inline)) bf_float8 bf_first_lanes8(bf_float8
 static inline __attribute__((always_inline)) bf_float8 bf_select_negative8(bf_float8 v, bf_float8 negative) {
     const bf_int8 isNegative = v < 0;
     return (bf_float8)(((bf_int8)negative & isNegative) | ((bf_int8)v & ~isNegative));
+}
+
+/// The same four on sixteen lanes (the 16-channel tiles' epilogue): one instruction each on
+/// AVX-512, two on AVX2.
+static inline __attribute__((always_inline)) bf_float16 bf_max16(bf_float16 a, bf_float16 b) {
+    return __builtin_elementwise_max(a, b);
+}
+
+static inline __attribute__((always_inline)) bf_float16 bf_min16(bf_float16 a, bf_float16 b) {
+    return __builtin_elementwise_min(a, b);
+}
+
+static inline __attribute__((always_inline)) bf_float16 bf_first_lanes16(bf_float16 v, int count) {
+    const bf_int16 lane = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const bf_int16 keep = lane < count;
+    return (bf_float16)((bf_int16)v & keep);
+}
+
+static inline __attribute__((always_inline)) bf_float16 bf_select_negative16(bf_float16 v, bf_float16 negative) {
+    const bf_int16 isNegative = v < 0;
+    return (bf_float16)(((bf_int16)negative & isNegative) | ((bf_int16)v & ~isNegative));
+}
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+/// The x86 instruction sets this code was compiled for (`-target-cpu`) that the CPU running it
+/// lacks, as bits: 1 AVX2, 2 FMA, 4 AVX-512 (F, BW, DQ, VL). 0 elsewhere and when all are there.
+/// A build for a newer CPU would otherwise die on its first unknown instruction.
+static inline int bf_missing_cpu_features(void) {
+    int missing = 0;
+#if defined(__x86_64__)
+    unsigned a = 0, b = 0, c = 0, d = 0, b7 = 0, xcr0 = 0, ignored = 0;
+    if (__get_cpuid(1, &a, &b, &c, &d) == 0) { return -1; }
+    const int osSavesYMM = (c & (1u << 27)) != 0;   // OSXSAVE, then XCR0 below
+    const int hasFMA = (c & (1u << 12)) != 0;
+    if (osSavesYMM) { __asm__("xgetbv" : "=a"(xcr0), "=d"(ignored) : "c"(0)); }
+    if (__get_cpuid_count(7, 0, &a, &b7, &c, &d) == 0) { b7 = 0; }
+    const int avx = (xcr0 & 0x6) == 0x6, avx512 = (xcr0 & 0xE6) == 0xE6;
+    (void)avx; (void)avx512; (void)hasFMA;
+#if defined(__AVX2__)
+    if (!avx || !(b7 & (1u << 5))) { missing |= 1; }
+#endif
+#if defined(__FMA__)
+    if (!avx || !hasFMA) { missing |= 2; }
+#endif
+#if defined(__AVX512F__)
+    const unsigned need = (1u << 16) | (1u << 17) | (1u << 30) | (1u << 31);   // F, DQ, BW, VL
+    if (!avx512 || (b7 & need) != need) { missing |= 4; }
+#endif
+#endif
+    return missing;
 }
 
 /// libm's expf (the C library's, as TFLite's reference LOGISTIC uses).
@@ -157,7 +222,6 @@ static inline __attribute__((always_inline)) bf_float8 bf_add_columns8x8(bf_floa
 
 typedef unsigned char bf_uchar8 __attribute__((ext_vector_type(8)));
 typedef unsigned char bf_uchar8_unaligned __attribute__((ext_vector_type(8), aligned(1)));
-typedef int bf_int16 __attribute__((ext_vector_type(16)));
 typedef unsigned char bf_uchar16 __attribute__((ext_vector_type(16)));
 typedef short bf_short8 __attribute__((ext_vector_type(8)));
 

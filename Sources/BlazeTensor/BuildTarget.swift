@@ -1,0 +1,14 @@
+import CVectorFMA
+
+/// What this build's kernels were compiled for. Built with `-target-cpu` for a newer CPU than
+/// the one running it, the first AVX2 or AVX-512 instruction would kill the process; callers
+/// (the CLI) check `missingCPUFeatures` first and say what to rebuild instead.
+public enum BuildTarget {
+    /// Instruction sets the build assumes that this CPU lacks ("AVX2", "FMA", "AVX-512"); empty
+    /// when all are there, and always on non-x86 machines.
+    public static var missingCPUFeatures: [String] {
+        let bits = bf_missing_cpu_features()
+        if bits < 0 { return ["CPUID"] }
+        return [(1, "AVX2"), (2, "FMA"), (4, "AVX-512")].compactMap { bits & $0.0 != 0 ? $0.1 : nil }
+    }
+}
