@@ -1,4 +1,5 @@
-// Depthwise 3x3 convolution, SIMD over channels, one block of 8 channels at a time. Taps are
+// Depthwise 3x3 convolution, SIMD over channels, one block of 8 channels at a time (two at
+// once, 16 lanes, in the interior kernel where both are full). Taps are
 // summed column by column with fma, the reference kernel's (and XNNPACK's) order. Runs of
 // pixels whose taps all lie inside the input go to an interior kernel that keeps the nine
 // weights and the bias in registers and reads every input as an fma memory operand; border

@@ -79,7 +79,8 @@ private func direct<E: TileEpilogue>(_ g: WindowGeometry, _ rows: Range<Int>, _ 
 }
 
 /// Six horizontally adjacent output pixels whose windows lie inside the input, 16 channels:
-/// twelve accumulators, two weight vectors and a broadcast fill the sixteen AVX2 registers.
+/// six 16-lane accumulators, a weight vector and a broadcast (on AVX2 each is two registers,
+/// filling all sixteen; on AVX-512 each is one, half the instructions).
 /// Also the pointwise GEMM's main tile (a 1x1 window).
 @inline(__always)
 func directTile6x16<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int,

@@ -1,8 +1,9 @@
 import CVectorFMA
 
 // Pointwise (1x1, stride 1) convolution as a GEMM over pixels: XNNPACK's "broadcast" scheme.
-// A tile of 6 pixels x 16 output channels lives in twelve SIMD8 accumulators; each input
-// channel broadcasts one value per pixel against one packed weight row. Per output value the
+// A tile of 6 pixels x 16 output channels lives in six SIMD16 accumulators (one AVX-512
+// register each, or two AVX2 ones); each input channel broadcasts one value per pixel against
+// one packed weight row. Per output value the
 // sum is bias, then fma over input channels in order: the reference kernel's order, so the
 // results are identical to it. The 6x16 and 4-pixel tiles are the direct convolution's
 // (DirectConvKernels.swift) with a 1x1 window; the 8x8, 2x16 and 1-pixel tiles are the GEMM's own.
