@@ -126,10 +126,10 @@ public func f32Depthwise3x3FMA(
                         guard x >= 0, x &+ 2 < iw else { return 0 }
                         let count = min((iw &- 3 &- x) / sw &+ 1, ow &- ox)
                         if pairedWithNext {
-                            f32Depthwise3x3InteriorFMA16(w, r0 + x &* c, r1 + x &* c, r2 + x &* c, channels: c, stride: sw,
+                            f32Depthwise3x3InteriorFMA(F16.self, w, r0 + x &* c, r1 + x &* c, r2 + x &* c, channels: c, stride: sw,
                                                          pixels: count, activation: activation, output: outRow + ox &* c)
                         } else if !pairedWithPrevious {
-                            f32Depthwise3x3InteriorFMA(w, r0 + x &* c, r1 + x &* c, r2 + x &* c, channels: c, stride: sw,
+                            f32Depthwise3x3InteriorFMA(F8.self, w, r0 + x &* c, r1 + x &* c, r2 + x &* c, channels: c, stride: sw,
                                                        pixels: count, activation: activation, output: outRow + ox &* c)
                         }
                         return count
@@ -165,50 +165,31 @@ public func f32Depthwise3x3FMA(
     }
 }
 
-/// `pixels` consecutive output pixels of one row and one block of 8 channels, all of whose taps
-/// lie inside the input (`r0`, `r1`, `r2`: the three input rows at the first pixel's first
-/// column). Its own function, so that the nine weights and the bias stay in registers for the
-/// whole run and every input is an fma memory operand, addressed from three row pointers and
-/// the channel stride (grouping pixels that share columns made LLVM keep one pointer per tap,
-/// spilled). One pixel per iteration: its nine fmas are one chain, in `taps`'s order, but
-/// iterations are independent, so the out-of-order core overlaps several.
+/// `pixels` consecutive output pixels of one row and one block of 8 channels (`V` = `F8`), or
+/// two neighbouring full blocks at once (`F16`, one AVX-512 register; the second block's weights
+/// 80 floats on), all of whose taps lie inside the input (`r0`, `r1`, `r2`: the three input rows
+/// at the first pixel's first column). Its own function, so that the nine weights and the bias
+/// stay in registers for the whole run and every input is an fma memory operand, addressed from
+/// three row pointers and the channel stride (grouping pixels that share columns made LLVM keep
+/// one pointer per tap, spilled). One pixel per iteration: its nine fmas are one chain, in
+/// `taps`'s order, but iterations are independent, so the out-of-order core overlaps several.
 @inline(never)
-private func f32Depthwise3x3InteriorFMA(_ w: UnsafePointer<Float>, _ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>,
-                                _ r2: UnsafePointer<Float>, channels c: Int, stride: Int, pixels: Int,
-                                activation: Activation, output: UnsafeMutablePointer<Float>) {
-    let bias = load8(w)
-    let k00 = load8(w + 8), k01 = load8(w + 16), k02 = load8(w + 24)
-    let k10 = load8(w + 32), k11 = load8(w + 40), k12 = load8(w + 48)
-    let k20 = load8(w + 56), k21 = load8(w + 64), k22 = load8(w + 72)
+private func f32Depthwise3x3InteriorFMA<V: TileVector>(_: V.Type, _ w: UnsafePointer<Float>, _ r0: UnsafePointer<Float>,
+                                                       _ r1: UnsafePointer<Float>, _ r2: UnsafePointer<Float>, channels c: Int,
+                                                       stride: Int, pixels: Int, activation: Activation,
+                                                       output: UnsafeMutablePointer<Float>) {
+    @inline(__always) func weights(_ i: Int) -> V { V.load(blocksOf8: w + i, blockStride: 80) }
+    let bias = weights(0)
+    let k00 = weights(8), k01 = weights(16), k02 = weights(24)
+    let k10 = weights(32), k11 = weights(40), k12 = weights(48)
+    let k20 = weights(56), k21 = weights(64), k22 = weights(72)
     let step = stride &* c, c2 = 2 &* c
     var (i0, i1, i2, o) = (r0, r1, r2, output)
     for _ in 0..<pixels {
-        let acc = bias.fma(load8(i0), k00).fma(load8(i1), k01).fma(load8(i2), k02)
-            .fma(load8(i0 + c), k10).fma(load8(i1 + c), k11).fma(load8(i2 + c), k12)
-            .fma(load8(i0 + c2), k20).fma(load8(i1 + c2), k21).fma(load8(i2 + c2), k22)
-        store8(activation.apply(acc), o)
-        i0 += step; i1 += step; i2 += step; o += c
-    }
-}
-
-/// `f32Depthwise3x3InteriorFMA` for two adjacent full blocks at once (`w` at the first; the
-/// second's weights 80 floats on): each vector holds 16 channels, one AVX-512 register.
-@inline(never)
-private func f32Depthwise3x3InteriorFMA16(_ w: UnsafePointer<Float>, _ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>,
-                                  _ r2: UnsafePointer<Float>, channels c: Int, stride: Int, pixels: Int,
-                                  activation: Activation, output: UnsafeMutablePointer<Float>) {
-    @inline(__always) func pair(_ i: Int) -> F16 { F16(lowHalf: load8(w + i), highHalf: load8(w + (80 &+ i))) }
-    let bias = pair(0)
-    let k00 = pair(8), k01 = pair(16), k02 = pair(24)
-    let k10 = pair(32), k11 = pair(40), k12 = pair(48)
-    let k20 = pair(56), k21 = pair(64), k22 = pair(72)
-    let step = stride &* c, c2 = 2 &* c
-    var (i0, i1, i2, o) = (r0, r1, r2, output)
-    for _ in 0..<pixels {
-        let acc = bias.fma(load16(i0), k00).fma(load16(i1), k01).fma(load16(i2), k02)
-            .fma(load16(i0 + c), k10).fma(load16(i1 + c), k11).fma(load16(i2 + c), k12)
-            .fma(load16(i0 + c2), k20).fma(load16(i1 + c2), k21).fma(load16(i2 + c2), k22)
-        store16(activation.apply(acc), o)
+        let acc = bias.fma(V.load(i0), k00).fma(V.load(i1), k01).fma(V.load(i2), k02)
+            .fma(V.load(i0 + c), k10).fma(V.load(i1 + c), k11).fma(V.load(i2 + c), k12)
+            .fma(V.load(i0 + c2), k20).fma(V.load(i1 + c2), k21).fma(V.load(i2 + c2), k22)
+        acc.applying(activation).store(to: o)
         i0 += step; i1 += step; i2 += step; o += c
     }
 }

@@ -172,36 +172,32 @@ func directTile4<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, 
                          _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
                          _ e: E, _ out: UnsafeMutablePointer<Float>) {
     if width == 16 {
-        let b = load16(w)
-        var a0 = b, a1 = b, a2 = b, a3 = b
-        var wr = w + 16
-        for ky in 0..<kh {
-            let r0 = x0 + ky * rowStride, r1 = r0 + pixelStep, r2 = r1 + pixelStep, r3 = r2 + pixelStep
-            for j in 0..<rowLength {
-                let w0 = load16(wr)
-                a0 = a0.fma(F16(repeating: r0[j]), w0); a1 = a1.fma(F16(repeating: r1[j]), w0)
-                a2 = a2.fma(F16(repeating: r2[j]), w0); a3 = a3.fma(F16(repeating: r3[j]), w0)
-                wr += 16
-            }
-        }
-        storeRow16(a0, pixel: p, channel: o, oc, e, out); storeRow16(a1, pixel: p &+ 1, channel: o, oc, e, out)
-        storeRow16(a2, pixel: p &+ 2, channel: o, oc, e, out); storeRow16(a3, pixel: p &+ 3, channel: o, oc, e, out)
-        return
+        directTile4(F16.self, x0, pixelStep, rowStride, kh, rowLength, w, p, o, oc, e, out)
+    } else {
+        directTile4(F8.self, x0, pixelStep, rowStride, kh, rowLength, w, p, o, oc, e, out)
     }
-    let b0 = load8(w)
-    var a0 = b0, a1 = b0, a2 = b0, a3 = b0
-    var wr = w + width
+}
+
+/// `directTile4` with the block's width as its vector type.
+@inline(__always)
+private func directTile4<V: TileVector, E: TileEpilogue>(_: V.Type, _ x0: UnsafePointer<Float>, _ pixelStep: Int,
+                                                         _ rowStride: Int, _ kh: Int, _ rowLength: Int,
+                                                         _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
+                                                         _ e: E, _ out: UnsafeMutablePointer<Float>) {
+    let b = V.load(w)
+    var a0 = b, a1 = b, a2 = b, a3 = b
+    var wr = w + V.scalarCount
     for ky in 0..<kh {
         let r0 = x0 + ky * rowStride, r1 = r0 + pixelStep, r2 = r1 + pixelStep, r3 = r2 + pixelStep
         for j in 0..<rowLength {
-            let w0 = load8(wr)
-            a0 = a0.fma(F8(repeating: r0[j]), w0); a1 = a1.fma(F8(repeating: r1[j]), w0)
-            a2 = a2.fma(F8(repeating: r2[j]), w0); a3 = a3.fma(F8(repeating: r3[j]), w0)
-            wr += width
+            let w0 = V.load(wr)
+            a0 = a0.fma(V(repeating: r0[j]), w0); a1 = a1.fma(V(repeating: r1[j]), w0)
+            a2 = a2.fma(V(repeating: r2[j]), w0); a3 = a3.fma(V(repeating: r3[j]), w0)
+            wr += V.scalarCount
         }
     }
-    storeRow(a0, pixel: p, channel: o, oc, e, out); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, out)
-    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, out); storeRow(a3, pixel: p &+ 3, channel: o, oc, e, out)
+    a0.store(pixel: p, channel: o, oc, e, out); a1.store(pixel: p &+ 1, channel: o, oc, e, out)
+    a2.store(pixel: p &+ 2, channel: o, oc, e, out); a3.store(pixel: p &+ 3, channel: o, oc, e, out)
 }
 
 /// One output pixel, skipping window taps outside the input.

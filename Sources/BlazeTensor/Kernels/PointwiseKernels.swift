@@ -198,7 +198,7 @@ private func gemm<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePointer<
                     p &+= 2
                 }
                 if p < pixels.upperBound {
-                    gemmTile1x16(p, input, ic, w, start, oc, e, output)
+                    gemmTile1(F16.self, p, input, ic, w, start, oc, e, output)
                     p &+= 1
                 }
             } else {
@@ -212,7 +212,7 @@ private func gemm<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePointer<
                     p &+= 4
                 }
                 while p < pixels.upperBound {
-                    gemmTile1x8(p, input, ic, w, start, oc, e, output)
+                    gemmTile1(F8.self, p, input, ic, w, start, oc, e, output)
                     p &+= 1
                 }
             }
@@ -248,6 +248,44 @@ func storeRow16<E: TileEpilogue>(_ v: F16, pixel p: Int, channel o: Int, _ oc: I
     }
 }
 
+/// The vector a tile row is made of, 8 or 16 output channels (`F8`, `F16`), so that a tile is
+/// written once for both widths: its load, its fma and its finish-and-store.
+protocol TileVector: SIMD where Scalar == Float {
+    static func load(_ p: UnsafePointer<Float>) -> Self
+    /// Eight floats from each of `scalarCount / 8` blocks `blockStride` floats apart (weights
+    /// packed per block of 8 channels, read for one vector of neighbouring blocks).
+    static func load(blocksOf8 p: UnsafePointer<Float>, blockStride: Int) -> Self
+    func fma(_ a: Self, _ b: Self) -> Self
+    func applying(_ activation: Activation) -> Self
+    /// Stores every lane to `p`.
+    func store(to p: UnsafeMutablePointer<Float>)
+    func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>)
+}
+
+extension SIMD8: TileVector where Scalar == Float {
+    @inline(__always) static func load(_ p: UnsafePointer<Float>) -> F8 { load8(p) }
+    @inline(__always) static func load(blocksOf8 p: UnsafePointer<Float>, blockStride: Int) -> F8 { load8(p) }
+    @inline(__always) func applying(_ activation: Activation) -> F8 { activation.apply(self) }
+    @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { store8(self, p) }
+    @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E,
+                                                  _ output: UnsafeMutablePointer<Float>) {
+        storeRow(self, pixel: p, channel: o, oc, e, output)
+    }
+}
+
+extension SIMD16: TileVector where Scalar == Float {
+    @inline(__always) static func load(_ p: UnsafePointer<Float>) -> F16 { load16(p) }
+    @inline(__always) static func load(blocksOf8 p: UnsafePointer<Float>, blockStride: Int) -> F16 {
+        F16(lowHalf: load8(p), highHalf: load8(p + blockStride))
+    }
+    @inline(__always) func applying(_ activation: Activation) -> F16 { activation.apply(self) }
+    @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { store16(self, p) }
+    @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E,
+                                                  _ output: UnsafeMutablePointer<Float>) {
+        storeRow16(self, pixel: p, channel: o, oc, e, output)
+    }
+}
+
 /// Six pixels x 16 channels: the direct convolution's 6x16 tile with a 1x1 window (one
 /// "kernel row" of `ic` taps; consecutive pixels `ic` floats apart).
 @inline(__always)
@@ -278,17 +316,19 @@ private func gemmTile2x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Floa
     storeRow16(a0, pixel: p, channel: o, oc, e, output); storeRow16(a1, pixel: p &+ 1, channel: o, oc, e, output)
 }
 
+/// One pixel x 8 or 16 channels (`V`).
 @inline(__always)
-private func gemmTile1x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
-                                           _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
-    var a = load16(w)
+private func gemmTile1<V: TileVector, E: TileEpilogue>(_: V.Type, _ p: Int, _ input: UnsafePointer<Float>, _ ic: Int,
+                                                      _ w: UnsafePointer<Float>, _ o: Int, _ oc: Int, _ e: E,
+                                                      _ output: UnsafeMutablePointer<Float>) {
+    var a = V.load(w)
     let x = input + p &* ic
-    var wr = w + 16
+    var wr = w + V.scalarCount
     for i in 0..<ic {
-        a = a.fma(F16(repeating: x[i]), load16(wr))
-        wr += 16
+        a = a.fma(V(repeating: x[i]), V.load(wr))
+        wr += V.scalarCount
     }
-    storeRow16(a, pixel: p, channel: o, oc, e, output)
+    a.store(pixel: p, channel: o, oc, e, output)
 }
 
 @inline(__always)
@@ -318,17 +358,4 @@ private func gemmTile8x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float
 private func gemmTile4x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
                                           _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
     directTile4(input + p &* ic, ic, 0, 1, ic, w, 8, p, o, oc, e, output)
-}
-
-@inline(__always)
-private func gemmTile1x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
-                                          _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
-    var a = load8(w)
-    let x = input + p &* ic
-    var wr = w + 8
-    for i in 0..<ic {
-        a = a.fma(F8(repeating: x[i]), load8(wr))
-        wr += 8
-    }
-    storeRow(a, pixel: p, channel: o, oc, e, output)
 }
