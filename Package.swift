@@ -7,7 +7,31 @@
 //   BlazeModel -> TFLiteImport                                  (the exporter)
 //   CLibPNG -> CPNGSupport, CLibJPEG -> CJPEGSupport -> BlazeImage -> BlazeFace
 //   all of them -> blazeface                                    (the CLI)
+import Foundation
 import PackageDescription
+
+/// The CPU the Swift code is compiled for. By default the build machine's own, as llama.cpp's
+/// GGML_NATIVE does: with FMA at compile time every vector fused multiply-add is one instruction
+/// instead of an exact emulation (about 20x slower), and with AVX-512 the 16-channel tiles take
+/// one register each. The numbers are the same bits either way. `BLAZEFACE_TARGET_CPU=generic`
+/// builds a binary for any x86-64, `BLAZEFACE_TARGET_CPU=haswell` (or any `-target-cpu` name)
+/// one for that CPU; a binary run on a CPU without what it was built for refuses with a message.
+let targetCPU: String? = {
+    if let chosen = ProcessInfo.processInfo.environment["BLAZEFACE_TARGET_CPU"] {
+        return chosen.isEmpty || chosen == "generic" ? nil : chosen
+    }
+    #if os(Linux) && arch(x86_64)
+    guard let cpuinfo = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+          let line = cpuinfo.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else { return nil }
+    let flags = Set(line.split(separator: " ").map(String.init))
+    let haswell = ["avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm", "popcnt"]
+    let avx512 = ["avx512f", "avx512bw", "avx512dq", "avx512vl", "avx512cd"]
+    if flags.isSuperset(of: haswell + avx512) { return "skylake-avx512" }
+    if flags.isSuperset(of: haswell) { return "haswell" }
+    #endif
+    return nil  // arm64 has FMA in its baseline; elsewhere, the portable build.
+}()
+let cpuSettings: [SwiftSetting] = targetCPU.map { [.unsafeFlags(["-target-cpu", $0])] } ?? []
 
 let package = Package(
     name: "BlazeFace",
@@ -78,3 +102,9 @@ let package = Package(
         .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImage"]),
     ]
 )
+
+// Every Swift target is compiled for the same CPU (see `targetCPU`). The C targets keep the
+// compiler's portable default: they are I/O glue, and none of them may contract a * b + c.
+for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
+    target.swiftSettings = (target.swiftSettings ?? []) + cpuSettings
+}
