@@ -3,6 +3,7 @@ import BlazeFace
 import BlazeImage
 import FaceAnalysis
 import Foundation
+import Synchronization
 
 /// `blazeface analyze`: ML Kit's face detector view of images (FaceAnalysisPipeline), one JSON
 /// line per image; input handling and error records as `detect`.
@@ -78,7 +79,7 @@ struct Analyze: ParsableCommand {
                 case .standardInput: image = try ImageFile.read(data: try (stdin ?? .success([])).get(), applyingOrientation: !noExifOrientation)
                 }
                 let result = try pipeline.analyze(image: image)
-                print(Self.line(image: name, result: result))
+                print(Self.line(image: name, result: result, faceThreads: faceThreads))
                 if let annotate {
                     var canvas = image
                     AnalysisAnnotation.draw(result.faces.map(\.analysis), on: &canvas)
@@ -97,20 +98,52 @@ struct Analyze: ParsableCommand {
     }
 
     /// {"image":P,"width":W,"height":H,"faces":[{<detect contract's detection fields>,<FaceAnalysisJSON fields>}]}
-    /// Built as UTF-8 bytes, the analysis fields appended in place.
-    static func line(image: String, result: FaceAnalysisResult) -> String {
+    /// Built as UTF-8 bytes. With the mesh on a face is some 1600 numbers (about 0.1 ms of
+    /// float printing), so up to `faceThreads` faces are written at the same time, each into
+    /// its own buffer, and joined in order: the same bytes as one after the other.
+    static func line(image: String, result: FaceAnalysisResult, faceThreads: Int = 1) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(1024 + 24_000 * result.faces.count)
         out += "{\"image\":\(DetectionJSON.string(image)),\"width\":\(result.imageWidth),\"height\":\(result.imageHeight),\"faces\":[".utf8
-        for (i, face) in result.faces.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out += DetectionJSON.detection(face.detection).utf8.dropLast()   // the detection's object, still open
-            out.append(UInt8(ascii: ","))
-            FaceAnalysisJSON.appendFields(face.analysis, to: &out)
-            out.append(UInt8(ascii: "}"))
+        let faces = result.faces
+        let lanes = min(faceThreads, faces.count)
+        if lanes > 1 && faces.contains(where: { $0.analysis.mesh != nil }) {
+            let parts = Mutex([[UInt8]](repeating: [], count: faces.count))
+            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                for i in stride(from: lane, to: faces.count, by: lanes) {
+                    let part = faceObject(faces[i])
+                    parts.withLock { $0[i] = part }
+                }
+            }
+            parts.withLock { parts in
+                for (i, part) in parts.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    out += part
+                }
+            }
+        } else {
+            for (i, face) in faces.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                appendFaceObject(face, to: &out)
+            }
         }
         out += "]}".utf8
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// One face's object: the detection's fields, then the analysis fields.
+    private static func appendFaceObject(_ face: AnalyzedFace, to out: inout [UInt8]) {
+        out += DetectionJSON.detection(face.detection).utf8.dropLast()   // the detection's object, still open
+        out.append(UInt8(ascii: ","))
+        FaceAnalysisJSON.appendFields(face.analysis, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static func faceObject(_ face: AnalyzedFace) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(24_000)
+        appendFaceObject(face, to: &out)
+        return out
     }
 }
 

@@ -43,7 +43,7 @@ struct BenchAnalyze: ParsableCommand {
         let analyze = try Timing.measure(iterations: iterations) {
             let result = try pipeline.analyze(image: photo)
             faces = result.faces.count
-            bytes = Analyze.line(image: "photo", result: result).utf8.count
+            bytes = Analyze.line(image: "photo", result: result, faceThreads: faceThreads).utf8.count
         }
         // The same work stage by stage (each stage in its own loop, so warmer than inside analyze).
         let detections = try pipeline.landmarker.detections(for: photo)
@@ -57,7 +57,7 @@ struct BenchAnalyze: ParsableCommand {
                                                   imageWidth: photo.width, imageHeight: photo.height)
             }
         }
-        let line = Timing.measure(iterations: iterations) { _ = Analyze.line(image: "photo", result: result) }
+        let line = Timing.measure(iterations: iterations) { _ = Analyze.line(image: "photo", result: result, faceThreads: faceThreads) }
         let cpu = Timing.cpuName()
         func pair(_ t: (median: Double, min: Double)) -> String { "{\"median_us\":\(t.median),\"min_us\":\(t.min)}" }
         if json {
