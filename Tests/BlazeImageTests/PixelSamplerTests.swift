@@ -84,4 +84,54 @@ import BlazeImage
         }
         #expect(differences.isEmpty, "\(differences.count) differ, first \(differences.first ?? "")")
     }
+
+    /// Long runs (the eight-pixel AVX2 path of `bf_warp_rgb_interior`): random sample positions
+    /// over a 40x30 image, a few of them outside. The run stops at the first pixel whose taps
+    /// leave the buffer, writes each pixel before it as the four-tap sum does, and writes
+    /// nothing past the stopping pixel's R and G (which that pixel's own path then writes).
+    @Test(arguments: [0, 5])
+    func packedRGBWarpLongRunsEqualFourTaps(_ padding: Int) {
+        let (width, height) = (40, 30)
+        let (scale, offset): (Float, Float) = (1 / 255, 0)
+        var rng = SeededGenerator(seed: UInt64(100 + padding))
+        let stride = 3 * width + padding
+        let bytes = (0..<(stride * (height - 1) + 3 * width)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        var differences: [String] = []
+        bytes.withUnsafeBytes { raw in
+            let sampler = RGBSampler(width: width, height: height, base: raw.baseAddress!, rowStride: stride, byteCount: raw.count)
+            func inside(_ x: Int, _ y: Int) -> Bool {
+                x >= 0 && x + 1 < width && y >= 0 && y + 1 < height && (y + 1) * stride + 3 * x + 8 <= raw.count
+            }
+            for trial in 0..<2000 {
+                let count = Int.random(in: 1...40, using: &rng)
+                var pixels: [(x: Int, y: Int, ax: Int32, ay: Int32)] = []
+                for _ in 0..<count {
+                    let outside = Int.random(in: 0..<60, using: &rng) == 0
+                    let x = outside ? [-1, width - 1][Int.random(in: 0...1, using: &rng)] : Int.random(in: 0..<width, using: &rng)
+                    pixels.append((x, Int.random(in: 0..<height, using: &rng), Int32.random(in: 0...31, using: &rng),
+                                   Int32.random(in: 0...31, using: &rng)))
+                }
+                let positions = pixels.flatMap { [Int32($0.x) * 32 + $0.ax, Int32($0.y) * 32 + $0.ay] }
+                var out = [Float](repeating: .nan, count: 3 * count + 8)
+                let n = positions.withUnsafeBufferPointer { p in
+                    out.withUnsafeMutableBufferPointer {
+                        sampler.warpInterior(positions: p.baseAddress!, count: count, scale: scale, offset: offset, output: $0.baseAddress!)
+                    }
+                }
+                let expectedRun = pixels.firstIndex { !inside($0.x, $0.y) } ?? count
+                guard n == expectedRun else { differences.append("trial \(trial): run of \(n), expected \(expectedRun)"); continue }
+                for (i, p) in pixels.prefix(n).enumerated() {
+                    let v = (sampler.fourTapBilinearSum(p.x, p.y, ax: p.ax, ay: p.ay) &+ 512) &>> 10
+                    let expected = (0..<3).map { offset.addingProduct(Float(v[$0]), scale) }
+                    if out[(3 * i)..<(3 * i + 3)].map(\.bitPattern) != expected.map(\.bitPattern) {
+                        differences.append("trial \(trial) pixel \(i): \(out[(3 * i)..<(3 * i + 3)]) vs \(expected)")
+                    }
+                }
+                if !out[min(3 * n + 2, out.count)...].allSatisfy(\.isNaN) {
+                    differences.append("trial \(trial): wrote past pixel \(n)'s R and G")
+                }
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.count) differ, first \(differences.first ?? "")")
+    }
 }
