@@ -23,8 +23,33 @@ public func f32Conv2DDirectFMA(
 private func direct<E: TileEpilogue>(_ g: WindowGeometry, _ rows: Range<Int>, _ input: UnsafePointer<Float>,
                                      _ weights: PackedPointwiseWeights, _ epilogue: E,
                                      _ output: UnsafeMutablePointer<Float>) {
+    // The networks' first layers (RGB in, a 3x3 or 5x5 window) with the window's shape as
+    // constants, so that the tiles' tap loops unroll fully (no loop overhead between FMAs).
+    switch (g.kernelH, g.kernelW, g.input.c) {
+    case (3, 3, 3): direct(g, rows, input, weights, epilogue, output, RGBWindow3x3())
+    case (5, 5, 3): direct(g, rows, input, weights, epilogue, output, RGBWindow5x5())
+    default: direct(g, rows, input, weights, epilogue, output, RuntimeWindow(kernelH: g.kernelH, rowLength: g.kernelW * g.input.c))
+    }
+}
+
+/// A window's tap-loop bounds: kernel rows, and floats per kernel row (kernel width x input
+/// channels). Constants for the networks' RGB first layers, so that the specialised tiles'
+/// loops unroll fully; run-time values otherwise.
+protocol WindowShape {
+    var kernelH: Int { get }
+    var rowLength: Int { get }
+}
+
+struct RuntimeWindow: WindowShape { let kernelH: Int, rowLength: Int }
+struct RGBWindow3x3: WindowShape { var kernelH: Int { 3 }; var rowLength: Int { 9 } }
+struct RGBWindow5x5: WindowShape { var kernelH: Int { 5 }; var rowLength: Int { 15 } }
+
+@inline(__always)
+private func direct<E: TileEpilogue, W: WindowShape>(_ g: WindowGeometry, _ rows: Range<Int>, _ input: UnsafePointer<Float>,
+                                                     _ weights: PackedPointwiseWeights, _ epilogue: E,
+                                                     _ output: UnsafeMutablePointer<Float>, _ shape: W) {
     let ic = g.input.c, oc = g.output.c, iw = g.input.w
-    let rowLength = g.kernelW * ic
+    let kernelH = shape.kernelH, rowLength = shape.rowLength
     // Decided once, not per tile: the blocks and which tile shape they take.
     let blocks = weights.blocks
     let allWidth32 = blocks.allSatisfy { $0.width == 32 }
@@ -45,23 +70,23 @@ private func direct<E: TileEpilogue>(_ g: WindowGeometry, _ rows: Range<Int>, _ 
                     let window = image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic
                     if allWidth32 && rowsInside && ox >= firstInside && ox + 1 <= lastInside {
                         for (start, _, offset) in blocks {
-                            directTile2x32(window, g.strideW * ic, iw * ic, g.kernelH, rowLength,
+                            directTile2x32(window, g.strideW * ic, iw * ic, kernelH, rowLength,
                                            packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
                         }
                         ox += 2
                     } else if allWidth16 && rowsInside && ox >= firstInside && ox + 5 <= lastInside {
                         for (start, _, offset) in blocks {
-                            directTile6x16(window, g.strideW * ic, iw * ic, g.kernelH, rowLength,
+                            directTile6x16(window, g.strideW * ic, iw * ic, shape,
                                            packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
                         }
                         ox += 6
                     } else if rowsInside && ox >= firstInside && ox + 3 <= lastInside {
                         for (start, width, offset) in blocks where width == 24 {
-                            directTile4x24(window, g.strideW * ic, iw * ic, g.kernelH, rowLength,
+                            directTile4x24(window, g.strideW * ic, iw * ic, shape,
                                            packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
                         }
                         for (start, width, offset) in blocks where width != 24 {
-                            directTile4(window, g.strideW * ic, iw * ic, g.kernelH, rowLength,
+                            directTile4(window, g.strideW * ic, iw * ic, kernelH, rowLength,
                                         packed.baseAddress! + offset, width, pixel, start, oc, epilogue, out)
                         }
                         ox += 4
@@ -83,9 +108,10 @@ private func direct<E: TileEpilogue>(_ g: WindowGeometry, _ rows: Range<Int>, _ 
 /// filling all sixteen; on AVX-512 each is one, half the instructions).
 /// Also the pointwise GEMM's main tile (a 1x1 window).
 @inline(__always)
-func directTile6x16<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int,
-                                             _ rowLength: Int, _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
-                                             _ e: E, _ out: UnsafeMutablePointer<Float>) {
+func directTile6x16<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int,
+                                                     _ shape: W, _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
+                                                     _ e: E, _ out: UnsafeMutablePointer<Float>) {
+    let kh = shape.kernelH, rowLength = shape.rowLength
     let b = load16(w)
     var a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b
     var wr = w + 16
@@ -133,9 +159,10 @@ private func directTile2x32<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixel
 
 /// Four horizontally adjacent output pixels whose windows lie inside the input, 24 channels.
 @inline(__always)
-private func directTile4x24<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
-                            _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
+private func directTile4x24<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int,
+                            _ shape: W, _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
                             _ e: E, _ out: UnsafeMutablePointer<Float>) {
+    let kh = shape.kernelH, rowLength = shape.rowLength
     let b0 = load8(w), b1 = load8(w + 8), b2 = load8(w + 16)
     var a00 = b0, a01 = b1, a02 = b2, a10 = b0, a11 = b1, a12 = b2
     var a20 = b0, a21 = b1, a22 = b2, a30 = b0, a31 = b1, a32 = b2

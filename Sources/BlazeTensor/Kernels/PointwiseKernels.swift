@@ -291,7 +291,7 @@ extension SIMD16: TileVector where Scalar == Float {
 @inline(__always)
 private func gemmTile6x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
                                            _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
-    directTile6x16(input + p &* ic, ic, 0, 1, ic, w, p, o, oc, e, output)
+    directTile6x16(input + p &* ic, ic, 0, RuntimeWindow(kernelH: 1, rowLength: ic), w, p, o, oc, e, output)
 }
 
 /// Four pixels x 16 channels: the direct convolution's 4-pixel tile with a 1x1 window.
