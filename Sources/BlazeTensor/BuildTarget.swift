@@ -11,4 +11,8 @@ public enum BuildTarget {
         if bits < 0 { return ["CPUID"] }
         return [(1, "AVX2"), (2, "FMA"), (4, "AVX-512")].compactMap { bits & $0.0 != 0 ? $0.1 : nil }
     }
+
+    /// Whether this build widens half-precision weights in one instruction (x86 F16C, arm64),
+    /// so that exact float16 weights are kept as halves (`Conv2D.usesHalfWeights`).
+    public static var hasFastHalfConversion: Bool { bf_has_fast_half() != 0 }
 }

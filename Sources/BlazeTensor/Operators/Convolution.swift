@@ -37,6 +37,13 @@ public struct Conv2D: TensorOperator {
     /// For 1x1 kernels whose weights are mostly zero (a pruned model): the nonzero weights
     /// for the SpMM kernel.
     let sparse: SparsePointwiseWeights?
+    /// For large kxk kernels whose weights are all exact halves (a float16 model): the weights
+    /// in half precision, for the one-output-pixel case (a window over the whole input), which
+    /// streams its weights once per call.
+    let half: HalfPackedWeights?
+
+    /// Whether the weights are kept in half precision (see `half`).
+    public var usesHalfWeights: Bool { half != nil }
     /// Whether the fastest kernels run this convolution as a sparse product (SpMM), and the
     /// fraction of its weights that are nonzero.
     public var sparseDensity: Double? { sparse?.density }
@@ -74,6 +81,8 @@ public struct Conv2D: TensorOperator {
         sparse = kernels == .fastest && pointwiseShape
             && SparsePointwiseWeights.fits(weightsIO: hwio, inputChannels: i, outputChannels: o)
             ? SparsePointwiseWeights(weightsIO: hwio, bias: self.bias, inputChannels: i, outputChannels: o) : nil
+        half = kernels == .fastest && !pointwiseShape && hwio.count >= HalfPackedWeights.minimumCount
+            ? HalfPackedWeights(weightsIO: hwio, bias: self.bias, taps: kh * kw * i, outputChannels: o) : nil
     }
 
     /// Scratch floats the pointwise kernel needs per call (the SpMM kernel's tiles).
@@ -131,6 +140,17 @@ public struct Conv2D: TensorOperator {
                 // `self` keeps the PRELU slopes the epilogue points to alive.
                 pointwise(pixels: r.lowerBound * width..<r.upperBound * width, input: x, epilogue: epilogue, output: y,
                           scratch: scratch)
+            }
+        }
+        if kernels == .fastest, residual == nil, let half, g.output.count == outputChannels,
+           g.input.h == kernelH, g.input.w == kernelW, g.padTop == 0, g.padLeft == 0 {
+            // One output pixel whose window is the whole input: a matrix-vector product.
+            let prelu = prelu
+            return BoundWork(units: 1, costPerUnit: macsPerRow) { _ in
+                withExtendedLifetime(prelu) {
+                    f32GEMVHalfWeights(input: x, weights: half, activation: act,
+                                       slopes: prelu.map { UnsafePointer($0.slopes.pointer) }, output: y)
+                }
             }
         }
         if kernels == .fastest, residual == nil, g.output.n == 1 {

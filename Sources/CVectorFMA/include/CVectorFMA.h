@@ -260,6 +260,26 @@ static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb(const unsig
 #endif
 }
 
+/// Whether `bf_load_half16` is one instruction here (x86 F16C, or arm64): only then do the
+/// kernels keep weights in half precision (half the bytes to stream, the same floats).
+static inline int bf_has_fast_half(void) {
+#if defined(__F16C__) || defined(__aarch64__)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+typedef unsigned short bf_ushort16_unaligned __attribute__((ext_vector_type(16), aligned(2)));
+typedef _Float16 bf_half16 __attribute__((ext_vector_type(16)));
+
+/// Sixteen IEEE half-precision values (their bits at `p`) widened to float: exact (every half
+/// is a float). One vcvtph2ps on AVX-512, two on AVX2 with F16C.
+static inline __attribute__((always_inline)) bf_float16 bf_load_half16(const unsigned short *p) {
+    bf_ushort16_unaligned bits = *(const bf_ushort16_unaligned *)p;
+    return __builtin_convertvector((bf_half16)bits, bf_float16);
+}
+
 /// Asks for the cache line holding `p` to be brought into cache. A hint only: no fault, no
 /// effect on any result.
 static inline __attribute__((always_inline)) void bf_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }

@@ -1,0 +1,77 @@
+import CVectorFMA
+
+// A matrix-vector product whose weights are stored in half precision: the face landmark
+// network's last convolution (a 2x2 window over a 2x2x128 input onto 1434 channels) is one
+// output pixel, 512 taps x 1434 weights, bound by streaming its weights rather than by its
+// FMAs. The model's weights are float16 in the .task bundle (the exporter widens them), so
+// storing them as halves again is exact: the same floats reach the same fmas in the same
+// order (bias, then taps in HWIO order), in half the bytes.
+
+/// Weights in half precision for `f32GEMVHalfWeights`, in blocks of 64 output channels (the last
+/// zero-padded): block b holds its taps one after the other, 64 halves each; the bias in float,
+/// zero-padded to whole blocks. `nil` from `init` when a weight is not exactly a half or this
+/// build widens halves slowly.
+public struct HalfPackedWeights: Sendable {
+    public static let blockWidth = 64
+    /// Below this many weights (1 MB as floats) a layer's weights stay in cache and halves gain nothing.
+    public static let minimumCount = 1 << 18
+    public let taps: Int, outputChannels: Int
+    let halves: [UInt16]
+    let bias: [Float]
+
+    /// - Parameter weightsIO: `[taps][outputChannels]` (HWIO, the taps being the window's).
+    public init?(weightsIO: [Float], bias: [Float], taps: Int, outputChannels: Int) {
+        guard bf_has_fast_half() != 0 else { return nil }
+        let width = Self.blockWidth
+        let blocks = (outputChannels + width - 1) / width
+        var halves = [UInt16](repeating: 0, count: blocks * taps * width)
+        for t in 0..<taps {
+            for o in 0..<outputChannels {
+                let w = weightsIO[t * outputChannels + o]
+                let h = Float16(w)
+                guard Float(h).bitPattern == w.bitPattern else { return nil }
+                halves[((o / width) * taps + t) * width + o % width] = h.bitPattern
+            }
+        }
+        (self.taps, self.outputChannels, self.halves) = (taps, outputChannels, halves)
+        self.bias = bias + [Float](repeating: 0, count: blocks * width - outputChannels)
+    }
+}
+
+/// `output[o] = prelu(activation(bias[o] + sum over t of input[t] * w[t][o]))`, with fma per
+/// tap in order: the direct convolution's sum for a window that covers the whole input.
+/// Four 16-lane accumulators per 64-channel block; `slopes` as the direct kernel's PReLU.
+public func f32GEMVHalfWeights(input: UnsafePointer<Float>, weights: HalfPackedWeights, activation: Activation,
+                               slopes: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
+    let base = ActivationOnly(activation: activation)
+    if let slopes {
+        gemvHalf(input, weights, WithPReLU(base: base, slopes: slopes), output)
+    } else {
+        gemvHalf(input, weights, base, output)
+    }
+}
+
+@inline(__always)
+private func gemvHalf<E: TileEpilogue>(_ input: UnsafePointer<Float>, _ weights: HalfPackedWeights, _ e: E,
+                                       _ output: UnsafeMutablePointer<Float>) {
+    let width = HalfPackedWeights.blockWidth, taps = weights.taps, oc = weights.outputChannels
+    weights.halves.withUnsafeBufferPointer { halves in
+        weights.bias.withUnsafeBufferPointer { bias in
+            var o = 0
+            while o < oc {
+                var w = halves.baseAddress! + (o / width) * taps * width
+                let b = bias.baseAddress! + o
+                var a0 = load16(b), a1 = load16(b + 16), a2 = load16(b + 32), a3 = load16(b + 48)
+                for t in 0..<taps {
+                    let x = F16(repeating: input[t])
+                    a0 = a0.fma(x, bf_load_half16(w)); a1 = a1.fma(x, bf_load_half16(w + 16))
+                    a2 = a2.fma(x, bf_load_half16(w + 32)); a3 = a3.fma(x, bf_load_half16(w + 48))
+                    w += width
+                }
+                storeRow16(a0, pixel: 0, channel: o, oc, e, output); storeRow16(a1, pixel: 0, channel: o + 16, oc, e, output)
+                storeRow16(a2, pixel: 0, channel: o + 32, oc, e, output); storeRow16(a3, pixel: 0, channel: o + 48, oc, e, output)
+                o += width
+            }
+        }
+    }
+}
