@@ -28,9 +28,9 @@ public struct HalfPackedWeights: Sendable {
         for t in 0..<taps {
             for o in 0..<outputChannels {
                 let w = weightsIO[t * outputChannels + o]
-                let h = Float16(w)
-                guard Float(h).bitPattern == w.bitPattern else { return nil }
-                halves[((o / width) * taps + t) * width + o % width] = h.bitPattern
+                let h = bf_float_to_half(w)
+                guard bf_half_to_float(h).bitPattern == w.bitPattern else { return nil }
+                halves[((o / width) * taps + t) * width + o % width] = h
             }
         }
         (self.taps, self.outputChannels, self.halves) = (taps, outputChannels, halves)

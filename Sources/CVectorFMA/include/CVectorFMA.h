@@ -273,6 +273,18 @@ static inline int bf_has_fast_half(void) {
 typedef unsigned short bf_ushort16_unaligned __attribute__((ext_vector_type(16), aligned(2)));
 typedef _Float16 bf_half16 __attribute__((ext_vector_type(16)));
 
+/// `v` rounded to an IEEE half (its bits), and back: `bf_half_to_float(bf_float_to_half(v)) == v`
+/// exactly when `v` is a half. (In C so that Swift code needs no `Float16`, which some
+/// platforms, such as macOS on Intel, do not have.)
+static inline unsigned short bf_float_to_half(float v) {
+    _Float16 h = (_Float16)v;
+    return *(unsigned short *)&h;
+}
+
+static inline float bf_half_to_float(unsigned short bits) {
+    return (float)*(_Float16 *)&bits;
+}
+
 /// Sixteen IEEE half-precision values (their bits at `p`) widened to float: exact (every half
 /// is a float). One vcvtph2ps on AVX-512, two on AVX2 with F16C.
 static inline __attribute__((always_inline)) bf_float16 bf_load_half16(const unsigned short *p) {
