@@ -126,9 +126,9 @@ func directTile6x16<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer<Float>,
             wr += 16
         }
     }
-    storeRow16(a0, pixel: p, channel: o, oc, e, out); storeRow16(a1, pixel: p &+ 1, channel: o, oc, e, out)
-    storeRow16(a2, pixel: p &+ 2, channel: o, oc, e, out); storeRow16(a3, pixel: p &+ 3, channel: o, oc, e, out)
-    storeRow16(a4, pixel: p &+ 4, channel: o, oc, e, out); storeRow16(a5, pixel: p &+ 5, channel: o, oc, e, out)
+    storeRow(a0, pixel: p, channel: o, oc, e, out); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, out)
+    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, out); storeRow(a3, pixel: p &+ 3, channel: o, oc, e, out)
+    storeRow(a4, pixel: p &+ 4, channel: o, oc, e, out); storeRow(a5, pixel: p &+ 5, channel: o, oc, e, out)
 }
 
 /// Two horizontally adjacent output pixels whose windows lie inside the input, 32 channels:
@@ -223,8 +223,8 @@ private func directTile4<V: TileVector, E: TileEpilogue>(_: V.Type, _ x0: Unsafe
             wr += V.scalarCount
         }
     }
-    a0.store(pixel: p, channel: o, oc, e, out); a1.store(pixel: p &+ 1, channel: o, oc, e, out)
-    a2.store(pixel: p &+ 2, channel: o, oc, e, out); a3.store(pixel: p &+ 3, channel: o, oc, e, out)
+    storeRow(a0, pixel: p, channel: o, oc, e, out); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, out)
+    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, out); storeRow(a3, pixel: p &+ 3, channel: o, oc, e, out)
 }
 
 /// One output pixel, skipping window taps outside the input.

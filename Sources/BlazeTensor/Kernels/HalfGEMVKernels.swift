@@ -68,8 +68,8 @@ private func gemvHalf<E: TileEpilogue>(_ input: UnsafePointer<Float>, _ weights:
                     a2 = a2.fma(x, bf_load_half16(w + 32)); a3 = a3.fma(x, bf_load_half16(w + 48))
                     w += width
                 }
-                storeRow16(a0, pixel: 0, channel: o, oc, e, output); storeRow16(a1, pixel: 0, channel: o + 16, oc, e, output)
-                storeRow16(a2, pixel: 0, channel: o + 32, oc, e, output); storeRow16(a3, pixel: 0, channel: o + 48, oc, e, output)
+                storeRow(a0, pixel: 0, channel: o, oc, e, output); storeRow(a1, pixel: 0, channel: o + 16, oc, e, output)
+                storeRow(a2, pixel: 0, channel: o + 32, oc, e, output); storeRow(a3, pixel: 0, channel: o + 48, oc, e, output)
                 o += width
             }
         }

@@ -220,32 +220,14 @@ private func gemm<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePointer<
     }
 }
 
-/// Finishes and stores output channels `o..<o+8` of pixel `p`, masking lanes past `oc`.
+/// Finishes output channels `o..<o+8` (`F8`) or `o..<o+16` (`F16`) of pixel `p` with the
+/// epilogue and stores them, masking lanes past `oc`.
 @inline(__always)
-func storeRow<E: TileEpilogue>(_ v: F8, pixel p: Int, channel o: Int, _ oc: Int, _ e: E,
-                               _ output: UnsafeMutablePointer<Float>) {
+func storeRow<V: TileVector, E: TileEpilogue>(_ v: V, pixel p: Int, channel o: Int, _ oc: Int, _ e: E,
+                                              _ output: UnsafeMutablePointer<Float>) {
     let lanes = oc &- o
     guard lanes > 0 else { return }
-    let r = e.finish(v, pixel: p, channel: o)
-    let dst = output + (p &* oc &+ o)
-    if lanes >= 8 { store8(r, dst) } else { store8(r, dst, count: lanes) }
-}
-
-/// Finishes and stores output channels `o..<o+16` of pixel `p`, masking lanes past `oc`.
-@inline(__always)
-func storeRow16<E: TileEpilogue>(_ v: F16, pixel p: Int, channel o: Int, _ oc: Int, _ e: E,
-                                 _ output: UnsafeMutablePointer<Float>) {
-    let lanes = oc &- o
-    guard lanes > 0 else { return }
-    let r = e.finish16(v, pixel: p, channel: o)
-    let dst = output + (p &* oc &+ o)
-    if lanes >= 16 {
-        store16(r, dst)
-    } else if lanes > 8 {
-        store8(r.lowHalf, dst); store8(r.highHalf, dst + 8, count: lanes &- 8)
-    } else {
-        store8(r.lowHalf, dst, count: lanes)
-    }
+    v.finished(by: e, pixel: p, channel: o).store(to: output + (p &* oc &+ o), count: lanes)
 }
 
 /// The vector a tile row is made of, 8 or 16 output channels (`F8`, `F16`), so that a tile is
@@ -257,19 +239,24 @@ protocol TileVector: SIMD where Scalar == Float {
     static func load(blocksOf8 p: UnsafePointer<Float>, blockStride: Int) -> Self
     func fma(_ a: Self, _ b: Self) -> Self
     func applying(_ activation: Activation) -> Self
+    /// The epilogue's `finish` (8 lanes) or `finish16` (16 lanes).
+    func finished<E: TileEpilogue>(by e: E, pixel p: Int, channel o: Int) -> Self
     /// Stores every lane to `p`.
     func store(to p: UnsafeMutablePointer<Float>)
-    func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>)
+    /// Stores the first `min(count, scalarCount)` lanes to `p` (`count` > 0).
+    func store(to p: UnsafeMutablePointer<Float>, count: Int)
 }
 
 extension SIMD8: TileVector where Scalar == Float {
     @inline(__always) static func load(_ p: UnsafePointer<Float>) -> F8 { load8(p) }
     @inline(__always) static func load(blocksOf8 p: UnsafePointer<Float>, blockStride: Int) -> F8 { load8(p) }
     @inline(__always) func applying(_ activation: Activation) -> F8 { activation.apply(self) }
+    @inline(__always) func finished<E: TileEpilogue>(by e: E, pixel p: Int, channel o: Int) -> F8 {
+        e.finish(self, pixel: p, channel: o)
+    }
     @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { store8(self, p) }
-    @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E,
-                                                  _ output: UnsafeMutablePointer<Float>) {
-        storeRow(self, pixel: p, channel: o, oc, e, output)
+    @inline(__always) func store(to p: UnsafeMutablePointer<Float>, count: Int) {
+        if count >= 8 { store8(self, p) } else { store8(self, p, count: count) }
     }
 }
 
@@ -279,10 +266,18 @@ extension SIMD16: TileVector where Scalar == Float {
         F16(lowHalf: load8(p), highHalf: load8(p + blockStride))
     }
     @inline(__always) func applying(_ activation: Activation) -> F16 { activation.apply(self) }
+    @inline(__always) func finished<E: TileEpilogue>(by e: E, pixel p: Int, channel o: Int) -> F16 {
+        e.finish16(self, pixel: p, channel: o)
+    }
     @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { store16(self, p) }
-    @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E,
-                                                  _ output: UnsafeMutablePointer<Float>) {
-        storeRow16(self, pixel: p, channel: o, oc, e, output)
+    @inline(__always) func store(to p: UnsafeMutablePointer<Float>, count: Int) {
+        if count >= 16 {
+            store16(self, p)
+        } else if count > 8 {
+            store8(lowHalf, p); store8(highHalf, p + 8, count: count &- 8)
+        } else {
+            store8(lowHalf, p, count: count)
+        }
     }
 }
 
@@ -313,7 +308,7 @@ private func gemmTile2x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Floa
         a0 = a0.fma(F16(repeating: x0[i]), w0); a1 = a1.fma(F16(repeating: x1[i]), w0)
         wr += 16
     }
-    storeRow16(a0, pixel: p, channel: o, oc, e, output); storeRow16(a1, pixel: p &+ 1, channel: o, oc, e, output)
+    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, output)
 }
 
 /// One pixel x 8 or 16 channels (`V`).
@@ -328,7 +323,7 @@ private func gemmTile1<V: TileVector, E: TileEpilogue>(_: V.Type, _ p: Int, _ in
         a = a.fma(V(repeating: x[i]), V.load(wr))
         wr += V.scalarCount
     }
-    a.store(pixel: p, channel: o, oc, e, output)
+    storeRow(a, pixel: p, channel: o, oc, e, output)
 }
 
 @inline(__always)
