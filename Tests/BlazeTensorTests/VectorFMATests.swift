@@ -1,6 +1,7 @@
 import TestSupport
 import Testing
 @testable import BlazeTensor
+import CVectorFMA
 
 /// The vector fma the kernels use (CVectorFMA.h: one instruction with FMA hardware, an exact
 /// round-to-odd emulation in double without it) against the scalar IEEE fma, lane by lane.
@@ -35,6 +36,38 @@ import Testing
         return mismatches
     }
 
+    /// The activations as types (`Identity`, `ClampedReLU`), which the tile epilogues are
+    /// specialised for, give the bits `Activation.apply` gives, NaN, infinities and -0 included.
+    @Test func activationTypesMatchTheActivationSwitch() {
+        var rng = SeededGenerator(seed: 79)
+        for _ in 0..<2_000 {
+            let v = F16((0..<16).map { _ in rng.next() % 2 == 0 ? specials[Int(rng.next() % UInt64(specials.count))] : fmaOperand(&rng) })
+            let v8 = F8(lowHalf: v.lowHalf.lowHalf, highHalf: v.highHalf.highHalf)
+            let cases: [(Activation, any ActivationFunction)] = [
+                (.none, Identity()), (.relu, ClampedReLU(upper: .infinity)), (.relu6, ClampedReLU(upper: 6)),
+            ]
+            for (activation, type) in cases {
+                #expect(bits(type.apply(v)) == bits(activation.apply(v)), "\(activation) on \(v)")
+                #expect(bits(type.apply(v8)) == bits(activation.apply(v8)), "\(activation) on \(v8)")
+            }
+        }
+    }
+
+    /// `bf_load16_first` and `bf_store16_first` (the 16-channel epilogue's skip load and store,
+    /// masked with AVX-512): lanes 0..<count only, for every count from -1 to 17; a store leaves
+    /// the floats past `count` as they were.
+    @Test func firstLanesLoadAndStoreTouchOnlyTheirLanes() {
+        let source = (0..<32).map { Float($0) + 0.5 }
+        for count in -1...17 {
+            let loaded = source.withUnsafeBufferPointer { bf_load16_first($0.baseAddress!, count) }
+            let kept = max(0, min(count, 16))
+            #expect((0..<16).map { loaded[$0] } == (0..<16).map { $0 < kept ? source[$0] : 0 }, "load, count \(count)")
+            var target = [Float](repeating: -1, count: 32)
+            target.withUnsafeMutableBufferPointer { bf_store16_first($0.baseAddress!, F16(source[0..<16]), count) }
+            #expect(target == (0..<32).map { $0 < kept ? source[$0] : -1 }, "store, count \(count)")
+        }
+    }
+
     /// The build-target check finds nothing missing on the machine running the tests (which is
     /// running this build's code already), so the CLI never refuses a build that works.
     @Test func buildTargetFindsNothingMissingHere() {
@@ -55,3 +88,6 @@ private func fmaOperand(_ rng: inout SeededGenerator) -> Float {
     default: return Float.random(in: -4...4, using: &rng) * Float(sign: .plus, exponent: Int(rng.next() % 40) - 20, significand: 1)
     }
 }
+
+/// Each lane's bit pattern, so that NaN compares equal to NaN and -0 differs from +0.
+private func bits<V: SIMD>(_ v: V) -> [UInt32] where V.Scalar == Float { (0..<V.scalarCount).map { v[$0].bitPattern } }

@@ -11,11 +11,20 @@ public func f32Conv2DDirectFMA(
     _ g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
     activation: Activation, slopes: UnsafePointer<Float>? = nil, output: UnsafeMutablePointer<Float>
 ) {
-    let base = ActivationOnly(activation: activation)
-    if let slopes {
-        direct(g, rows, input, weights, WithPReLU(base: base, slopes: slopes), output)
-    } else {
-        direct(g, rows, input, weights, base, output)
+    activation.dispatch(Direct(g: g, rows: rows, input: input, weights: weights, slopes: slopes, output: output))
+}
+
+private struct Direct: ActivationGenericBody {
+    let g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights
+    let slopes: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
+
+    func run<A: ActivationFunction>(_ activation: A) {
+        let base = ActivationOnly(activation: activation)
+        if let slopes {
+            direct(g, rows, input, weights, WithPReLU(base: base, slopes: slopes), output)
+        } else {
+            direct(g, rows, input, weights, base, output)
+        }
     }
 }
 

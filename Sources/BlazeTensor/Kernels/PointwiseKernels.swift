@@ -74,26 +74,65 @@ protocol TileEpilogue {
     func finish16(_ acc: F16, pixel p: Int, channel o: Int) -> F16
 }
 
-struct ActivationOnly: TileEpilogue {
-    let activation: Activation
+/// An activation as a type, so that an epilogue specialised for it applies it without a switch
+/// per stored vector. `Activation` itself conforms (the switch at run time, for cold paths).
+protocol ActivationFunction {
+    func apply(_ v: F8) -> F8
+    func apply(_ v: F16) -> F16
+}
+
+extension Activation: ActivationFunction {}
+
+/// `Activation.none` as a type.
+struct Identity: ActivationFunction {
+    @inline(__always) func apply(_ v: F8) -> F8 { v }
+    @inline(__always) func apply(_ v: F16) -> F16 { v }
+}
+
+/// `.relu` and `.relu6` as one type (one specialisation for both): max(v, 0), then
+/// min(·, upper) with upper +∞ or 6. The same values as `Activation.apply`: max(v, 0) is never
+/// NaN (a NaN lane takes the 0), and min(x, +∞) is x.
+struct ClampedReLU: ActivationFunction {
+    let upper: Float
+    @inline(__always) func apply(_ v: F8) -> F8 { bf_min8(bf_max8(v, F8()), F8(repeating: upper)) }
+    @inline(__always) func apply(_ v: F16) -> F16 { bf_min16(bf_max16(v, F16()), F16(repeating: upper)) }
+}
+
+/// A kernel body generic over the activation: `Activation.dispatch` picks the type once per call.
+protocol ActivationGenericBody {
+    func run<A: ActivationFunction>(_ activation: A)
+}
+
+extension Activation {
+    func dispatch<B: ActivationGenericBody>(_ body: B) {
+        switch self {
+        case .none: body.run(Identity())
+        case .relu: body.run(ClampedReLU(upper: .infinity))
+        case .relu6: body.run(ClampedReLU(upper: 6))
+        }
+    }
+}
+
+struct ActivationOnly<A: ActivationFunction>: TileEpilogue {
+    let activation: A
     @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 { activation.apply(acc) }
     @inline(__always) func finish16(_ acc: F16, pixel p: Int, channel o: Int) -> F16 { activation.apply(acc) }
 }
 
-struct AddSkip: TileEpilogue {
-    let activation: Activation, skip: UnsafePointer<Float>, skipChannels: Int
+struct AddSkip<A: ActivationFunction>: TileEpilogue {
+    let activation: A, skip: UnsafePointer<Float>, skipChannels: Int
     @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 {
         let s = load8Masked(skip + (p &* skipChannels &+ o), count: skipChannels &- o)
         return activation.apply(acc + s)
     }
     @inline(__always) func finish16(_ acc: F16, pixel p: Int, channel o: Int) -> F16 {
-        let s = load16Masked(skip + (p &* skipChannels &+ o), count: skipChannels &- o)
+        let s = bf_load16_first(skip + (p &* skipChannels &+ o), skipChannels &- o)
         return activation.apply(acc + s)
     }
 }
 
-struct AddPooledSkip: TileEpilogue {
-    let activation: Activation, skip: UnsafePointer<Float>, skipChannels: Int, outputWidth: Int, skipWidth: Int
+struct AddPooledSkip<A: ActivationFunction>: TileEpilogue {
+    let activation: A, skip: UnsafePointer<Float>, skipChannels: Int, outputWidth: Int, skipWidth: Int
     @inline(__always) func finish(_ acc: F8, pixel p: Int, channel o: Int) -> F8 {
         let lanes = skipChannels &- o
         let y = p / outputWidth, x = p &- y &* outputWidth
@@ -136,18 +175,29 @@ protocol EpilogueGenericBody {
 
 extension PointwiseEpilogue {
     func dispatch<B: EpilogueGenericBody>(_ body: B) {
-        func run<E: TileEpilogue>(_ base: E) {
-            if let slopes { body.run(WithPReLU(base: base, slopes: slopes)) } else { body.run(base) }
-        }
-        switch (skip, pooled) {
+        activation.dispatch(EpilogueDispatch(epilogue: self, body: body))
+    }
+}
+
+/// `PointwiseEpilogue.dispatch` once the activation is a type: the skip kind, then the PReLU.
+private struct EpilogueDispatch<B: EpilogueGenericBody>: ActivationGenericBody {
+    let epilogue: PointwiseEpilogue, body: B
+
+    func run<A: ActivationFunction>(_ activation: A) {
+        let e = epilogue
+        switch (e.skip, e.pooled) {
         case (nil, _):
             run(ActivationOnly(activation: activation))
         case (let skip?, false):
-            run(AddSkip(activation: activation, skip: skip, skipChannels: skipChannels))
+            run(AddSkip(activation: activation, skip: skip, skipChannels: e.skipChannels))
         case (let skip?, true):
-            run(AddPooledSkip(activation: activation, skip: skip, skipChannels: skipChannels,
-                              outputWidth: outputWidth, skipWidth: skipWidth))
+            run(AddPooledSkip(activation: activation, skip: skip, skipChannels: e.skipChannels,
+                              outputWidth: e.outputWidth, skipWidth: e.skipWidth))
         }
+    }
+
+    private func run<E: TileEpilogue>(_ base: E) {
+        if let slopes = epilogue.slopes { body.run(WithPReLU(base: base, slopes: slopes)) } else { body.run(base) }
     }
 }
 
@@ -157,22 +207,14 @@ public func f32PointwiseConvGEMM6x16FMA(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
     epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
 ) {
-    func run<E: TileEpilogue>(_ base: E) {
-        if let slopes = e.slopes {
-            gemm(pixels, input, weights, WithPReLU(base: base, slopes: slopes), output)
-        } else {
-            gemm(pixels, input, weights, base, output)
-        }
-    }
-    switch (e.skip, e.pooled) {
-    case (nil, _):
-        run(ActivationOnly(activation: e.activation))
-    case (let skip?, false):
-        run(AddSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels))
-    case (let skip?, true):
-        run(AddPooledSkip(activation: e.activation, skip: skip, skipChannels: e.skipChannels,
-                          outputWidth: e.outputWidth, skipWidth: e.skipWidth))
-    }
+    e.dispatch(GEMM(pixels: pixels, input: input, weights: weights, output: output))
+}
+
+private struct GEMM: EpilogueGenericBody {
+    let pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights
+    let output: UnsafeMutablePointer<Float>
+
+    func run<E: TileEpilogue>(_ e: E) { gemm(pixels, input, weights, e, output) }
 }
 
 @inline(__always)
@@ -271,13 +313,7 @@ extension SIMD16: TileVector where Scalar == Float {
     }
     @inline(__always) func store(to p: UnsafeMutablePointer<Float>) { store16(self, p) }
     @inline(__always) func store(to p: UnsafeMutablePointer<Float>, count: Int) {
-        if count >= 16 {
-            store16(self, p)
-        } else if count > 8 {
-            store8(lowHalf, p); store8(highHalf, p + 8, count: count &- 8)
-        } else {
-            store8(lowHalf, p, count: count)
-        }
+        bf_store16_first(p, self, count)
     }
 }
 

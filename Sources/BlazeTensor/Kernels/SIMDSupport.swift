@@ -27,14 +27,6 @@ extension SIMD16 where Scalar == Float {
     UnsafeMutableRawPointer(p).storeBytes(of: v, as: F16.self)
 }
 
-/// Lanes `0..<count` of a full 16-float load, zero in the others; nothing is read when
-/// `count <= 0`, so at most 15 floats past the valid ones (within `kernelSlack`).
-@inline(__always) func load16Masked(_ p: UnsafePointer<Float>, count: Int) -> F16 {
-    if count >= 16 { return load16(p) }
-    if count <= 0 { return F16() }
-    return bf_first_lanes16(load16(p), Int32(truncatingIfNeeded: count))
-}
-
 @inline(__always) func load8(_ p: UnsafePointer<Float>) -> F8 {
     UnsafeRawPointer(p).loadUnaligned(as: F8.self)
 }

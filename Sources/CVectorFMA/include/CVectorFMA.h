@@ -15,6 +15,7 @@ typedef int bf_int8 __attribute__((ext_vector_type(8)));
 typedef int bf_int16 __attribute__((ext_vector_type(16)));
 typedef int bf_int4 __attribute__((ext_vector_type(4)));
 typedef double bf_double4_t __attribute__((ext_vector_type(4)));
+typedef float bf_float16_unaligned __attribute__((ext_vector_type(16), aligned(4)));
 
 #if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || !defined(__x86_64__)
 
@@ -109,6 +110,30 @@ static inline __attribute__((always_inline)) bf_float16 bf_first_lanes16(bf_floa
 static inline __attribute__((always_inline)) bf_float16 bf_select_negative16(bf_float16 v, bf_float16 negative) {
     const bf_int16 isNegative = v < 0;
     return (bf_float16)(((bf_int16)negative & isNegative) | ((bf_int16)v & ~isNegative));
+}
+
+/// Lanes 0..<count of the 16 floats at p (count clamped to 0...16), +0 in the others; reads
+/// only those lanes with AVX-512 (one masked load, no branch), all 16 floats otherwise.
+static inline __attribute__((always_inline)) bf_float16 bf_load16_first(const float *p, long count) {
+#if defined(__AVX512F__)
+    const unsigned short mask = count >= 16 ? 0xFFFF : count <= 0 ? 0 : (unsigned short)((1u << count) - 1);
+    return (bf_float16)__builtin_ia32_loadups512_mask(p, (bf_float16){0}, mask);
+#else
+    if (count >= 16) { return *(const bf_float16_unaligned *)p; }
+    if (count <= 0) { return (bf_float16){0}; }
+    return bf_first_lanes16(*(const bf_float16_unaligned *)p, (int)count);
+#endif
+}
+
+/// Stores lanes 0..<count of v to p (count clamped to 0...16): one masked store with AVX-512.
+static inline __attribute__((always_inline)) void bf_store16_first(float *p, bf_float16 v, long count) {
+#if defined(__AVX512F__)
+    const unsigned short mask = count >= 16 ? 0xFFFF : count <= 0 ? 0 : (unsigned short)((1u << count) - 1);
+    __builtin_ia32_storeups512_mask(p, v, mask);
+#else
+    if (count >= 16) { *(bf_float16_unaligned *)p = v; return; }
+    for (long i = 0; i < count; i++) { p[i] = v[i]; }
+#endif
 }
 
 #if defined(__x86_64__)
