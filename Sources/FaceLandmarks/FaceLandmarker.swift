@@ -89,25 +89,38 @@ public final class FaceLandmarker: Sendable {
     /// Image mode on detections already made (say, `detections(for:)` filtered by size): the
     /// landmarks of each detection's region; each face keeps its `detection`.
     public func landmarks(for image: RGBImage, detections: [Detection]) throws(DetectorError) -> FaceLandmarkerResult {
+        var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
+        result.faces = try landmarks(for: image, detections: detections) { $0 }.compactMap { $0 }
+        return result
+    }
+
+    /// `landmarks(for:detections:)`, with `finish` applied to each face on the lane that found
+    /// it, as soon as it is found: work that follows the landmarks (the ML Kit view, writing
+    /// the face out) then runs side by side as the networks do. One slot per detection, in
+    /// order: nil where the region holds no face.
+    public func landmarks<T: Sendable>(for image: RGBImage, detections: [Detection],
+                                       finish: @Sendable (FaceLandmarks) -> T) throws(DetectorError) -> [T?] {
         guard options.runningMode == .image else {
             throw .invalidOption(name: "runningMode", value: "video", allowed: "image for landmarks(for:detections:)")
         }
         let regions = detections.map { FaceRegion(detection: $0, imageWidth: image.width, imageHeight: image.height) }
         let lanes = min(regions.count, 1 + extraStates.count)
         guard lanes > 1 else {
-            return try state.withLock { s throws(DetectorError) in try s.landmarks(image, regions: regions, detections: detections) }
+            return try state.withLock { s throws(DetectorError) in
+                try s.faces(image, regions: regions, detections: detections).map { $0.map(finish) }
+            }
         }
         // One face per lane at a time (faces lane, lane + lanes, ...), each lane on its own networks.
-        let slots = FaceSlots(count: regions.count)
+        let slots = Mutex([Result<T?, DetectorError>](repeating: .success(nil), count: regions.count))
         DispatchQueue.concurrentPerform(iterations: lanes) { lane in
             let mine = Array(stride(from: lane, to: regions.count, by: lanes))
             let (r, d) = (mine.map { regions[$0] }, mine.map { detections[$0] })
-            let faces = lane == 0 ? Self.faces(in: state, image, regions: r, detections: d)
-                : Self.faces(in: extraStates[lane - 1].state, image, regions: r, detections: d)
-            slots.results.withLock { out in for (k, i) in mine.enumerated() { out[i] = faces.map { $0[k] } } }
+            let faces = (lane == 0 ? Self.faces(in: state, image, regions: r, detections: d)
+                : Self.faces(in: extraStates[lane - 1].state, image, regions: r, detections: d)).map { $0.map { $0.map(finish) } }
+            slots.withLock { out in for (k, i) in mine.enumerated() { out[i] = faces.map { $0[k] } } }
         }
-        var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
-        for slot in slots.results.withLock({ $0 }) { if let face = try slot.get() { result.faces.append(face) } }
+        var result: [T?] = []
+        for slot in slots.withLock({ $0 }) { result.append(try slot.get()) }
         return result
     }
 
@@ -214,12 +227,6 @@ public final class FaceLandmarker: Sendable {
 final class LandmarkerLane: Sendable {
     let state: Mutex<LandmarkerState>
     init(state: sending LandmarkerState) { self.state = Mutex(state) }
-}
-
-/// Each region's outcome when faces run on several lanes, filled in by the lanes.
-final class FaceSlots: Sendable {
-    let results: Mutex<[Result<FaceLandmarks?, DetectorError>]>
-    init(count: Int) { results = Mutex(Array(repeating: .success(nil), count: count)) }
 }
 
 /// The landmarker's networks and what they keep between calls.

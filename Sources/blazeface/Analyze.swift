@@ -3,7 +3,6 @@ import BlazeFace
 import BlazeImage
 import FaceAnalysis
 import Foundation
-import Synchronization
 
 /// `blazeface analyze`: ML Kit's face detector view of images (FaceAnalysisPipeline), one JSON
 /// line per image; input handling and error records as `detect`.
@@ -78,8 +77,8 @@ struct Analyze: ParsableCommand {
                 case .file(let path): image = try ImageFile.read(contentsOf: path, applyingOrientation: !noExifOrientation)
                 case .standardInput: image = try ImageFile.read(data: try (stdin ?? .success([])).get(), applyingOrientation: !noExifOrientation)
                 }
-                let result = try pipeline.analyze(image: image)
-                print(Self.line(image: name, result: result, faceThreads: faceThreads))
+                let (result, line) = try Self.analyzedLine(image: name, image, pipeline: pipeline)
+                print(line)
                 if let annotate {
                     var canvas = image
                     AnalysisAnnotation.draw(result.faces.map(\.analysis), on: &canvas)
@@ -97,52 +96,38 @@ struct Analyze: ParsableCommand {
         if failures > 0 { throw ExitCode(1) }
     }
 
+    /// Analyses `image` and writes its line. Each face's JSON object is written on the lane
+    /// that analysed the face, as soon as it is done (`FaceAnalysisPipeline.analyze(image:eachFace:)`):
+    /// with the mesh on a face is some 1600 numbers (about 0.1 ms of float printing), which
+    /// then runs side by side with the other faces' work instead of after it.
+    static func analyzedLine(image name: String, _ image: RGBImage, pipeline: FaceAnalysisPipeline)
+        throws(FaceAnalysisError) -> (result: FaceAnalysisResult, line: String) {
+        let (result, objects) = try pipeline.analyze(image: image, eachFace: faceObject)
+        return (result, line(image: name, width: result.imageWidth, height: result.imageHeight, faceObjects: objects))
+    }
+
     /// {"image":P,"width":W,"height":H,"faces":[{<detect contract's detection fields>,<FaceAnalysisJSON fields>}]}
-    /// Built as UTF-8 bytes. With the mesh on a face is some 1600 numbers (about 0.1 ms of
-    /// float printing), so up to `faceThreads` faces are written at the same time, each into
-    /// its own buffer, and joined in order: the same bytes as one after the other.
-    static func line(image: String, result: FaceAnalysisResult, faceThreads: Int = 1) -> String {
+    /// from the faces' objects (`faceObject`), built as UTF-8 bytes.
+    static func line(image: String, width: Int, height: Int, faceObjects: [[UInt8]]) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(1024 + 24_000 * result.faces.count)
-        out += "{\"image\":\(DetectionJSON.string(image)),\"width\":\(result.imageWidth),\"height\":\(result.imageHeight),\"faces\":[".utf8
-        let faces = result.faces
-        let lanes = min(faceThreads, faces.count)
-        if lanes > 1 && faces.contains(where: { $0.analysis.mesh != nil }) {
-            let parts = Mutex([[UInt8]](repeating: [], count: faces.count))
-            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-                for i in stride(from: lane, to: faces.count, by: lanes) {
-                    let part = faceObject(faces[i])
-                    parts.withLock { $0[i] = part }
-                }
-            }
-            parts.withLock { parts in
-                for (i, part) in parts.enumerated() {
-                    if i > 0 { out.append(UInt8(ascii: ",")) }
-                    out += part
-                }
-            }
-        } else {
-            for (i, face) in faces.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                appendFaceObject(face, to: &out)
-            }
+        out.reserveCapacity(1024 + faceObjects.reduce(0) { $0 + $1.count + 1 })
+        out += "{\"image\":\(DetectionJSON.string(image)),\"width\":\(width),\"height\":\(height),\"faces\":[".utf8
+        for (i, object) in faceObjects.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out += object
         }
         out += "]}".utf8
         return String(decoding: out, as: UTF8.self)
     }
 
     /// One face's object: the detection's fields, then the analysis fields.
-    private static func appendFaceObject(_ face: AnalyzedFace, to out: inout [UInt8]) {
+    @Sendable static func faceObject(_ face: AnalyzedFace) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(face.analysis.mesh == nil ? 4_000 : 24_000)
         out += DetectionJSON.detection(face.detection).utf8.dropLast()   // the detection's object, still open
         out.append(UInt8(ascii: ","))
         FaceAnalysisJSON.appendFields(face.analysis, to: &out)
         out.append(UInt8(ascii: "}"))
-    }
-
-    private static func faceObject(_ face: AnalyzedFace) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(24_000)
-        appendFaceObject(face, to: &out)
         return out
     }
 }

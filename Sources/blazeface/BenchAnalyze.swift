@@ -41,9 +41,9 @@ struct BenchAnalyze: ParsableCommand {
         } catch let e as FaceAnalysisError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
         var faces = 0, bytes = 0
         let analyze = try Timing.measure(iterations: iterations) {
-            let result = try pipeline.analyze(image: photo)
+            let (result, line) = try Analyze.analyzedLine(image: "photo", photo, pipeline: pipeline)
             faces = result.faces.count
-            bytes = Analyze.line(image: "photo", result: result, faceThreads: faceThreads).utf8.count
+            bytes = line.utf8.count
         }
         // The same work stage by stage (each stage in its own loop, so warmer than inside analyze).
         let detections = try pipeline.landmarker.detections(for: photo)
@@ -57,7 +57,10 @@ struct BenchAnalyze: ParsableCommand {
                                                   imageWidth: photo.width, imageHeight: photo.height)
             }
         }
-        let line = Timing.measure(iterations: iterations) { _ = Analyze.line(image: "photo", result: result, faceThreads: faceThreads) }
+        let line = Timing.measure(iterations: iterations) {
+            _ = Analyze.line(image: "photo", width: result.imageWidth, height: result.imageHeight,
+                             faceObjects: result.faces.map(Analyze.faceObject))
+        }
         let cpu = Timing.cpuName()
         func pair(_ t: (median: Double, min: Double)) -> String { "{\"median_us\":\(t.median),\"min_us\":\(t.min)}" }
         if json {

@@ -81,6 +81,20 @@ import Testing
         }
     }
 
+    /// `analyze(image:eachFace:)` calls `eachFace` once per face kept, on whichever lane ran the
+    /// face, and returns its values in the order of the result's faces (three faces on two
+    /// lanes: one lane takes two); the result is `analyze(image:)`'s.
+    @Test func eachFaceValuesFollowTheFaces() throws {
+        let image = try Self.image("multi_face")
+        let pipeline = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, faceThreads: 2)
+        let plain = try pipeline.analyze(image: image)
+        let (result, values) = try pipeline.analyze(image: image) { face in face.detection }
+        try #require(plain.faces.count == 3)
+        #expect(result.faces.map(\.detection) == plain.faces.map(\.detection))
+        #expect(result.faces.map(\.analysis.mesh) == plain.faces.map(\.analysis.mesh))
+        #expect(values == plain.faces.map(\.detection))
+    }
+
     /// Bad options and missing weights are typed errors.
     @Test func refusesBadOptions() {
         #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: .nan), weightsFolder: Self.weights) }

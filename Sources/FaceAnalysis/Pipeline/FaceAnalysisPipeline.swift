@@ -68,23 +68,41 @@ public final class FaceAnalysisPipeline: Sendable {
     /// contract) and its ML Kit view. Faces whose region holds no face (the landmark network's
     /// presence gate) are left out, as MediaPipe leaves them out.
     public func analyze(image: RGBImage) throws(FaceAnalysisError) -> FaceAnalysisResult {
+        try analyze(image: image) { _ in () }.result
+    }
+
+    /// `analyze(image:)`, also calling `eachFace` on each face as soon as it is analysed, on
+    /// the thread that analysed it (with `faceThreads` above 1, faces run side by side, and so
+    /// does `eachFace`: say, writing the face out). `values` holds its results in the order
+    /// of `result.faces`.
+    public func analyze<T: Sendable>(image: RGBImage, eachFace: @escaping @Sendable (AnalyzedFace) -> T)
+        throws(FaceAnalysisError) -> (result: FaceAnalysisResult, values: [T]) {
         let detections: [Detection]
-        let landmarks: FaceLandmarkerResult
+        let faces: [Result<(AnalyzedFace, T)?, FaceAnalysisError>?]
+        let (options, analyzer) = (options, analyzer)
         do {
             detections = try landmarker.detections(for: image).filter {
                 options.accepts(faceWidth: $0.relativeBoundingBox.width)
             }
-            landmarks = try landmarker.landmarks(for: image, detections: detections)
+            faces = try landmarker.landmarks(for: image, detections: detections) { face in
+                Result { () throws(FaceAnalysisError) -> (AnalyzedFace, T)? in
+                    guard let detection = face.detection else { return nil }
+                    let blendshapes = options.needsBlendshapes ? face.blendshapes.map { (name: $0.name, score: $0.score) } : nil
+                    guard let analysis = try analyzer.analyze(landmarks: face.landmarks, blendshapes: blendshapes,
+                                                              imageWidth: image.width, imageHeight: image.height) else { return nil }
+                    let analyzed = AnalyzedFace(detection: detection, analysis: analysis)
+                    return (analyzed, eachFace(analyzed))
+                }
+            }
         } catch { throw .landmarker(error) }
         var result = FaceAnalysisResult(imageWidth: image.width, imageHeight: image.height)
-        for face in landmarks.faces {
-            guard let detection = face.detection else { continue }
-            let blendshapes = options.needsBlendshapes ? face.blendshapes.map { (name: $0.name, score: $0.score) } : nil
-            guard let analysis = try analyzer.analyze(landmarks: face.landmarks, blendshapes: blendshapes,
-                                                      imageWidth: image.width, imageHeight: image.height) else { continue }
-            result.faces.append(AnalyzedFace(detection: detection, analysis: analysis))
+        var values: [T] = []
+        for face in faces {
+            guard let (analyzed, value) = try face?.get() else { continue }
+            result.faces.append(analyzed)
+            values.append(value)
         }
-        return result
+        return (result, values)
     }
 }
 
