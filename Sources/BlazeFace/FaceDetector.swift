@@ -218,8 +218,10 @@ struct Pipeline {
         merged.reserveCapacity(anchors.count)
     }
 
+    /// The letterbox, its rows split over the network's threads (which then stay awake for
+    /// the network's first layers).
     func preprocess(_ image: RGBImage, region: RotatedRect? = nil) throws(DetectorError) -> ImageToTensor.Transform {
-        try imageToTensor.convert(image, region: region, into: network.input())
+        try imageToTensor.convert(image, region: region, into: network.input(), rowRunner: network.runConcurrently(units:_:))
     }
 
     mutating func detect(_ image: RGBImage, region: RotatedRect? = nil, into result: inout FaceDetectorResult) throws(DetectorError) {

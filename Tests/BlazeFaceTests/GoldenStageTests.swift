@@ -22,6 +22,15 @@ import Testing
         #expect(maxAbsDifference(tensor, golden) == 0)
     }
 
+    /// Stage 1 with the letterbox's rows split over three threads (`Network.runConcurrently`):
+    /// the same tensor to the bit.
+    @Test(arguments: Goldens.fixtures)
+    func inputTensorOnThreeThreadsMatchesMediaPipe(_ name: String) throws {
+        let threaded = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights, threads: 3))
+        let (tensor, _) = try threaded.inputTensor(for: try Goldens.image(name))
+        #expect(maxAbsDifference(tensor, try Goldens.floats(name, "input.f32")) == 0)
+    }
+
     /// Stage 2: the network on MediaPipe's own input tensor gives its raw outputs bit for bit.
     /// (The bar is 1e-4 on logits and 1e-3 on regressors; the reference kernels sum
     /// in XNNPACK's order with fused multiply-adds, so the outputs are identical, and any

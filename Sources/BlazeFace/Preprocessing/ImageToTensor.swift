@@ -31,13 +31,19 @@ public struct ImageToTensor: Sendable {
         public var projection: SIMD16<Float>
     }
 
-    /// Fills `tensor` (height x width x 3, NHWC) from `region` of `image` (default: all of it).
-    public func convert(_ image: RGBImage, region: RotatedRect? = nil,
-                        into tensor: UnsafeMutableBufferPointer<Float>) throws(DetectorError) -> Transform {
+    /// Runs a job of `rows` destination rows, split into contiguous ranges, perhaps on several
+    /// threads (`Network.runConcurrently`), and returns when every row is done. Each row is
+    /// computed alone, so any split gives the same tensor.
+    public typealias RowRunner = (_ rows: Int, _ body: (Range<Int>) -> Void) -> Void
+
+    /// Fills `tensor` (height x width x 3, NHWC) from `region` of `image` (default: all of it);
+    /// the rows through `rowRunner` if given (say, over the threads of the network it feeds).
+    public func convert(_ image: RGBImage, region: RotatedRect? = nil, into tensor: UnsafeMutableBufferPointer<Float>,
+                        rowRunner: RowRunner? = nil) throws(DetectorError) -> Transform {
         guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
             throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
         }
-        return try image.withSampler(Converting(converter: self, region: region, tensor: tensor)).get()
+        return try image.withSampler(Converting(converter: self, region: region, tensor: tensor, rowRunner: rowRunner)).get()
     }
 
     /// Fills `tensor` from `region` of a caller's pixel buffer (default: all of it), sampling
@@ -50,8 +56,8 @@ public struct ImageToTensor: Sendable {
 
     /// Fills `tensor` from `region` of any pixel source (default: all of it): the letterbox,
     /// then the warp with the source's tap.
-    public func convert<S: PixelSampler>(_ source: S, region: RotatedRect? = nil,
-                                         into tensor: UnsafeMutableBufferPointer<Float>) throws(DetectorError) -> Transform {
+    public func convert<S: PixelSampler>(_ source: S, region: RotatedRect? = nil, into tensor: UnsafeMutableBufferPointer<Float>,
+                                         rowRunner: RowRunner? = nil) throws(DetectorError) -> Transform {
         precondition(tensor.count == width * height * 3, "tensor buffer must hold \(width)x\(height)x3 floats")
         guard source.width > 0, source.height > 0 else { throw .invalidImage("\(source.width)x\(source.height) image") }
         var roi = region ?? .wholeImage(width: source.width, height: source.height)
@@ -66,7 +72,11 @@ public struct ImageToTensor: Sendable {
               let inverse = forward.inverted() else {
             throw .invalidRegion("region \(roi) is degenerate")
         }
-        warpBilinear(source, inverse: inverse, into: tensor)
+        if let rowRunner {
+            rowRunner(height) { rows in warpBilinear(source, inverse: inverse, into: tensor, rows: rows) }
+        } else {
+            warpBilinear(source, inverse: inverse, into: tensor, rows: 0..<height)
+        }
         return Transform(region: roi, projection: roi.projectionMatrix(imageWidth: source.width, imageHeight: source.height))
     }
 
@@ -75,8 +85,9 @@ public struct ImageToTensor: Sendable {
         let converter: ImageToTensor
         let region: RotatedRect?
         let tensor: UnsafeMutableBufferPointer<Float>
+        var rowRunner: RowRunner? = nil
         func visit<S: PixelSampler>(_ sampler: S) -> Result<Transform, DetectorError> {
-            Result { () throws(DetectorError) in try converter.convert(sampler, region: region, into: tensor) }
+            Result { () throws(DetectorError) in try converter.convert(sampler, region: region, into: tensor, rowRunner: rowRunner) }
         }
     }
 
@@ -84,8 +95,9 @@ public struct ImageToTensor: Sendable {
     /// BORDER_CONSTANT 0 or BORDER_REPLICATE) followed by `convertTo(CV_32F, scale, offset)`. Each of the four
     /// taps reads R, G, B through `source` (the pixel format's conversion happens per tap); where
     /// all four are inside the image, the source's `bilinearSum` reads them (packed RGB: two loads).
+    /// Destination rows `rows` only.
     func warpBilinear<S: PixelSampler>(_ source: S, inverse t: PerspectiveTransform,
-                                               into tensor: UnsafeMutableBufferPointer<Float>) {
+                                       into tensor: UnsafeMutableBufferPointer<Float>, rows: Range<Int>) {
         let scale = (valueRange.upperBound - valueRange.lowerBound) / 255
         let offset = valueRange.lowerBound
         let (iw, ih) = (source.width, source.height)
@@ -93,11 +105,11 @@ public struct ImageToTensor: Sendable {
         // The source pixels are likely cold (a network ran since the image was read), and the
         // warp reads them along slanted lines that hardware prefetchers do not follow: ask for
         // them `prefetchDistance` destination rows ahead.
-        for y in 0..<min(Self.prefetchDistance, height) { prefetchTaps(of: y, t.m, source) }
+        for y in rows.prefix(Self.prefetchDistance) { prefetchTaps(of: y, t.m, source) }
         // Sample positions for up to 32 columns at a time, on the stack.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * Self.chunk + 8) { positions in
-            for y in 0..<height {
-                if y &+ Self.prefetchDistance < height { prefetchTaps(of: y &+ Self.prefetchDistance, t.m, source) }
+            for y in rows {
+                if y &+ Self.prefetchDistance < rows.upperBound { prefetchTaps(of: y &+ Self.prefetchDistance, t.m, source) }
                 let out = tensor.baseAddress! + y &* width &* 3
                 var first = 0
                 while first < width {
