@@ -11,6 +11,7 @@ import Testing
         (16, 16, 88, 2), (8, 8, 96, 6), (16, 16, 88, 32), (8, 8, 96, 96), (3, 5, 7, 9), (1, 1, 1, 1), (7, 1, 13, 17),
         (13, 1, 16, 8), (128, 3, 16, 8),   // 8-channel blocks: 8-, 4- and 1-pixel tiles
         (11, 1, 16, 16), (1, 2, 5, 16), (64, 1, 97, 97),   // 16-channel blocks: 6-, 4-, 2- and 1-pixel tiles
+        (5, 7, 8, 16), (3, 13, 5, 20),   // at most 8 input channels: 12-pixel tiles, then the others
     ]
 
     @Test(arguments: pointwiseShapes.indices)
@@ -104,7 +105,7 @@ import Testing
     /// The fused depthwise + pointwise operator equals the two run apart, whole or split into
     /// row ranges (as threads split it), with and without a (pooled) residual.
     @Test(arguments: [(16, 16, 24, 28, 1, false, false), (12, 10, 32, 8, 1, true, false), (16, 16, 28, 32, 2, true, true),
-                      (7, 5, 13, 17, 2, false, false)])
+                      (7, 5, 13, 17, 2, false, false), (9, 22, 8, 16, 1, true, false)])
     func depthwisePointwiseEqualsSeparateOperators(_ h: Int, _ w: Int, _ c: Int, _ oc: Int, _ stride: Int,
                                                    _ residual: Bool, _ pooled: Bool) throws {
         var rng = SeededGenerator(seed: UInt64(h * 31 + c * 7 + oc))

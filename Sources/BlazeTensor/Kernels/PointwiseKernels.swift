@@ -6,7 +6,8 @@ import CVectorFMA
 // one packed weight row. Per output value the
 // sum is bias, then fma over input channels in order: the reference kernel's order, so the
 // results are identical to it. The 6x16 and 4-pixel tiles are the direct convolution's
-// (DirectConvKernels.swift) with a 1x1 window; the 8x8, 2x16 and 1-pixel tiles are the GEMM's own.
+// (DirectConvKernels.swift) with a 1x1 window; the 12x16 (at most 8 input channels), 8x8, 2x16
+// and 1-pixel tiles are the GEMM's own.
 
 /// Weights packed once for the GEMM-style kernels: output channels in blocks of `maxWidth`
 /// (16; 24 or 32 for the direct convolution; the last block narrower, zero-padded), each
@@ -226,6 +227,12 @@ private func gemm<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePointer<
             let w = packed.baseAddress! + offset
             var p = pixels.lowerBound
             if width == 16 {
+                if ic <= 8 && BuildTarget.hasAVX512 {
+                    while p &+ 12 <= pixels.upperBound {
+                        gemmTile12x16(p, input, ic, w, start, oc, e, output)
+                        p &+= 12
+                    }
+                }
                 while p &+ 6 <= pixels.upperBound {
                     gemmTile6x16(p, input, ic, w, start, oc, e, output)
                     p &+= 6
@@ -323,6 +330,34 @@ extension SIMD16: TileVector where Scalar == Float {
 private func gemmTile6x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
                                            _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
     directTile6x16(input + p &* ic, ic, 0, RuntimeWindow(kernelH: 1, rowLength: ic), w, p, o, oc, e, output)
+}
+
+/// Twelve pixels x 16 channels, for few input channels (8: the 128x128 stage), where a 6x16
+/// tile's fixed costs (bias, pointers, loop) weigh on only 48 FMAs. AVX-512 only: twelve
+/// accumulators are 24 of AVX2's 16 registers.
+@inline(__always)
+private func gemmTile12x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
+                                            _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
+    let b = load16(w)
+    var a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b, a6 = b, a7 = b, a8 = b, a9 = b, a10 = b, a11 = b
+    let x = input + p &* ic
+    var wr = w + 16
+    for i in 0..<ic {
+        let w0 = load16(wr)
+        a0 = a0.fma(F16(repeating: x[i]), w0); a1 = a1.fma(F16(repeating: x[ic &+ i]), w0)
+        a2 = a2.fma(F16(repeating: x[2 &* ic &+ i]), w0); a3 = a3.fma(F16(repeating: x[3 &* ic &+ i]), w0)
+        a4 = a4.fma(F16(repeating: x[4 &* ic &+ i]), w0); a5 = a5.fma(F16(repeating: x[5 &* ic &+ i]), w0)
+        a6 = a6.fma(F16(repeating: x[6 &* ic &+ i]), w0); a7 = a7.fma(F16(repeating: x[7 &* ic &+ i]), w0)
+        a8 = a8.fma(F16(repeating: x[8 &* ic &+ i]), w0); a9 = a9.fma(F16(repeating: x[9 &* ic &+ i]), w0)
+        a10 = a10.fma(F16(repeating: x[10 &* ic &+ i]), w0); a11 = a11.fma(F16(repeating: x[11 &* ic &+ i]), w0)
+        wr += 16
+    }
+    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, output)
+    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, output); storeRow(a3, pixel: p &+ 3, channel: o, oc, e, output)
+    storeRow(a4, pixel: p &+ 4, channel: o, oc, e, output); storeRow(a5, pixel: p &+ 5, channel: o, oc, e, output)
+    storeRow(a6, pixel: p &+ 6, channel: o, oc, e, output); storeRow(a7, pixel: p &+ 7, channel: o, oc, e, output)
+    storeRow(a8, pixel: p &+ 8, channel: o, oc, e, output); storeRow(a9, pixel: p &+ 9, channel: o, oc, e, output)
+    storeRow(a10, pixel: p &+ 10, channel: o, oc, e, output); storeRow(a11, pixel: p &+ 11, channel: o, oc, e, output)
 }
 
 /// Four pixels x 16 channels: the direct convolution's 4-pixel tile with a 1x1 window.

@@ -285,6 +285,16 @@ static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb(const unsig
 #endif
 }
 
+/// Whether this build has AVX-512's 32 registers of 16 floats, so that a tile of 12 SIMD16
+/// accumulators fits in registers (AVX2 holds an SIMD16 in two of its 16).
+static inline int bf_has_avx512(void) {
+#if defined(__AVX512F__)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 /// Whether `bf_load_half16` is one instruction here (x86 F16C, or arm64): only then do the
 /// kernels keep weights in half precision (half the bytes to stream, the same floats).
 static inline int bf_has_fast_half(void) {
