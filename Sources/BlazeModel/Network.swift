@@ -116,8 +116,9 @@ public final class Network {
 
     /// Runs `body` over `units` units split into contiguous ranges, one per thread of this
     /// network (the caller's included), and returns when all are done: for work that feeds the
-    /// network, such as the letterbox that fills its input. With one thread, one call on this
-    /// thread. The workers keep spinning afterwards, ready for the layers that follow.
+    /// network, such as the letterbox that fills its input. With one thread, or fewer units
+    /// than threads, one call on this thread. The workers keep spinning afterwards, ready for
+    /// the layers that follow.
     public func runConcurrently(units: Int, _ body: (Range<Int>) -> Void) {
         guard units > 0 else { return }
         guard let pool, units >= pool.threads else { return body(0..<units) }
