@@ -16,7 +16,7 @@ struct BlazeFaceCommand: ParsableCommand {
         let missing = BuildTarget.missingCPUFeatures
         guard missing.isEmpty else {
             FileHandle.standardError.write(Data(("blazeface: this build was compiled for \(missing.joined(separator: ", ")), which this CPU "
-                + "lacks; rebuild without -target-cpu, or with this CPU's\n").utf8))
+                + "lacks; rebuild it on this machine (the build is for the CPU it is made on), or with BLAZEFACE_TARGET_CPU=generic\n").utf8))
             Foundation.exit(1)
         }
         do {

@@ -195,6 +195,20 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
         }
     }
 
+    /// A turned camera frame's letterbox split over three threads (as `detect` splits it) is the
+    /// one-thread tensor, bit for bit.
+    @Test func pixelBufferTensorOnThreeThreadsIsTheOneThreadTensor() throws {
+        let threaded = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights, threads: 3))
+        let stored = Layouts.stored(try Goldens.image("two_faces_1280x853"), .right)
+        try Layouts.withYUV(stored, .nv12, padding: 2) { buffer in
+            let options = ImageProcessingOptions(orientation: .right)
+            let one = try Self.detector.inputTensor(for: buffer, options: options)
+            let three = try threaded.inputTensor(for: buffer, options: options)
+            #expect(three.tensor == one.tensor)
+            #expect(three.transform == one.transform)
+        }
+    }
+
     @Test(arguments: [ImageOrientation.upMirrored, .rightMirrored, .downMirrored, .leftMirrored])
     func mirroredOrientationsAreRefused(_ orientation: ImageOrientation) throws {
         let image = try RGBImage(width: 8, height: 8)

@@ -42,7 +42,8 @@ extension FaceDetector {
         let (turns, region) = try Self.geometry(options, width: pixels.width, height: pixels.height)
         try state.withLock { pipeline throws(DetectorError) in
             let transform = try pixels.withSampler(ConvertingTurned(converter: pipeline.imageToTensor, quarterTurns: turns,
-                                                                    region: region, tensor: pipeline.network.input())).get()
+                                                                    region: region, tensor: pipeline.network.input(),
+                                                                    rowRunner: pipeline.network.runConcurrently(units:_:))).get()
             pipeline.run(transform: transform.followed(by: ImageProcessingOptions.storedFromUpright(quarterTurns: turns)),
                          imageWidth: pixels.width, imageHeight: pixels.height, into: &result)
         }
@@ -55,7 +56,8 @@ extension FaceDetector {
         let (turns, region) = try Self.geometry(options, width: pixelBuffer.width, height: pixelBuffer.height)
         return try state.withLock { pipeline throws(DetectorError) in
             let t = try pixelBuffer.withSampler(ConvertingTurned(converter: pipeline.imageToTensor, quarterTurns: turns,
-                                                                 region: region, tensor: pipeline.network.input())).get()
+                                                                 region: region, tensor: pipeline.network.input(),
+                                                                    rowRunner: pipeline.network.runConcurrently(units:_:))).get()
             return (Array(pipeline.network.input()), t.followed(by: ImageProcessingOptions.storedFromUpright(quarterTurns: turns)))
         }
     }

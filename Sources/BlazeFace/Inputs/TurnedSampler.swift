@@ -31,11 +31,14 @@ struct ConvertingTurned: PixelSamplerVisitor {
     let quarterTurns: Int
     let region: RotatedRect?
     let tensor: UnsafeMutableBufferPointer<Float>
+    /// The rows' runner (`ImageToTensor.RowRunner`): the detector network's threads.
+    let rowRunner: ImageToTensor.RowRunner?
 
     func visit<S: PixelSampler>(_ sampler: S) -> Result<ImageToTensor.Transform, DetectorError> {
         Result { () throws(DetectorError) in
-            quarterTurns == 0 ? try converter.convert(sampler, region: region, into: tensor)
-                : try converter.convert(TurnedSampler(sampler, quarterTurns: quarterTurns), region: region, into: tensor)
+            quarterTurns == 0 ? try converter.convert(sampler, region: region, into: tensor, rowRunner: rowRunner)
+                : try converter.convert(TurnedSampler(sampler, quarterTurns: quarterTurns), region: region, into: tensor,
+                                        rowRunner: rowRunner)
         }
     }
 }

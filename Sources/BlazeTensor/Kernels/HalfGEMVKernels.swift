@@ -21,7 +21,7 @@ public struct HalfPackedWeights: Sendable {
 
     /// - Parameter weightsIO: `[taps][outputChannels]` (HWIO, the taps being the window's).
     public init?(weightsIO: [Float], bias: [Float], taps: Int, outputChannels: Int) {
-        guard bf_has_fast_half() != 0 else { return nil }
+        guard BuildTarget.hasFastHalfConversion else { return nil }
         let width = Self.blockWidth
         let blocks = (outputChannels + width - 1) / width
         var halves = [UInt16](repeating: 0, count: blocks * taps * width)
