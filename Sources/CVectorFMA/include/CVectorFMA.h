@@ -341,6 +341,7 @@ static inline __attribute__((always_inline)) bf_float4 bf_fma4(bf_float4 a, bf_f
 }
 
 typedef float bf_float4_unaligned __attribute__((ext_vector_type(4), aligned(4)));
+typedef float bf_float2_unaligned __attribute__((ext_vector_type(2), aligned(4)));
 
 /// OpenCV's INTER_LINEAR warp of a packed-RGB image (remapBilinear for 8UC3, then
 /// convertTo's fma(v, scale, offset)) for a run of destination pixels: `positions` holds each
@@ -383,14 +384,13 @@ static inline long bf_warp_rgb_interior(const int *positions, long count, const 
     const bf_float4 s = scale, o = offset;
     long i = 0;
 #if defined(__AVX2__)
-    // Eight pixels at a time while all eight are inside (and a ninth follows, which overwrites
-    // what the last pair's store writes past its pixels): positions, bounds and weights in
+    // Eight pixels at a time while all eight are inside: positions, bounds and weights in
     // vectors, then two pixels per 256-bit bilinear sum. Offsets in 32 bits: only for images
     // under 2 GB.
     if (byteCount < 0x7fff0000L && rowStride < 0x7fff0000L) {
         const bf_int8 w1 = (int)(width - 1), h1 = (int)(height - 1), stride = (int)rowStride, limit = (int)(byteCount - 8);
         const bf_float8 s8 = scale, o8 = offset;
-        for (; i + 8 < count; i += 8) {
+        for (; i + 8 <= count; i += 8) {
             const bf_int16 p = *(const bf_int16_unaligned *)(positions + 2 * i);
             const bf_int8 X = __builtin_shufflevector(p, p, 0, 2, 4, 6, 8, 10, 12, 14);
             const bf_int8 Y = __builtin_shufflevector(p, p, 1, 3, 5, 7, 9, 11, 13, 15);
@@ -407,8 +407,14 @@ static inline long bf_warp_rgb_interior(const int *positions, long count, const 
                 const bf_int8 v = bf_bilinear_rgb_pair(base, rowStride, offsets, k, wy, wx);
                 // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
                 const bf_float8 f = __builtin_elementwise_fma(__builtin_convertvector((v + 512) >> 10, bf_float8), s8, o8);
-                // R, G, B of both pixels, then two floats the next pixel overwrites.
-                *(bf_float8_unaligned *)(out + 3 * (i + k)) = __builtin_shufflevector(f, f, 0, 1, 2, 4, 5, 6, 7, 7);
+                // R, G, B of both pixels, then two floats the next pixel overwrites; the run's
+                // last pair stores its six floats alone (nothing of this call follows them).
+                if (i + k + 2 < count) {
+                    *(bf_float8_unaligned *)(out + 3 * (i + k)) = __builtin_shufflevector(f, f, 0, 1, 2, 4, 5, 6, 7, 7);
+                } else {
+                    *(bf_float4_unaligned *)(out + 3 * (i + k)) = __builtin_shufflevector(f, f, 0, 1, 2, 4);
+                    *(bf_float2_unaligned *)(out + 3 * (i + k) + 4) = __builtin_shufflevector(f, f, 5, 6);
+                }
             }
         }
     }
