@@ -11,11 +11,11 @@ public func f32Conv2DDirectFMA(
     _ g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
     activation: Activation, slopes: UnsafePointer<Float>? = nil, output: UnsafeMutablePointer<Float>
 ) {
-    activation.dispatch(Direct(g: g, rows: rows, input: input, weights: weights, slopes: slopes, output: output))
+    weights.withView { activation.dispatch(Direct(g: g, rows: rows, input: input, weights: $0, slopes: slopes, output: output)) }
 }
 
 private struct Direct: ActivationGenericBody {
-    let g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights
+    let g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights.View
     let slopes: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
 
     func run<A: ActivationFunction>(_ activation: A) {
@@ -30,7 +30,7 @@ private struct Direct: ActivationGenericBody {
 
 @inline(__always)
 private func direct<E: TileEpilogue>(_ g: WindowGeometry, _ rows: Range<Int>, _ input: UnsafePointer<Float>,
-                                     _ weights: PackedPointwiseWeights, _ epilogue: E,
+                                     _ weights: PackedPointwiseWeights.View, _ epilogue: E,
                                      _ output: UnsafeMutablePointer<Float>) {
     // The networks' first layers (RGB in, a 3x3 or 5x5 window) with the window's shape as
     // constants, so that the tiles' tap loops unroll fully (no loop overhead between FMAs).
@@ -55,7 +55,7 @@ struct RGBWindow5x5: WindowShape { var kernelH: Int { 5 }; var rowLength: Int { 
 
 @inline(__always)
 private func direct<E: TileEpilogue, W: WindowShape>(_ g: WindowGeometry, _ rows: Range<Int>, _ input: UnsafePointer<Float>,
-                                                     _ weights: PackedPointwiseWeights, _ epilogue: E,
+                                                     _ weights: PackedPointwiseWeights.View, _ epilogue: E,
                                                      _ output: UnsafeMutablePointer<Float>, _ shape: W) {
     let ic = g.input.c, oc = g.output.c, iw = g.input.w
     let kernelH = shape.kernelH, rowLength = shape.rowLength
@@ -63,49 +63,48 @@ private func direct<E: TileEpilogue, W: WindowShape>(_ g: WindowGeometry, _ rows
     let blocks = weights.blocks
     let allWidth32 = blocks.allSatisfy { $0.width == 32 }
     let allWidth16 = blocks.allSatisfy { $0.width == 16 }
-    weights.data.withUnsafeBufferPointer { packed in
-        for n in 0..<g.input.n {
-            let image = input + n * g.input.h * iw * ic
-            let out = output + n * g.output.h * g.output.w * oc
-            for oy in rows {
-                let iy0 = oy * g.strideH - g.padTop
-                let rowsInside = iy0 >= 0 && iy0 + g.kernelH <= g.input.h
-                // Interior columns: every tap inside the input.
-                let firstInside = (g.padLeft + g.strideW - 1) / g.strideW
-                let lastInside = (iw - g.kernelW + g.padLeft) / g.strideW   // inclusive
-                var ox = 0
-                while ox < g.output.w {
-                    let pixel = oy * g.output.w + ox
-                    let window = image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic
-                    if allWidth32 && rowsInside && ox >= firstInside && ox + 1 <= lastInside {
-                        for (start, _, offset) in blocks {
-                            directTile2x32(window, g.strideW * ic, iw * ic, kernelH, rowLength,
-                                           packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
-                        }
-                        ox += 2
-                    } else if allWidth16 && rowsInside && ox >= firstInside && ox + 5 <= lastInside {
-                        for (start, _, offset) in blocks {
-                            directTile6x16(window, g.strideW * ic, iw * ic, shape,
-                                           packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
-                        }
-                        ox += 6
-                    } else if rowsInside && ox >= firstInside && ox + 3 <= lastInside {
-                        for (start, width, offset) in blocks where width == 24 {
-                            directTile4x24(window, g.strideW * ic, iw * ic, shape,
-                                           packed.baseAddress! + offset, pixel, start, oc, epilogue, out)
-                        }
-                        for (start, width, offset) in blocks where width != 24 {
-                            directTile4(window, g.strideW * ic, iw * ic, kernelH, rowLength,
-                                        packed.baseAddress! + offset, width, pixel, start, oc, epilogue, out)
-                        }
-                        ox += 4
-                    } else {
-                        for (start, width, offset) in blocks {
-                            directPixel(g, image, oy: oy, ox: ox, packed.baseAddress! + offset, width, pixel, start, oc,
-                                        epilogue, out)
-                        }
-                        ox += 1
+    let packed = weights.data
+    for n in 0..<g.input.n {
+        let image = input + n * g.input.h * iw * ic
+        let out = output + n * g.output.h * g.output.w * oc
+        for oy in rows {
+            let iy0 = oy * g.strideH - g.padTop
+            let rowsInside = iy0 >= 0 && iy0 + g.kernelH <= g.input.h
+            // Interior columns: every tap inside the input.
+            let firstInside = (g.padLeft + g.strideW - 1) / g.strideW
+            let lastInside = (iw - g.kernelW + g.padLeft) / g.strideW   // inclusive
+            var ox = 0
+            while ox < g.output.w {
+                let pixel = oy * g.output.w + ox
+                let window = image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic
+                if allWidth32 && rowsInside && ox >= firstInside && ox + 1 <= lastInside {
+                    for (start, _, offset) in blocks {
+                        directTile2x32(window, g.strideW * ic, iw * ic, kernelH, rowLength,
+                                       packed + offset, pixel, start, oc, epilogue, out)
                     }
+                    ox += 2
+                } else if allWidth16 && rowsInside && ox >= firstInside && ox + 5 <= lastInside {
+                    for (start, _, offset) in blocks {
+                        directTile6x16(window, g.strideW * ic, iw * ic, shape,
+                                       packed + offset, pixel, start, oc, epilogue, out)
+                    }
+                    ox += 6
+                } else if rowsInside && ox >= firstInside && ox + 3 <= lastInside {
+                    for (start, width, offset) in blocks where width == 24 {
+                        directTile4x24(window, g.strideW * ic, iw * ic, shape,
+                                       packed + offset, pixel, start, oc, epilogue, out)
+                    }
+                    for (start, width, offset) in blocks where width != 24 {
+                        directTile4(window, g.strideW * ic, iw * ic, kernelH, rowLength,
+                                    packed + offset, width, pixel, start, oc, epilogue, out)
+                    }
+                    ox += 4
+                } else {
+                    for (start, width, offset) in blocks {
+                        directPixel(g, image, oy: oy, ox: ox, packed + offset, width, pixel, start, oc,
+                                    epilogue, out)
+                    }
+                    ox += 1
                 }
             }
         }

@@ -42,6 +42,24 @@ public struct PackedPointwiseWeights: Sendable {
         self.blocks = blocks
         self.data = data
     }
+
+    /// These weights through pointers, for the kernels' generic bodies: copying a view counts no
+    /// references, whose atomic updates two threads running one model at once would contend on.
+    struct View {
+        let inputChannels: Int, outputChannels: Int
+        let blocks: UnsafeBufferPointer<(start: Int, width: Int, offset: Int)>
+        let data: UnsafePointer<Float>
+    }
+
+    /// Calls `body` with a view of these weights, valid during the call.
+    @inline(__always)
+    func withView<R>(_ body: (View) -> R) -> R {
+        data.withUnsafeBufferPointer { data in
+            blocks.withUnsafeBufferPointer { blocks in
+                body(View(inputChannels: inputChannels, outputChannels: outputChannels, blocks: blocks, data: data.baseAddress!))
+            }
+        }
+    }
 }
 
 /// What happens to a pointwise result before it is stored: an optional residual added from the
@@ -208,62 +226,60 @@ public func f32PointwiseConvGEMM6x16FMA(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
     epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
 ) {
-    e.dispatch(GEMM(pixels: pixels, input: input, weights: weights, output: output))
+    weights.withView { e.dispatch(GEMM(pixels: pixels, input: input, weights: $0, output: output)) }
 }
 
 private struct GEMM: EpilogueGenericBody {
-    let pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights
+    let pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights.View
     let output: UnsafeMutablePointer<Float>
 
     func run<E: TileEpilogue>(_ e: E) { gemm(pixels, input, weights, e, output) }
 }
 
 @inline(__always)
-private func gemm<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePointer<Float>, _ weights: PackedPointwiseWeights,
+private func gemm<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePointer<Float>, _ weights: PackedPointwiseWeights.View,
                                    _ e: E, _ output: UnsafeMutablePointer<Float>) {
     let ic = weights.inputChannels, oc = weights.outputChannels
-    weights.data.withUnsafeBufferPointer { packed in
-        for (start, width, offset) in weights.blocks {
-            let w = packed.baseAddress! + offset
-            var p = pixels.lowerBound
-            if width == 16 {
-                if ic <= 8 && BuildTarget.hasAVX512 {
-                    while p &+ 12 <= pixels.upperBound {
-                        gemmTile12x16(p, input, ic, w, start, oc, e, output)
-                        p &+= 12
-                    }
+    for (start, width, offset) in weights.blocks {
+        let w = weights.data + offset
+        var p = pixels.lowerBound
+        if width == 16 {
+            if ic <= 8 && BuildTarget.hasAVX512 {
+                while p &+ 12 <= pixels.upperBound {
+                    gemmTile12x16(p, input, ic, w, start, oc, e, output)
+                    p &+= 12
                 }
-                while p &+ 6 <= pixels.upperBound {
-                    gemmTile6x16(p, input, ic, w, start, oc, e, output)
-                    p &+= 6
-                }
-                // Tails in tiles of four and two: one pixel's two fma chains alone wait on latency.
-                if p &+ 4 <= pixels.upperBound {
-                    gemmTile4x16(p, input, ic, w, start, oc, e, output)
-                    p &+= 4
-                }
-                if p &+ 2 <= pixels.upperBound {
-                    gemmTile2x16(p, input, ic, w, start, oc, e, output)
-                    p &+= 2
-                }
-                if p < pixels.upperBound {
-                    gemmTile1(F16.self, p, input, ic, w, start, oc, e, output)
-                    p &+= 1
-                }
-            } else {
-                // Eight accumulators: as many fma chains as two FMA units four cycles deep keep busy.
-                while p &+ 8 <= pixels.upperBound {
-                    gemmTile8x8(p, input, ic, w, start, oc, e, output)
-                    p &+= 8
-                }
-                while p &+ 4 <= pixels.upperBound {
-                    gemmTile4x8(p, input, ic, w, start, oc, e, output)
-                    p &+= 4
-                }
-                while p < pixels.upperBound {
-                    gemmTile1(F8.self, p, input, ic, w, start, oc, e, output)
-                    p &+= 1
-                }
+            }
+            while p &+ 6 <= pixels.upperBound {
+                gemmTile6x16(p, input, ic, w, start, oc, e, output)
+                p &+= 6
+            }
+            // Tails in tiles of four and two: one pixel's two fma chains alone wait on latency.
+            if p &+ 4 <= pixels.upperBound {
+                gemmTile4x16(p, input, ic, w, start, oc, e, output)
+                p &+= 4
+            }
+            if p &+ 2 <= pixels.upperBound {
+                gemmTile2x16(p, input, ic, w, start, oc, e, output)
+                p &+= 2
+            }
+            if p < pixels.upperBound {
+                gemmTile1(F16.self, p, input, ic, w, start, oc, e, output)
+                p &+= 1
+            }
+        } else {
+            // Eight accumulators: as many fma chains as two FMA units four cycles deep keep busy.
+            while p &+ 8 <= pixels.upperBound {
+                gemmTile8x8(p, input, ic, w, start, oc, e, output)
+                p &+= 8
+            }
+            while p &+ 4 <= pixels.upperBound {
+                gemmTile4x8(p, input, ic, w, start, oc, e, output)
+                p &+= 4
+            }
+            while p < pixels.upperBound {
+                gemmTile1(F8.self, p, input, ic, w, start, oc, e, output)
+                p &+= 1
             }
         }
     }
