@@ -11,21 +11,17 @@ public func f32Conv2DDirectFMA(
     _ g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
     activation: Activation, slopes: UnsafePointer<Float>? = nil, output: UnsafeMutablePointer<Float>
 ) {
-    weights.withView { activation.dispatch(Direct(g: g, rows: rows, input: input, weights: $0, slopes: slopes, output: output)) }
+    weights.withView { weights in
+        PointwiseEpilogue(activation: activation, slopes: slopes)
+            .dispatch(Direct(g: g, rows: rows, input: input, weights: weights, output: output))
+    }
 }
 
-private struct Direct: ActivationGenericBody {
+private struct Direct: EpilogueGenericBody {
     let g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights.View
-    let slopes: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>
+    let output: UnsafeMutablePointer<Float>
 
-    func run<A: ActivationFunction>(_ activation: A) {
-        let base = ActivationOnly(activation: activation)
-        if let slopes {
-            direct(g, rows, input, weights, WithPReLU(base: base, slopes: slopes), output)
-        } else {
-            direct(g, rows, input, weights, base, output)
-        }
-    }
+    func run<E: TileEpilogue>(_ epilogue: E) { direct(g, rows, input, weights, epilogue, output) }
 }
 
 @inline(__always)

@@ -43,12 +43,13 @@ public struct HalfPackedWeights: Sendable {
 /// Four 16-lane accumulators per 64-channel block; `slopes` as the direct kernel's PReLU.
 public func f32GEMVHalfWeights(input: UnsafePointer<Float>, weights: HalfPackedWeights, activation: Activation,
                                slopes: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
-    let base = ActivationOnly(activation: activation)
-    if let slopes {
-        gemvHalf(input, weights, WithPReLU(base: base, slopes: slopes), output)
-    } else {
-        gemvHalf(input, weights, base, output)
-    }
+    PointwiseEpilogue(activation: activation, slopes: slopes).dispatch(GEMVHalf(input: input, weights: weights, output: output))
+}
+
+private struct GEMVHalf: EpilogueGenericBody {
+    let input: UnsafePointer<Float>, weights: HalfPackedWeights, output: UnsafeMutablePointer<Float>
+
+    func run<E: TileEpilogue>(_ e: E) { gemvHalf(input, weights, e, output) }
 }
 
 @inline(__always)

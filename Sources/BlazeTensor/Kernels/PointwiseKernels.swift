@@ -94,13 +94,11 @@ protocol TileEpilogue {
 }
 
 /// An activation as a type, so that an epilogue specialised for it applies it without a switch
-/// per stored vector. `Activation` itself conforms (the switch at run time, for cold paths).
+/// per stored vector (`Activation.dispatch` picks it once per call).
 protocol ActivationFunction {
     func apply(_ v: F8) -> F8
     func apply(_ v: F16) -> F16
 }
-
-extension Activation: ActivationFunction {}
 
 /// `Activation.none` as a type.
 struct Identity: ActivationFunction {

@@ -112,12 +112,18 @@ static inline __attribute__((always_inline)) bf_float16 bf_select_negative16(bf_
     return (bf_float16)(((bf_int16)negative & isNegative) | ((bf_int16)v & ~isNegative));
 }
 
+#if defined(__AVX512F__)
+/// The AVX-512 mask of lanes 0..<count (count clamped to 0...16).
+static inline __attribute__((always_inline)) unsigned short bf_first_mask16(long count) {
+    return count >= 16 ? 0xFFFF : count <= 0 ? 0 : (unsigned short)((1u << count) - 1);
+}
+#endif
+
 /// Lanes 0..<count of the 16 floats at p (count clamped to 0...16), +0 in the others; reads
 /// only those lanes with AVX-512 (one masked load, no branch), all 16 floats otherwise.
 static inline __attribute__((always_inline)) bf_float16 bf_load16_first(const float *p, long count) {
 #if defined(__AVX512F__)
-    const unsigned short mask = count >= 16 ? 0xFFFF : count <= 0 ? 0 : (unsigned short)((1u << count) - 1);
-    return (bf_float16)__builtin_ia32_loadups512_mask(p, (bf_float16){0}, mask);
+    return (bf_float16)__builtin_ia32_loadups512_mask(p, (bf_float16){0}, bf_first_mask16(count));
 #else
     if (count >= 16) { return *(const bf_float16_unaligned *)p; }
     if (count <= 0) { return (bf_float16){0}; }
@@ -128,8 +134,7 @@ static inline __attribute__((always_inline)) bf_float16 bf_load16_first(const fl
 /// Stores lanes 0..<count of v to p (count clamped to 0...16): one masked store with AVX-512.
 static inline __attribute__((always_inline)) void bf_store16_first(float *p, bf_float16 v, long count) {
 #if defined(__AVX512F__)
-    const unsigned short mask = count >= 16 ? 0xFFFF : count <= 0 ? 0 : (unsigned short)((1u << count) - 1);
-    __builtin_ia32_storeups512_mask(p, v, mask);
+    __builtin_ia32_storeups512_mask(p, v, bf_first_mask16(count));
 #else
     if (count >= 16) { *(bf_float16_unaligned *)p = v; return; }
     for (long i = 0; i < count; i++) { p[i] = v[i]; }
