@@ -17,6 +17,11 @@ import BlazeTensor
 ///   may come through a channel-only `PAD` and a 2x2/2 `MAX_POOL_2D`, both then skipped.
 /// - `ADD(RESIZE_BILINEAR(x), y)` (the full-range model's feature pyramid) becomes one
 ///   `RESIZE_BILINEAR` with `y` as a second input and the ADD's activation.
+/// - The blendshape model's layer norm, `x * s + NEG(m) * s` with `m = MEAN(x)`,
+///   `s = RSQRT(MEAN(SQUARED_DIFFERENCE(x, m)) + ε) * γ` (ten operators; ε and γ weights,
+///   named directly or through `CONSTANT` nodes), becomes one `LAYER_NORM` node with inputs
+///   x and the weights of ε and γ (see `LayerNorm`); `CONSTANT`s left without a consumer
+///   are then dropped.
 enum Fusion {
     /// - Parameter weightShape: the shape of a weight tensor by name (kernel sizes decide some rewrites).
     static func apply(_ nodes: [Node], weightShape: (String) -> Shape? = { _ in nil }) -> [Node] {
@@ -138,6 +143,17 @@ enum Fusion {
         }
         nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
 
+        recount()
+        removed = []
+        for (i, add) in nodes.enumerated() where add.op == "ADD" && add.outputs.count == 1 {
+            guard let norm = layerNorm(ending: i, nodes, producer: producer, single: single) else { continue }
+            removed.formUnion(norm.removed)
+            nodes[i] = Node(op: "LAYER_NORM", inputs: [norm.x, norm.epsilon, norm.gamma], outputs: add.outputs)
+        }
+        nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+        recount()
+        nodes = nodes.filter { $0.op != "CONSTANT" || $0.outputs.contains { consumers[$0, default: 0] > 0 } }
+
         // PRELU after a convolution (plain, with a fused residual, or the pointwise half of a
         // DEPTHWISE_POINTWISE) that has no activation and no other consumer: the slopes become
         // the convolution's last input, applied in its epilogue.
@@ -155,6 +171,64 @@ enum Fusion {
             removed.insert(i)
         }
         return nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+    }
+
+    /// The layer norm whose last operator, `ADD(MUL(x, s), MUL(NEG(m), s))`, is node `end`:
+    /// its input x, the weights of ε and γ, and the nine other nodes it replaces (each used
+    /// only inside the pattern). Operands of ADD, MUL and SQUARED_DIFFERENCE may come in
+    /// either order: each gives the same bits both ways.
+    private static func layerNorm(ending end: Int, _ nodes: [Node], producer: [String: Int], single: (String) -> Bool)
+        -> (x: String, epsilon: String, gamma: String, removed: [Int])? {
+        func node(_ value: String, _ op: String, inputs: Int) -> Int? {
+            guard let i = producer[value], nodes[i].op == op, nodes[i].inputs.count == inputs, nodes[i].outputs.count == 1,
+                  (nodes[i].attributes["activation"] ?? [0]) == [0] else { return nil }
+            return i
+        }
+        /// The weight `value` is: named directly (no node produces it) or through a `CONSTANT` node.
+        func constant(_ value: String) -> String? {
+            producer[value] == nil ? value : node(value, "CONSTANT", inputs: 1).map { nodes[$0].inputs[0] }
+        }
+        /// A MEAN over the last axis, kept as 1.
+        func lastAxisMean(_ value: String) -> Int? {
+            guard let i = node(value, "MEAN", inputs: 1), nodes[i].attributes["axis"] == [-1] || nodes[i].attributes["axis"] == [3],
+                  nodes[i].attributes["keep_dims"] == [1] else { return nil }
+            return i
+        }
+        let add = nodes[end]
+        guard add.inputs.count == 2, (add.attributes["activation"] ?? [0]) == [0],
+              let m1 = node(add.inputs[0], "MUL", inputs: 2), let m2 = node(add.inputs[1], "MUL", inputs: 2),
+              single(add.inputs[0]), single(add.inputs[1]) else { return nil }
+        // One product is NEG(m) * s, the other x * s, with the same s.
+        for (scaled, shifted) in [(m1, m2), (m2, m1)] {
+            for k in 0..<2 {
+                let s = nodes[shifted].inputs[1 - k]
+                guard let neg = node(nodes[shifted].inputs[k], "NEG", inputs: 1), single(nodes[shifted].inputs[k]),
+                      let sIndex = nodes[scaled].inputs.firstIndex(of: s), nodes[scaled].inputs[1 - sIndex] != s else { continue }
+                let x = nodes[scaled].inputs[1 - sIndex]
+                let meanValue = nodes[neg].inputs[0]
+                guard let mean = lastAxisMean(meanValue), nodes[mean].inputs[0] == x,
+                      let scale = node(s, "MUL", inputs: 2) else { continue }
+                // s = RSQRT(v + ε) * γ
+                let scaleInputs = nodes[scale].inputs
+                guard let rIndex = scaleInputs.firstIndex(where: { node($0, "RSQRT", inputs: 1) != nil }),
+                      let gamma = constant(scaleInputs[1 - rIndex]), single(scaleInputs[1 - rIndex]), single(scaleInputs[rIndex]),
+                      let rsqrt = node(scaleInputs[rIndex], "RSQRT", inputs: 1),
+                      let shift = node(nodes[rsqrt].inputs[0], "ADD", inputs: 2), single(nodes[rsqrt].inputs[0]) else { continue }
+                // v + ε, v = MEAN(SQUARED_DIFFERENCE(x, m))
+                let shiftInputs = nodes[shift].inputs
+                guard let vIndex = shiftInputs.firstIndex(where: { lastAxisMean($0) != nil }),
+                      let epsilon = constant(shiftInputs[1 - vIndex]), single(shiftInputs[vIndex]),
+                      let variance = lastAxisMean(shiftInputs[vIndex]),
+                      let squares = node(nodes[variance].inputs[0], "SQUARED_DIFFERENCE", inputs: 2),
+                      single(nodes[variance].inputs[0]), Set(nodes[squares].inputs) == [x, meanValue] else { continue }
+                // The mean feeds only NEG and SQUARED_DIFFERENCE, s only the two products.
+                let uses = nodes.reduce(into: [String: Int]()) { counts, n in n.inputs.forEach { counts[$0, default: 0] += 1 } }
+                guard uses[meanValue] == 2, uses[s] == 2 else { continue }
+                let gammaNode = producer[scaleInputs[1 - rIndex]].map { [$0] } ?? []
+                return (x, epsilon, gamma, [m1, m2, neg, mean, scale, rsqrt, shift, variance, squares] + gammaNode)
+            }
+        }
+        return nil
     }
 
     private static func consumerIndex(of value: String, _ nodes: [Node], _ op: String) -> Int? {

@@ -91,6 +91,12 @@ enum OperatorRegistry {
                 return (ReLU(), node.inputs)
             case "CONSTANT":
                 return (ConstantValue(try weight(0)!), [])
+            case "LAYER_NORM":
+                // Fusion's node: inputs x, epsilon and gamma (the last two weights).
+                guard node.inputs.count == 3 else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "needs inputs x, epsilon, gamma")
+                }
+                return (try LayerNorm(gamma: try weight(2)!, epsilon: try weight(1)!, kernels: kernels), [node.inputs[0]])
             case "PAD":
                 let p = try parser.ints("paddings")
                 guard p.count == 8 else {

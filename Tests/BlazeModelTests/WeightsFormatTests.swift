@@ -174,6 +174,25 @@ func tinyModel() throws -> ModelFile {
         }
     }
 
+    /// The blendshape model's eight layer norms fuse into LAYER_NORM nodes (ten operators
+    /// each), and the fused network equals the reference graph (every
+    /// operator as the file lists it, reference kernels) bit for bit on random landmarks.
+    @Test func blendshapeLayerNormsFuseAndEqualReferenceGraph() throws {
+        let path = Self.path.replacingOccurrences(of: "face_detection_short_range", with: "face_blendshapes")
+        let model = try WeightsFormat.read(contentsOf: path)
+        let fast = try Network(model: model), reference = try Network(model: model, options: .reference)
+        #expect(fast.layers.filter { $0.node.op == "LAYER_NORM" }.count == 8)
+        #expect(!fast.layers.contains { ["NEG", "RSQRT", "SQUARED_DIFFERENCE"].contains($0.node.op) })
+        var state: UInt64 = 5
+        for _ in 0..<3 {
+            let input = try Tensor(shape: Shape([1, 146, 2]), scalars: (0..<146 * 2).map { _ in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return Float(Int(state >> 40) % 2001) / 2000 * 256
+            })
+            #expect(try fast([input]) == (try reference([input])))
+        }
+    }
+
     /// The same for the full-range model (pruned weights run by the SpMM kernels, resize,
     /// depth-to-space, folded pads, fused depthwise + pointwise blocks), at one and two
     /// threads: bit-identical.

@@ -5,7 +5,7 @@ import Testing
 
 /// The operators the landmark and blendshape networks added, against loops written from their
 /// TFLite definitions: PReLU (SIMD kernel and reference), broadcasting arithmetic, unary
-/// functions, MEAN/SUM, TRANSPOSE and STRIDED_SLICE.
+/// functions, MEAN/SUM, LAYER_NORM, TRANSPOSE and STRIDED_SLICE.
 @Suite struct LandmarkOperatorTests {
     /// The 8-wide PReLU kernel equals the reference loop bit for bit, channel tails included.
     @Test(arguments: [(128, 16), (64, 32), (4, 128), (3, 7), (5, 13), (1, 1)])
@@ -110,6 +110,32 @@ import Testing
                 #expect(fast.scalars.map(\.bitPattern) == reference.scalars.map(\.bitPattern), "\(kind) \(act)")
             }
         }
+    }
+
+    /// LAYER_NORM, eight rows at a time and by the reference loop, equals the ten operators it
+    /// fuses run one after the other (MEAN, NEG, SQUARED_DIFFERENCE, MEAN, ADD ε, RSQRT, MUL γ,
+    /// MUL, MUL, ADD) bit for bit: row blocks of 8 and their tails, channel tails, constant rows.
+    @Test(arguments: [(97, 64), (8, 8), (13, 7), (17, 20), (1, 1), (3, 9)])
+    func layerNormEqualsItsOperators(_ rows: Int, _ channels: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(rows * 100 + channels))
+        var v = randomTensor([1, 1, rows, channels], &rng).scalars
+        for i in 0..<channels { v[i] = 0.25 }   // a constant row: variance 0, only ε left
+        let x = try Tensor(shape: Shape([1, 1, rows, channels]), scalars: v)
+        let gamma = randomTensor([channels], &rng)
+        let epsilon = try Tensor(shape: Shape([]), scalars: [1e-6])
+        func binary(_ kind: BinaryKind, _ a: Tensor, _ b: Tensor) throws -> Tensor { try BinaryElementwise(kind, activation: .none)(a, b) }
+        let mean = try Reduce(.mean, axes: [3], keepDims: true)(x)
+        let negated = try Unary(.negate)(mean)
+        let variance = try Reduce(.mean, axes: [3], keepDims: true)(try binary(.squaredDifference, x, mean))
+        let inverse = try Unary(.reciprocalSquareRoot)(try binary(.add, variance, epsilon))
+        let s = try binary(.multiply, inverse, gamma)
+        let expected = try binary(.add, try binary(.multiply, x, s), try binary(.multiply, negated, s))
+        for kernels in [KernelChoice.fastest, .reference] {
+            let fused = try LayerNorm(gamma: gamma, epsilon: epsilon, kernels: kernels)(x)
+            #expect(fused.shape == expected.shape)
+            #expect(fused.scalars.map(\.bitPattern) == expected.scalars.map(\.bitPattern), "\(kernels)")
+        }
+        #expect(throws: TensorError.self) { try LayerNorm(gamma: gamma, epsilon: epsilon)(try Tensor(shape: Shape([2, channels + 1]), scalars: Array(repeating: 0, count: 2 * channels + 2))) }
     }
 
     /// The row sums eight rows a lane each (trailing axes) and the runs over adjacent middle

@@ -228,3 +228,61 @@ public func f32SumAxisRuns(_ x: UnsafePointer<Float>, outer: Int, length n: Int,
         if mean { for i in 0..<inner { y[i] = y[i] / Float(n) } }
     }
 }
+
+/// Layer normalisation over rows of `length` floats with scale `gamma` and no offset, as the
+/// blendshape model's MLP-mixer spells it in ten TFLite operators (see `LayerNorm`), each
+/// step the float operation of its own operator, in its order: per row, `mean` = MEAN(x),
+/// `variance` = MEAN((x - mean)²), `inverse` = RSQRT(variance + epsilon), and per channel
+/// `s = inverse * gamma[c]`, `y = x * s + (-mean) * s`. Reference: one row at a time.
+public func f32LayerNormRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, epsilon: Float,
+                                      gamma: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+    for r in rows {
+        let row = x + r &* n, out = output + r &* n
+        var sum: Float = 0
+        for i in 0..<n { sum += row[i] }
+        let mean = sum / Float(n)
+        var squares: Float = 0
+        for i in 0..<n { squares += BinaryKind.squaredDifference.apply(row[i], mean) }
+        let inverse = UnaryKind.reciprocalSquareRoot.apply(squares / Float(n) + epsilon)
+        let negatedMean = UnaryKind.negate.apply(mean)
+        for c in 0..<n {
+            let s = inverse * gamma[c]
+            out[c] = row[c] * s + negatedMean * s
+        }
+    }
+}
+
+/// `f32LayerNormRowsReference` eight rows at a time: the two means by `f32SumRows8` (the MEAN
+/// operator's kernel: the same sums), the squared differences of the block in `scratch`
+/// (`8 * length` floats), the rest eight channels per vector, with the same operations per lane.
+public func f32LayerNormRows8(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, epsilon: Float,
+                              gamma: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+                              output: UnsafeMutablePointer<Float>) {
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { stats in
+        let means = stats.baseAddress!, variances = means + 8
+        var r = rows.lowerBound
+        while r < rows.upperBound {
+            let block = min(8, rows.upperBound &- r)
+            let x0 = x + r &* n
+            f32SumRows8(x0, rows: 0..<block, length: n, mean: true, output: means)
+            for i in 0..<block {
+                let row = x0 + i &* n, squares = scratch + i &* n, mean = F8(repeating: means[i])
+                row8(n, squares) { c, count in
+                    let d = load8(row + c, count: count) - mean
+                    return d * d
+                }
+            }
+            f32SumRows8(scratch, rows: 0..<block, length: n, mean: true, output: variances)
+            for i in 0..<block {
+                let row = x0 + i &* n
+                let inverse = F8(repeating: UnaryKind.reciprocalSquareRoot.apply(variances[i] + epsilon))
+                let negatedMean = F8(repeating: UnaryKind.negate.apply(means[i]))
+                row8(n, output + (r &+ i) &* n) { c, count in
+                    let s = inverse * load8(gamma + c)
+                    return load8(row + c, count: count) * s + negatedMean * s
+                }
+            }
+            r &+= block
+        }
+    }
+}

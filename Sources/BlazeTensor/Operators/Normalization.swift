@@ -1,0 +1,48 @@
+/// Layer normalisation over the last axis with a per-channel scale and no offset: the fused
+/// form of the ten operators the blendshape model's MLP-mixer spells each of its layer norms
+/// in (`MEAN`, `NEG`, `SQUARED_DIFFERENCE`, `MEAN`, `ADD` epsilon, `RSQRT`, `MUL` gamma, `MUL`,
+/// `MUL`, `ADD`; BlazeModel's Fusion finds them). The same float operations in the same order
+/// (see `f32LayerNormRowsReference`), so the same bits, in one pass over each row block
+/// instead of ten passes with the intermediate tensors written out.
+public struct LayerNorm: TensorOperator {
+    public let channels: Int
+    public let epsilon: Float
+    public let kernels: KernelChoice
+    /// The scale, padded with `kernelSlack` zeros for whole-vector loads.
+    let gamma: ZeroBuffer
+
+    /// - Parameters: `gamma` has one value per channel; `epsilon` is a single value.
+    public init(gamma: Tensor, epsilon: Tensor, kernels: KernelChoice = .fastest) throws(TensorError) {
+        guard let c = gamma.shape.dims.last, c > 0, gamma.shape.count == c else {
+            throw .shapeMismatch("LAYER_NORM needs one scale per channel, got \(gamma.shape)")
+        }
+        guard epsilon.shape.count == 1 else {
+            throw .shapeMismatch("LAYER_NORM needs a single epsilon, got \(epsilon.shape)")
+        }
+        (channels, self.epsilon, self.kernels) = (c, epsilon.scalars[0], kernels)
+        self.gamma = ZeroBuffer(count: c + kernelSlack)
+        self.gamma.pointer.update(from: gamma.scalars, count: c)
+    }
+
+    public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
+        try requireInputs(inputs, 1, "LAYER_NORM")
+        guard inputs[0].dims.last == channels else {
+            throw .shapeMismatch("LAYER_NORM has \(channels) scales for input \(inputs[0])")
+        }
+        return inputs
+    }
+
+    public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
+                     outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
+        let rows = try outputShapes(for: shapes)[0].count / channels
+        let (x, y, n, epsilon, gamma) = (inputs[0], outputs[0], channels, epsilon, gamma)
+        if kernels == .fastest {
+            return BoundWork(units: rows, costPerUnit: 6 * n, scratchFloats: 8 * n) { r, scratch in
+                f32LayerNormRows8(x, rows: r, length: n, epsilon: epsilon, gamma: gamma.pointer, scratch: scratch, output: y)
+            }
+        }
+        return BoundWork(units: rows, costPerUnit: 6 * n) { r in
+            f32LayerNormRowsReference(x, rows: r, length: n, epsilon: epsilon, gamma: gamma.pointer, output: y)
+        }
+    }
+}
