@@ -231,32 +231,95 @@ private func directTile4<V: TileVector, E: TileEpilogue>(_: V.Type, _ x0: Unsafe
     storeRow(a2, pixel: p &+ 2, channel: o, oc, e, out); storeRow(a3, pixel: p &+ 3, channel: o, oc, e, out)
 }
 
-/// One output pixel, skipping window taps outside the input.
+/// One output pixel, skipping window taps outside the input. The taps inside a kernel row
+/// are one contiguous run of input floats and of packed weights, walked as such; the block's
+/// width picks the accumulators (one or two 16-lane vectors and an 8-lane one), so the run
+/// has no per-tap branches. A lone pixel is a latency chain per accumulator: the borders'
+/// pixels (a few hundred per first layer) cost about as much as a tenth of its interior.
 @inline(__always)
 private func directPixel<E: TileEpilogue>(_ g: WindowGeometry, _ image: UnsafePointer<Float>, oy: Int, ox: Int,
                          _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
                          _ e: E, _ out: UnsafeMutablePointer<Float>) {
-    let ic = g.input.c
-    var a0 = load8(w), a1 = width >= 16 ? load8(w + 8) : F8(), a2 = width >= 24 ? load8(w + 16) : F8()
-    var a3 = width == 32 ? load8(w + 24) : F8()
+    switch width {
+    case 8: directPixel(g, image, oy: oy, ox: ox, w, PixelAccumulators8(), p, o, oc, e, out)
+    case 16: directPixel(g, image, oy: oy, ox: ox, w, PixelAccumulators16(), p, o, oc, e, out)
+    case 24: directPixel(g, image, oy: oy, ox: ox, w, PixelAccumulators24(), p, o, oc, e, out)
+    default: directPixel(g, image, oy: oy, ox: ox, w, PixelAccumulators32(), p, o, oc, e, out)
+    }
+}
+
+@inline(__always)
+private func directPixel<E: TileEpilogue, A: PixelAccumulators>(
+    _ g: WindowGeometry, _ image: UnsafePointer<Float>, oy: Int, ox: Int, _ w: UnsafePointer<Float>, _ start: A,
+    _ p: Int, _ o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>
+) {
+    let ic = g.input.c, width = A.width
+    var a = start
+    a.load(w)
     let iy0 = oy * g.strideH - g.padTop, ix0 = ox * g.strideW - g.padLeft
     let columns = g.kernelColumns(ox)
+    let run = columns.count &* ic
     for ky in g.kernelRows(oy) {
-        for kx in columns {
-            let x = image + ((iy0 + ky) * g.input.w + ix0 + kx) * ic
-            var wr = w + width * (1 + (ky * g.kernelW + kx) * ic)
-            for i in 0..<ic {
-                let v = F8(repeating: x[i])
-                a0 = a0.fma(v, load8(wr))
-                if width >= 16 { a1 = a1.fma(v, load8(wr + 8)) }
-                if width >= 24 { a2 = a2.fma(v, load8(wr + 16)) }
-                if width == 32 { a3 = a3.fma(v, load8(wr + 24)) }
-                wr += width
-            }
+        let x = image + ((iy0 + ky) * g.input.w + ix0 + columns.lowerBound) * ic
+        var wr = w + width * (1 + (ky * g.kernelW + columns.lowerBound) * ic)
+        for j in 0..<run {
+            a.fma(x[j], wr)
+            wr += width
         }
     }
-    storeRow(a0, pixel: p, channel: o, oc, e, out)
-    if width >= 16 { storeRow(a1, pixel: p, channel: o + 8, oc, e, out) }
-    if width >= 24 { storeRow(a2, pixel: p, channel: o + 16, oc, e, out) }
-    if width == 32 { storeRow(a3, pixel: p, channel: o + 24, oc, e, out) }
+    a.store(pixel: p, channel: o, oc, e, out)
+}
+
+/// A pixel's accumulators for one weight block of `width` channels (`directPixel`).
+private protocol PixelAccumulators {
+    static var width: Int { get }
+    /// Starts from the block's bias (its first `width` floats).
+    mutating func load(_ bias: UnsafePointer<Float>)
+    /// Adds `x` times the `width` weights at `w`, one fma per lane.
+    mutating func fma(_ x: Float, _ w: UnsafePointer<Float>)
+    func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>)
+}
+
+private struct PixelAccumulators8: PixelAccumulators {
+    static var width: Int { 8 }
+    var a = F8()
+    @inline(__always) mutating func load(_ b: UnsafePointer<Float>) { a = load8(b) }
+    @inline(__always) mutating func fma(_ x: Float, _ w: UnsafePointer<Float>) { a = a.fma(F8(repeating: x), load8(w)) }
+    @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
+        storeRow(a, pixel: p, channel: o, oc, e, out)
+    }
+}
+
+private struct PixelAccumulators16: PixelAccumulators {
+    static var width: Int { 16 }
+    var a = F16()
+    @inline(__always) mutating func load(_ b: UnsafePointer<Float>) { a = load16(b) }
+    @inline(__always) mutating func fma(_ x: Float, _ w: UnsafePointer<Float>) { a = a.fma(F16(repeating: x), load16(w)) }
+    @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
+        storeRow(a, pixel: p, channel: o, oc, e, out)
+    }
+}
+
+private struct PixelAccumulators24: PixelAccumulators {
+    static var width: Int { 24 }
+    var a = F16(), b = F8()
+    @inline(__always) mutating func load(_ w: UnsafePointer<Float>) { a = load16(w); b = load8(w + 16) }
+    @inline(__always) mutating func fma(_ x: Float, _ w: UnsafePointer<Float>) {
+        a = a.fma(F16(repeating: x), load16(w)); b = b.fma(F8(repeating: x), load8(w + 16))
+    }
+    @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
+        storeRow(a, pixel: p, channel: o, oc, e, out); storeRow(b, pixel: p, channel: o &+ 16, oc, e, out)
+    }
+}
+
+private struct PixelAccumulators32: PixelAccumulators {
+    static var width: Int { 32 }
+    var a = F16(), b = F16()
+    @inline(__always) mutating func load(_ w: UnsafePointer<Float>) { a = load16(w); b = load16(w + 16) }
+    @inline(__always) mutating func fma(_ x: Float, _ w: UnsafePointer<Float>) {
+        a = a.fma(F16(repeating: x), load16(w)); b = b.fma(F16(repeating: x), load16(w + 16))
+    }
+    @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
+        storeRow(a, pixel: p, channel: o, oc, e, out); storeRow(b, pixel: p, channel: o &+ 16, oc, e, out)
+    }
 }
