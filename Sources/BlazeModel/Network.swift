@@ -1,4 +1,5 @@
 import BlazeTensor
+import Synchronization
 
 /// A layer graph bound to buffers: built once from a `ModelFile`, then run many times.
 ///
@@ -114,16 +115,24 @@ public final class Network {
         UnsafeBufferPointer(start: buffers[outputIndices[i]], count: outputShapes[i].count)
     }
 
-    /// Runs `body` over `units` units split into contiguous ranges, one per thread of this
-    /// network (the caller's included), and returns when all are done: for work that feeds the
-    /// network, such as the letterbox that fills its input. With one thread, or fewer units
-    /// than threads, one call on this thread. The workers keep spinning afterwards, ready for
-    /// the layers that follow.
+    /// Runs `body` over `units` units, in contiguous ranges that the threads of this network
+    /// (the caller's included) claim a few at a time, and returns when all are done: for work
+    /// that feeds the network, such as the letterbox that fills its input. Claiming instead of
+    /// a fixed split because this is a run's first job: the workers may be asleep, and one
+    /// takes 30 to 80 µs to wake on a virtual machine, while the caller gets on with the rows.
+    /// With one thread, or fewer units than threads, one call on this thread. The workers
+    /// keep spinning afterwards, ready for the layers that follow.
     public func runConcurrently(units: Int, _ body: (Range<Int>) -> Void) {
         guard units > 0 else { return }
         guard let pool, units >= pool.threads else { return body(0..<units) }
+        let claims = ClaimCounter()
+        let chunk = max(1, units / (pool.threads * 8))
         withoutActuallyEscaping(body) { body in
-            pool.run(BoundWork(units: units, costPerUnit: 1) { body($0) }, scratch: scratch, scratchStride: scratchStride)
+            pool.run(BoundWork(units: pool.threads, costPerUnit: 1) { _ in
+                while case let start = claims.next.wrappingAdd(chunk, ordering: .relaxed).oldValue, start < units {
+                    body(start..<min(start + chunk, units))
+                }
+            }, scratch: scratch, scratchStride: scratchStride)
         }
     }
 
@@ -185,4 +194,9 @@ public final class Network {
             "\(node.op.padding(toLength: 20, withPad: " ", startingAt: 0)) \(node.inputs.joined(separator: ", ")) -> \(shape)"
         }.joined(separator: "\n")
     }
+}
+
+/// The next unclaimed unit of a `Network.runConcurrently` call, shared by its threads.
+private final class ClaimCounter: Sendable {
+    let next = Atomic<Int>(0)
 }

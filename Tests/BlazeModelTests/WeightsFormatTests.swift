@@ -193,6 +193,23 @@ func tinyModel() throws -> ModelFile {
         }
     }
 
+    /// `runConcurrently` hands out every unit exactly once, whatever the thread count and
+    /// however the threads' claims interleave: 1 to 300 units over 1 to 4 threads.
+    @Test func runConcurrentlyCoversEveryUnitOnce() throws {
+        let model = try WeightsFormat.read(contentsOf: Self.path)
+        for threads in 1...4 {
+            let network = try Network(model: model, options: Network.Options(threads: threads))
+            for units in [1, 2, 3, 7, 31, 128, 300] {
+                let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: units)
+                defer { counts.deallocate() }
+                counts.initialize(repeating: 0)
+                // Disjoint ranges, so no two threads write the same count.
+                network.runConcurrently(units: units) { range in for u in range { counts[u] += 1 } }
+                #expect(counts.allSatisfy { $0 == 1 }, "threads \(threads), units \(units)")
+            }
+        }
+    }
+
     /// The same for the full-range model (pruned weights run by the SpMM kernels, resize,
     /// depth-to-space, folded pads, fused depthwise + pointwise blocks), at one and two
     /// threads: bit-identical.
