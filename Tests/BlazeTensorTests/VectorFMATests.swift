@@ -73,6 +73,18 @@ import CVectorFMA
     @Test func buildTargetFindsNothingMissingHere() {
         #expect(BuildTarget.missingCPUFeatures.isEmpty)
     }
+
+    /// Packed weights sit on 64-byte boundaries with their values intact, empty ones included.
+    @Test func alignedBuffersStartOnACacheLine() {
+        for count in [0, 1, 37, 1000] {
+            let values = (0..<count).map { Float($0) * 0.5 - 3 }
+            let floats = AlignedBuffer(values)
+            #expect(Int(bitPattern: floats.pointer) % 64 == 0)
+            #expect(Array(UnsafeBufferPointer(start: floats.pointer, count: floats.count)) == values)
+            let halves = AlignedBuffer(values.map { UInt16(truncatingIfNeeded: Int($0 * 2)) })
+            #expect(Int(bitPattern: halves.pointer) % 64 == 0 && halves.count == count)
+        }
+    }
 }
 
 /// The special values `fmaOperand` draws from.

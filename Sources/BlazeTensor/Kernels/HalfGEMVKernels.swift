@@ -16,7 +16,7 @@ public struct HalfPackedWeights: Sendable {
     /// Below this many weights (1 MB as floats) a layer's weights stay in cache and halves gain nothing.
     public static let minimumCount = 1 << 18
     public let taps: Int, outputChannels: Int
-    let halves: [UInt16]
+    let halves: AlignedBuffer<UInt16>
     let bias: [Float]
 
     /// - Parameter weightsIO: `[taps][outputChannels]` (HWIO, the taps being the window's).
@@ -33,7 +33,7 @@ public struct HalfPackedWeights: Sendable {
                 halves[((o / width) * taps + t) * width + o % width] = h
             }
         }
-        (self.taps, self.outputChannels, self.halves) = (taps, outputChannels, halves)
+        (self.taps, self.outputChannels, self.halves) = (taps, outputChannels, AlignedBuffer(halves))
         self.bias = bias + [Float](repeating: 0, count: blocks * width - outputChannels)
     }
 }
@@ -56,23 +56,22 @@ private struct GEMVHalf: EpilogueGenericBody {
 private func gemvHalf<E: TileEpilogue>(_ input: UnsafePointer<Float>, _ weights: HalfPackedWeights, _ e: E,
                                        _ output: UnsafeMutablePointer<Float>) {
     let width = HalfPackedWeights.blockWidth, taps = weights.taps, oc = weights.outputChannels
-    weights.halves.withUnsafeBufferPointer { halves in
-        weights.bias.withUnsafeBufferPointer { bias in
-            var o = 0
-            while o < oc {
-                var w = halves.baseAddress! + (o / width) * taps * width
-                let b = bias.baseAddress! + o
-                var a0 = load16(b), a1 = load16(b + 16), a2 = load16(b + 32), a3 = load16(b + 48)
-                for t in 0..<taps {
-                    let x = F16(repeating: input[t])
-                    a0 = a0.fma(x, bf_load_half16(w)); a1 = a1.fma(x, bf_load_half16(w + 16))
-                    a2 = a2.fma(x, bf_load_half16(w + 32)); a3 = a3.fma(x, bf_load_half16(w + 48))
-                    w += width
-                }
-                storeRow(a0, pixel: 0, channel: o, oc, e, output); storeRow(a1, pixel: 0, channel: o + 16, oc, e, output)
-                storeRow(a2, pixel: 0, channel: o + 32, oc, e, output); storeRow(a3, pixel: 0, channel: o + 48, oc, e, output)
-                o += width
+    let halves = weights.halves.pointer
+    weights.bias.withUnsafeBufferPointer { bias in
+        var o = 0
+        while o < oc {
+            var w = halves + (o / width) * taps * width
+            let b = bias.baseAddress! + o
+            var a0 = load16(b), a1 = load16(b + 16), a2 = load16(b + 32), a3 = load16(b + 48)
+            for t in 0..<taps {
+                let x = F16(repeating: input[t])
+                a0 = a0.fma(x, bf_load_half16(w)); a1 = a1.fma(x, bf_load_half16(w + 16))
+                a2 = a2.fma(x, bf_load_half16(w + 32)); a3 = a3.fma(x, bf_load_half16(w + 48))
+                w += width
             }
+            storeRow(a0, pixel: 0, channel: o, oc, e, output); storeRow(a1, pixel: 0, channel: o + 16, oc, e, output)
+            storeRow(a2, pixel: 0, channel: o + 32, oc, e, output); storeRow(a3, pixel: 0, channel: o + 48, oc, e, output)
+            o += width
         }
     }
 }

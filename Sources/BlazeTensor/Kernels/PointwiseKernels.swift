@@ -16,7 +16,7 @@ public struct PackedPointwiseWeights: Sendable {
     public let inputChannels: Int, outputChannels: Int
     /// First output channel, width (8 or 16) and offset into `data` of each block.
     let blocks: [(start: Int, width: Int, offset: Int)]
-    let data: [Float]
+    let data: AlignedBuffer<Float>
 
     /// - Parameters: `weightsIO` is `[inputChannels][outputChannels]`, `bias` has `outputChannels` values.
     public init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int, maxWidth: Int = 16) {
@@ -40,7 +40,7 @@ public struct PackedPointwiseWeights: Sendable {
         self.inputChannels = inputChannels
         self.outputChannels = outputChannels
         self.blocks = blocks
-        self.data = data
+        self.data = AlignedBuffer(data)
     }
 
     /// These weights through pointers, for the kernels' generic bodies: copying a view counts no
@@ -54,10 +54,8 @@ public struct PackedPointwiseWeights: Sendable {
     /// Calls `body` with a view of these weights, valid during the call.
     @inline(__always)
     func withView<R>(_ body: (View) -> R) -> R {
-        data.withUnsafeBufferPointer { data in
-            blocks.withUnsafeBufferPointer { blocks in
-                body(View(inputChannels: inputChannels, outputChannels: outputChannels, blocks: blocks, data: data.baseAddress!))
-            }
+        blocks.withUnsafeBufferPointer { blocks in
+            body(View(inputChannels: inputChannels, outputChannels: outputChannels, blocks: blocks, data: data.pointer))
         }
     }
 }
