@@ -87,9 +87,12 @@ public final class Network {
         self.arenaBytes = memory.byteCount
         self.pool = threads > 1 ? WorkerPool(threads: threads) : nil
         // Scratch: one slot per thread, as large as the hungriest operator asks.
-        let stride = (steps.map(\.scratchFloats).max() ?? 0) + kernelSlack
+        // Each slot starts on a cache line: kernels store whole vectors there (the depthwise
+        // half of DEPTHWISE_POINTWISE writes its rows to it), and a store across two lines costs double.
+        let stride = ((steps.map(\.scratchFloats).max() ?? 0) + kernelSlack + 15) / 16 * 16
         self.scratchStride = stride
-        self.scratch = .allocate(capacity: stride * threads)
+        self.scratch = UnsafeMutableRawPointer.allocate(byteCount: stride * threads * 4, alignment: 64)
+            .bindMemory(to: Float.self, capacity: stride * threads)
         self.scratch.initialize(repeating: 0, count: stride * threads)
         self.buffers = buffers
         self.steps = steps
@@ -102,7 +105,7 @@ public final class Network {
 
     deinit {
         arena.deallocate()
-        scratch.deallocate()
+        UnsafeMutableRawPointer(scratch).deallocate()
     }
 
     /// The buffer of input `i`: write the input here, then call `run()`.

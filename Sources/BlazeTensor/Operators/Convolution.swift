@@ -184,11 +184,13 @@ public struct Conv2D: TensorOperator {
 /// Zeros that a bound kernel reads in place of padding, allocated once at bind time.
 final class ZeroBuffer: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<Float>
+    /// `count` zeros from a cache-line boundary (vector loads of slopes and scales stay within a line).
     init(count: Int) {
-        pointer = .allocate(capacity: count)
-        pointer.initialize(repeating: 0, count: count)
+        pointer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * 4, alignment: 64)
+            .bindMemory(to: Float.self, capacity: max(count, 1))
+        pointer.initialize(repeating: 0, count: max(count, 1))
     }
-    deinit { pointer.deallocate() }
+    deinit { UnsafeMutableRawPointer(pointer).deallocate() }
 }
 
 /// DEPTHWISE_CONV_2D with depth multiplier 1: one 2-D filter per channel, bias, activation.
