@@ -241,10 +241,10 @@ private func directPixel<E: TileEpilogue>(_ g: WindowGeometry, _ image: UnsafePo
                          _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
                          _ e: E, _ out: UnsafeMutablePointer<Float>) {
     switch width {
-    case 8: directPixel(g, image, oy: oy, ox: ox, w, PixelAccumulators8(), p, o, oc, e, out)
-    case 16: directPixel(g, image, oy: oy, ox: ox, w, PixelAccumulators16(), p, o, oc, e, out)
-    case 24: directPixel(g, image, oy: oy, ox: ox, w, PixelAccumulators24(), p, o, oc, e, out)
-    default: directPixel(g, image, oy: oy, ox: ox, w, PixelAccumulators32(), p, o, oc, e, out)
+    case 8: directPixel(g, image, oy: oy, ox: ox, w, OneVector<F8>(), p, o, oc, e, out)
+    case 16: directPixel(g, image, oy: oy, ox: ox, w, OneVector<F16>(), p, o, oc, e, out)
+    case 24: directPixel(g, image, oy: oy, ox: ox, w, TwoVectors<F8>(), p, o, oc, e, out)
+    default: directPixel(g, image, oy: oy, ox: ox, w, TwoVectors<F16>(), p, o, oc, e, out)
     }
 }
 
@@ -280,44 +280,24 @@ private protocol PixelAccumulators {
     func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>)
 }
 
-private struct PixelAccumulators8: PixelAccumulators {
-    static var width: Int { 8 }
-    var a = F8()
-    @inline(__always) mutating func load(_ b: UnsafePointer<Float>) { a = load8(b) }
-    @inline(__always) mutating func fma(_ x: Float, _ w: UnsafePointer<Float>) { a = a.fma(F8(repeating: x), load8(w)) }
+/// Blocks of 8 or 16 channels: one vector.
+private struct OneVector<V: TileVector>: PixelAccumulators {
+    static var width: Int { V.scalarCount }
+    var a = V()
+    @inline(__always) mutating func load(_ b: UnsafePointer<Float>) { a = V.load(b) }
+    @inline(__always) mutating func fma(_ x: Float, _ w: UnsafePointer<Float>) { a = a.fma(V(repeating: x), V.load(w)) }
     @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
         storeRow(a, pixel: p, channel: o, oc, e, out)
     }
 }
 
-private struct PixelAccumulators16: PixelAccumulators {
-    static var width: Int { 16 }
-    var a = F16()
-    @inline(__always) mutating func load(_ b: UnsafePointer<Float>) { a = load16(b) }
-    @inline(__always) mutating func fma(_ x: Float, _ w: UnsafePointer<Float>) { a = a.fma(F16(repeating: x), load16(w)) }
-    @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
-        storeRow(a, pixel: p, channel: o, oc, e, out)
-    }
-}
-
-private struct PixelAccumulators24: PixelAccumulators {
-    static var width: Int { 24 }
-    var a = F16(), b = F8()
-    @inline(__always) mutating func load(_ w: UnsafePointer<Float>) { a = load16(w); b = load8(w + 16) }
+/// Blocks of 24 or 32 channels: sixteen lanes, then 8 or 16 more.
+private struct TwoVectors<V: TileVector>: PixelAccumulators {
+    static var width: Int { 16 + V.scalarCount }
+    var a = F16(), b = V()
+    @inline(__always) mutating func load(_ w: UnsafePointer<Float>) { a = load16(w); b = V.load(w + 16) }
     @inline(__always) mutating func fma(_ x: Float, _ w: UnsafePointer<Float>) {
-        a = a.fma(F16(repeating: x), load16(w)); b = b.fma(F8(repeating: x), load8(w + 16))
-    }
-    @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
-        storeRow(a, pixel: p, channel: o, oc, e, out); storeRow(b, pixel: p, channel: o &+ 16, oc, e, out)
-    }
-}
-
-private struct PixelAccumulators32: PixelAccumulators {
-    static var width: Int { 32 }
-    var a = F16(), b = F16()
-    @inline(__always) mutating func load(_ w: UnsafePointer<Float>) { a = load16(w); b = load16(w + 16) }
-    @inline(__always) mutating func fma(_ x: Float, _ w: UnsafePointer<Float>) {
-        a = a.fma(F16(repeating: x), load16(w)); b = b.fma(F16(repeating: x), load16(w + 16))
+        a = a.fma(F16(repeating: x), load16(w)); b = b.fma(V(repeating: x), V.load(w + 16))
     }
     @inline(__always) func store<E: TileEpilogue>(pixel p: Int, channel o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
         storeRow(a, pixel: p, channel: o, oc, e, out); storeRow(b, pixel: p, channel: o &+ 16, oc, e, out)
