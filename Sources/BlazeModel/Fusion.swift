@@ -20,8 +20,8 @@ import BlazeTensor
 /// - The blendshape model's layer norm, `x * s + NEG(m) * s` with `m = MEAN(x)`,
 ///   `s = RSQRT(MEAN(SQUARED_DIFFERENCE(x, m)) + ε) * γ` (ten operators; ε and γ weights,
 ///   named directly or through `CONSTANT` nodes), becomes one `LAYER_NORM` node with inputs
-///   x and the weights of ε and γ (see `LayerNorm`); `CONSTANT`s left without a consumer
-///   are then dropped.
+///   x and the weights of ε and γ and the means' axis (see `LayerNorm`, which takes only the
+///   last); `CONSTANT`s left without a consumer are then dropped.
 enum Fusion {
     /// - Parameter weightShape: the shape of a weight tensor by name (kernel sizes decide some rewrites).
     static func apply(_ nodes: [Node], weightShape: (String) -> Shape? = { _ in nil }) -> [Node] {
@@ -148,7 +148,8 @@ enum Fusion {
         for (i, add) in nodes.enumerated() where add.op == "ADD" && add.outputs.count == 1 {
             guard let norm = layerNorm(ending: i, nodes, producer: producer, single: single) else { continue }
             removed.formUnion(norm.removed)
-            nodes[i] = Node(op: "LAYER_NORM", inputs: [norm.x, norm.epsilon, norm.gamma], outputs: add.outputs)
+            nodes[i] = Node(op: "LAYER_NORM", inputs: [norm.x, norm.epsilon, norm.gamma], outputs: add.outputs,
+                            attributes: ["axis": [norm.axis]])
         }
         nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
         recount()
@@ -178,7 +179,7 @@ enum Fusion {
     /// only inside the pattern). Operands of ADD, MUL and SQUARED_DIFFERENCE may come in
     /// either order: each gives the same bits both ways.
     private static func layerNorm(ending end: Int, _ nodes: [Node], producer: [String: Int], single: (String) -> Bool)
-        -> (x: String, epsilon: String, gamma: String, removed: [Int])? {
+        -> (x: String, epsilon: String, gamma: String, axis: Int64, removed: [Int])? {
         func node(_ value: String, _ op: String, inputs: Int) -> Int? {
             guard let i = producer[value], nodes[i].op == op, nodes[i].inputs.count == inputs, nodes[i].outputs.count == 1,
                   (nodes[i].attributes["activation"] ?? [0]) == [0] else { return nil }
@@ -188,9 +189,9 @@ enum Fusion {
         func constant(_ value: String) -> String? {
             producer[value] == nil ? value : node(value, "CONSTANT", inputs: 1).map { nodes[$0].inputs[0] }
         }
-        /// A MEAN over the last axis, kept as 1.
-        func lastAxisMean(_ value: String) -> Int? {
-            guard let i = node(value, "MEAN", inputs: 1), nodes[i].attributes["axis"] == [-1] || nodes[i].attributes["axis"] == [3],
+        /// A MEAN over one axis, kept as 1 (`LayerNorm` checks that it is the last one).
+        func oneAxisMean(_ value: String) -> Int? {
+            guard let i = node(value, "MEAN", inputs: 1), nodes[i].attributes["axis"]?.count == 1,
                   nodes[i].attributes["keep_dims"] == [1] else { return nil }
             return i
         }
@@ -206,7 +207,7 @@ enum Fusion {
                       let sIndex = nodes[scaled].inputs.firstIndex(of: s), nodes[scaled].inputs[1 - sIndex] != s else { continue }
                 let x = nodes[scaled].inputs[1 - sIndex]
                 let meanValue = nodes[neg].inputs[0]
-                guard let mean = lastAxisMean(meanValue), nodes[mean].inputs[0] == x,
+                guard let mean = oneAxisMean(meanValue), nodes[mean].inputs[0] == x,
                       let scale = node(s, "MUL", inputs: 2) else { continue }
                 // s = RSQRT(v + ε) * γ
                 let scaleInputs = nodes[scale].inputs
@@ -216,16 +217,18 @@ enum Fusion {
                       let shift = node(nodes[rsqrt].inputs[0], "ADD", inputs: 2), single(nodes[rsqrt].inputs[0]) else { continue }
                 // v + ε, v = MEAN(SQUARED_DIFFERENCE(x, m))
                 let shiftInputs = nodes[shift].inputs
-                guard let vIndex = shiftInputs.firstIndex(where: { lastAxisMean($0) != nil }),
+                guard let vIndex = shiftInputs.firstIndex(where: { oneAxisMean($0) != nil }),
                       let epsilon = constant(shiftInputs[1 - vIndex]), single(shiftInputs[vIndex]),
-                      let variance = lastAxisMean(shiftInputs[vIndex]),
+                      let variance = oneAxisMean(shiftInputs[vIndex]),
                       let squares = node(nodes[variance].inputs[0], "SQUARED_DIFFERENCE", inputs: 2),
-                      single(nodes[variance].inputs[0]), Set(nodes[squares].inputs) == [x, meanValue] else { continue }
+                      single(nodes[variance].inputs[0]), Set(nodes[squares].inputs) == [x, meanValue],
+                      nodes[variance].attributes["axis"] == nodes[mean].attributes["axis"] else { continue }
                 // The mean feeds only NEG and SQUARED_DIFFERENCE, s only the two products.
                 let uses = nodes.reduce(into: [String: Int]()) { counts, n in n.inputs.forEach { counts[$0, default: 0] += 1 } }
                 guard uses[meanValue] == 2, uses[s] == 2 else { continue }
                 let gammaNode = producer[scaleInputs[1 - rIndex]].map { [$0] } ?? []
-                return (x, epsilon, gamma, [m1, m2, neg, mean, scale, rsqrt, shift, variance, squares] + gammaNode)
+                return (x, epsilon, gamma, nodes[mean].attributes["axis"]![0],
+                        [m1, m2, neg, mean, scale, rsqrt, shift, variance, squares] + gammaNode)
             }
         }
         return nil

@@ -96,7 +96,8 @@ enum OperatorRegistry {
                 guard node.inputs.count == 3 else {
                     throw ModelError.invalidNode(node: index, op: node.op, reason: "needs inputs x, epsilon, gamma")
                 }
-                return (try LayerNorm(gamma: try weight(2)!, epsilon: try weight(1)!, kernels: kernels), [node.inputs[0]])
+                return (try LayerNorm(gamma: try weight(2)!, epsilon: try weight(1)!, axis: try parser.int("axis"), kernels: kernels),
+                        [node.inputs[0]])
             case "PAD":
                 let p = try parser.ints("paddings")
                 guard p.count == 8 else {

@@ -136,6 +136,9 @@ import Testing
             #expect(fused.scalars.map(\.bitPattern) == expected.scalars.map(\.bitPattern), "\(kernels)")
         }
         #expect(throws: TensorError.self) { try LayerNorm(gamma: gamma, epsilon: epsilon)(try Tensor(shape: Shape([2, channels + 1]), scalars: Array(repeating: 0, count: 2 * channels + 2))) }
+        // The means' axis, as Fusion passes it: the last, counted either way; no other.
+        #expect(try LayerNorm(gamma: gamma, epsilon: epsilon, axis: 3)(x) == expected)
+        #expect(throws: TensorError.self) { try LayerNorm(gamma: gamma, epsilon: epsilon, axis: 2)(x) }
     }
 
     /// The row sums eight rows a lane each (trailing axes) and the runs over adjacent middle

@@ -7,25 +7,31 @@
 public struct LayerNorm: TensorOperator {
     public let channels: Int
     public let epsilon: Float
+    /// The axis normalised over, as the fused MEANs name it: only the last is supported.
+    public let axis: Int
     public let kernels: KernelChoice
     /// The scale, padded with `kernelSlack` zeros for whole-vector loads.
     let gamma: ZeroBuffer
 
-    /// - Parameters: `gamma` has one value per channel; `epsilon` is a single value.
-    public init(gamma: Tensor, epsilon: Tensor, kernels: KernelChoice = .fastest) throws(TensorError) {
+    /// - Parameters: `gamma` has one value per channel; `epsilon` is a single value; `axis`
+    ///   counts from the end when negative and must be the input's last.
+    public init(gamma: Tensor, epsilon: Tensor, axis: Int = -1, kernels: KernelChoice = .fastest) throws(TensorError) {
         guard let c = gamma.shape.dims.last, c > 0, gamma.shape.count == c else {
             throw .shapeMismatch("LAYER_NORM needs one scale per channel, got \(gamma.shape)")
         }
         guard epsilon.shape.count == 1 else {
             throw .shapeMismatch("LAYER_NORM needs a single epsilon, got \(epsilon.shape)")
         }
-        (channels, self.epsilon, self.kernels) = (c, epsilon.scalars[0], kernels)
+        (channels, self.epsilon, self.axis, self.kernels) = (c, epsilon.scalars[0], axis, kernels)
         self.gamma = ZeroBuffer(count: c + kernelSlack)
         self.gamma.pointer.update(from: gamma.scalars, count: c)
     }
 
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 1, "LAYER_NORM")
+        guard axis == -1 || axis == inputs[0].rank - 1 else {
+            throw .invalidAttribute("LAYER_NORM over axis \(axis) of \(inputs[0]): only the last axis is supported")
+        }
         guard inputs[0].dims.last == channels else {
             throw .shapeMismatch("LAYER_NORM has \(channels) scales for input \(inputs[0])")
         }
