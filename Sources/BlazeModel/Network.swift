@@ -22,6 +22,8 @@ public final class Network {
     private let arena: UnsafeMutableRawPointer
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchStride: Int
+    /// The next unclaimed unit of the current `runConcurrently` call.
+    private let nextUnit = Atomic<Int>(0)
     private let pool: WorkerPool?
     /// Layers with fewer multiply-adds than this run on the calling thread alone: sharing them
     /// would cost more in synchronisation than it saves.
@@ -128,11 +130,11 @@ public final class Network {
     public func runConcurrently(units: Int, _ body: (Range<Int>) -> Void) {
         guard units > 0 else { return }
         guard let pool, units >= pool.threads else { return body(0..<units) }
-        let claims = ClaimCounter()
+        nextUnit.store(0, ordering: .relaxed)   // published to the workers by the pool's dispatch
         let chunk = max(1, units / (pool.threads * 8))
         withoutActuallyEscaping(body) { body in
             pool.run(BoundWork(units: pool.threads, costPerUnit: 1) { _ in
-                while case let start = claims.next.wrappingAdd(chunk, ordering: .relaxed).oldValue, start < units {
+                while case let start = self.nextUnit.wrappingAdd(chunk, ordering: .relaxed).oldValue, start < units {
                     body(start..<min(start + chunk, units))
                 }
             }, scratch: scratch, scratchStride: scratchStride)
@@ -197,9 +199,4 @@ public final class Network {
             "\(node.op.padding(toLength: 20, withPad: " ", startingAt: 0)) \(node.inputs.joined(separator: ", ")) -> \(shape)"
         }.joined(separator: "\n")
     }
-}
-
-/// The next unclaimed unit of a `Network.runConcurrently` call, shared by its threads.
-private final class ClaimCounter: Sendable {
-    let next = Atomic<Int>(0)
 }
