@@ -233,9 +233,9 @@ private func directTile4<V: TileVector, E: TileEpilogue>(_: V.Type, _ x0: Unsafe
 
 /// One output pixel, skipping window taps outside the input. The taps inside a kernel row
 /// are one contiguous run of input floats and of packed weights, walked as such; the block's
-/// width picks the accumulators (one or two 16-lane vectors and an 8-lane one), so the run
-/// has no per-tap branches. A lone pixel is a latency chain per accumulator: the borders'
-/// pixels (a few hundred per first layer) cost about as much as a tenth of its interior.
+/// width picks the accumulators (one vector of 8 or 16 lanes, or 16 lanes and 8 or 16 more),
+/// so the run has no per-tap branches. A lone pixel is one fma latency chain per accumulator;
+/// only the border pixels of padded windows come here (a few hundred per first layer).
 @inline(__always)
 private func directPixel<E: TileEpilogue>(_ g: WindowGeometry, _ image: UnsafePointer<Float>, oy: Int, ox: Int,
                          _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
