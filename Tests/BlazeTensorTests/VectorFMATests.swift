@@ -74,7 +74,8 @@ import CVectorFMA
         #expect(BuildTarget.missingCPUFeatures.isEmpty)
     }
 
-    /// Packed weights sit on 64-byte boundaries with their values intact, empty ones included.
+    /// Packed weights, slopes and zero rows sit on 64-byte boundaries with their values intact
+    /// (and their zero padding), empty ones included.
     @Test func alignedBuffersStartOnACacheLine() {
         for count in [0, 1, 37, 1000] {
             let values = (0..<count).map { Float($0) * 0.5 - 3 }
@@ -83,6 +84,12 @@ import CVectorFMA
             #expect(Array(UnsafeBufferPointer(start: floats.pointer, count: floats.count)) == values)
             let halves = AlignedBuffer(values.map { UInt16(truncatingIfNeeded: Int($0 * 2)) })
             #expect(Int(bitPattern: halves.pointer) % 64 == 0 && halves.count == count)
+            // Padded with zeros (slopes and scales for whole-vector loads), or zeros alone.
+            let padded = AlignedBuffer(values, padding: 5)
+            #expect(Array(UnsafeBufferPointer(start: padded.pointer, count: padded.count)) == values + [0, 0, 0, 0, 0])
+            let zeros = AlignedBuffer<Float>(zeros: count + 3)
+            #expect(Int(bitPattern: zeros.pointer) % 64 == 0)
+            #expect(Array(UnsafeBufferPointer(start: zeros.pointer, count: zeros.count)) == [Float](repeating: 0, count: count + 3))
         }
     }
 }

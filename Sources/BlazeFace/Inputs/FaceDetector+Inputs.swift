@@ -57,7 +57,7 @@ extension FaceDetector {
         return try state.withLock { pipeline throws(DetectorError) in
             let t = try pixelBuffer.withSampler(ConvertingTurned(converter: pipeline.imageToTensor, quarterTurns: turns,
                                                                  region: region, tensor: pipeline.network.input(),
-                                                                    rowRunner: pipeline.network.runConcurrently(units:_:))).get()
+                                                                 rowRunner: pipeline.network.runConcurrently(units:_:))).get()
             return (Array(pipeline.network.input()), t.followed(by: ImageProcessingOptions.storedFromUpright(quarterTurns: turns)))
         }
     }

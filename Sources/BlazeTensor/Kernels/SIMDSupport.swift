@@ -79,22 +79,28 @@ extension Activation {
     }
 }
 
-/// Values on a 64-byte boundary (a cache line, one AVX-512 vector), for packed weights: a
-/// vector load that straddles two cache lines costs about twice as much, and `Array` storage
-/// is only 16-byte aligned. Measured on this project's Zen 4 with the 8x8-tile GEMM (K 16,
-/// PReLU): weights 16 bytes off a line boundary took it from 85 to 77 GFLOP/s.
+/// Values on a 64-byte boundary (a cache line, one AVX-512 vector), allocated once at load or
+/// bind time, for what kernels read as vectors: packed weights, PReLU slopes, scales, rows of
+/// zeros. A vector load that straddles two cache lines costs about twice as much, and `Array`
+/// storage is only 16-byte aligned. Measured on this project's Zen 4 with the 8x8-tile GEMM
+/// (K 16, PReLU): weights 16 bytes off a line boundary took it from 85 to 77 GFLOP/s.
 final class AlignedBuffer<Element: BitwiseCopyable>: @unchecked Sendable {
     let pointer: UnsafePointer<Element>
+    /// `values.count + padding`.
     let count: Int
 
-    init(_ values: [Element]) {
-        let capacity = max(values.count, 1)
+    /// `values`, then `padding` zero elements (say `kernelSlack`, for whole-vector loads at the end).
+    init(_ values: [Element], padding: Int = 0) {
+        let capacity = max(values.count + padding, 1)
         let storage = UnsafeMutableRawPointer.allocate(byteCount: capacity * MemoryLayout<Element>.stride, alignment: 64)
             .initializeMemory(as: UInt8.self, repeating: 0, count: capacity * MemoryLayout<Element>.stride)
         let typed = UnsafeMutableRawPointer(storage).bindMemory(to: Element.self, capacity: capacity)
         values.withUnsafeBufferPointer { if let base = $0.baseAddress { typed.update(from: base, count: $0.count) } }
-        (pointer, count) = (UnsafePointer(typed), values.count)
+        (pointer, count) = (UnsafePointer(typed), values.count + padding)
     }
+
+    /// `count` zero elements.
+    convenience init(zeros count: Int) { self.init([], padding: count) }
 
     deinit { UnsafeMutableRawPointer(mutating: pointer).deallocate() }
 }

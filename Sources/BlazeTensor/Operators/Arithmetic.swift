@@ -134,7 +134,7 @@ public struct Unary: TensorOperator {
 public struct PReLU: TensorOperator {
     public let kernels: KernelChoice
     /// The slopes, padded with `kernelSlack` zeros for whole-vector loads.
-    let slopes: ZeroBuffer
+    let slopes: AlignedBuffer<Float>
     public let channels: Int
 
     public init(alpha: Tensor, kernels: KernelChoice = .fastest) throws(TensorError) {
@@ -143,8 +143,7 @@ public struct PReLU: TensorOperator {
         }
         channels = c
         self.kernels = kernels
-        slopes = ZeroBuffer(count: c + kernelSlack)
-        slopes.pointer.update(from: alpha.scalars, count: c)
+        slopes = AlignedBuffer(alpha.scalars, padding: kernelSlack)
     }
 
     /// The slope of channel `c`.

@@ -134,7 +134,7 @@ public struct Conv2D: TensorOperator {
         if kernels == .fastest, isPointwise, residual == nil || g.output.n == 1 {
             let epilogue = PointwiseEpilogue(
                 activation: act, skip: skip, skipChannels: skipShape?.c ?? 0, pooled: residual?.pooled ?? false,
-                outputWidth: g.output.w, skipWidth: skipShape?.w ?? 1, slopes: prelu.map { UnsafePointer($0.slopes.pointer) })
+                outputWidth: g.output.w, skipWidth: skipShape?.w ?? 1, slopes: prelu.map(\.slopes.pointer))
             let width = g.output.w
             return BoundWork(units: rows, costPerUnit: macsPerRow, scratchFloats: pointwiseScratchFloats) { [self] r, scratch in
                 // `self` keeps the PRELU slopes the epilogue points to alive.
@@ -149,7 +149,7 @@ public struct Conv2D: TensorOperator {
             return BoundWork(units: 1, costPerUnit: macsPerRow) { _ in
                 withExtendedLifetime(prelu) {
                     f32GEMVHalfWeights(input: x, weights: half, activation: act,
-                                       slopes: prelu.map { UnsafePointer($0.slopes.pointer) }, output: y)
+                                       slopes: prelu.map(\.slopes.pointer), output: y)
                 }
             }
         }
@@ -159,7 +159,7 @@ public struct Conv2D: TensorOperator {
                 // `prelu` keeps the slopes alive; the kernel applies them as it stores.
                 withExtendedLifetime(prelu) {
                     f32Conv2DDirectFMA(g, rows: r, input: x, weights: packedDirect, activation: act,
-                                       slopes: prelu.map { UnsafePointer($0.slopes.pointer) }, output: y)
+                                       slopes: prelu.map(\.slopes.pointer), output: y)
                 }
             }
         }
@@ -179,18 +179,6 @@ public struct Conv2D: TensorOperator {
             if let prelu { f32PReLUReference(y, count: count, slopes: prelu.slopes.pointer, channels: oc, output: y) }
         }
     }
-}
-
-/// Zeros that a bound kernel reads in place of padding, allocated once at bind time.
-final class ZeroBuffer: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<Float>
-    /// `count` zeros from a cache-line boundary (vector loads of slopes and scales stay within a line).
-    init(count: Int) {
-        pointer = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * 4, alignment: 64)
-            .bindMemory(to: Float.self, capacity: max(count, 1))
-        pointer.initialize(repeating: 0, count: max(count, 1))
-    }
-    deinit { UnsafeMutableRawPointer(pointer).deallocate() }
 }
 
 /// DEPTHWISE_CONV_2D with depth multiplier 1: one 2-D filter per channel, bias, activation.
@@ -246,7 +234,7 @@ public struct DepthwiseConv2D: TensorOperator {
         let (x, y, act) = (inputs[0], outputs[0], activation)
         let macsPerRow = g.output.w * channels * kernelH * kernelW
         if kernels == .fastest, let packed = packed3x3 {
-            let zeroRow = ZeroBuffer(count: (g.input.w + 3) * channels + kernelSlack)
+            let zeroRow = AlignedBuffer<Float>(zeros: (g.input.w + 3) * channels + kernelSlack)
             return BoundWork(units: g.output.h, costPerUnit: macsPerRow * g.output.n) { r in
                 f32Depthwise3x3FMA(g, rows: r, input: x, weights: packed, activation: act,
                                    zeroRow: zeroRow.pointer, output: y)

@@ -36,7 +36,7 @@ public struct DepthwisePointwise: TensorOperator {
         let epilogue = PointwiseEpilogue(
             activation: pointwise.activation, skip: shapes.count > 1 ? inputs[1] : nil, skipChannels: skipShape?.c ?? 0,
             pooled: pointwise.residual?.pooled ?? false, outputWidth: middle.w, skipWidth: skipShape?.w ?? 1,
-            slopes: pointwise.prelu.map { UnsafePointer($0.slopes.pointer) })
+            slopes: pointwise.prelu.map(\.slopes.pointer))
         // Bands of whole rows, at least 192 pixels and a multiple of six, so that GEMM tiles of
         // six pixels do not split (3 rows of 128 or 64, 2 of 96, 4 of 48, ...); 192 measured
         // 0.7% faster than 96 on the full-range model, and 384 no faster again.
@@ -44,7 +44,7 @@ public struct DepthwisePointwise: TensorOperator {
         let band = (max(1, 192 / middle.w) + rowsPerSix - 1) / rowsPerSix * rowsPerSix
         let (x, y, dwActivation) = (inputs[0], outputs[0], depthwise.activation)
         let packedPointwise = pointwise.packed, sparsePointwise = pointwise.sparse, prelu = pointwise.prelu
-        let zeroRow = ZeroBuffer(count: (g.input.w + 3) * middle.c + kernelSlack)
+        let zeroRow = AlignedBuffer<Float>(zeros: (g.input.w + 3) * middle.c + kernelSlack)
         let rowFloats = middle.w * middle.c
         let macsPerRow = rowFloats * 9 + middle.w * pointwise.outputChannels * middle.c
         // Scratch: the band of depthwise rows, then the pointwise kernel's own.

@@ -11,7 +11,7 @@ public struct LayerNorm: TensorOperator {
     public let axis: Int
     public let kernels: KernelChoice
     /// The scale, padded with `kernelSlack` zeros for whole-vector loads.
-    let gamma: ZeroBuffer
+    let gamma: AlignedBuffer<Float>
 
     /// - Parameters: `gamma` has one value per channel; `epsilon` is a single value; `axis`
     ///   counts from the end when negative and must be the input's last.
@@ -23,8 +23,7 @@ public struct LayerNorm: TensorOperator {
             throw .shapeMismatch("LAYER_NORM needs a single epsilon, got \(epsilon.shape)")
         }
         (channels, self.epsilon, self.axis, self.kernels) = (c, epsilon.scalars[0], axis, kernels)
-        self.gamma = ZeroBuffer(count: c + kernelSlack)
-        self.gamma.pointer.update(from: gamma.scalars, count: c)
+        self.gamma = AlignedBuffer(gamma.scalars, padding: kernelSlack)
     }
 
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
