@@ -17,7 +17,7 @@ public struct HalfPackedWeights: Sendable {
     public static let minimumCount = 1 << 18
     public let taps: Int, outputChannels: Int
     let halves: AlignedBuffer<UInt16>
-    let bias: [Float]
+    let bias: AlignedBuffer<Float>
 
     /// - Parameter weightsIO: `[taps][outputChannels]` (HWIO, the taps being the window's).
     public init?(weightsIO: [Float], bias: [Float], taps: Int, outputChannels: Int) {
@@ -34,7 +34,7 @@ public struct HalfPackedWeights: Sendable {
             }
         }
         (self.taps, self.outputChannels, self.halves) = (taps, outputChannels, AlignedBuffer(halves))
-        self.bias = bias + [Float](repeating: 0, count: blocks * width - outputChannels)
+        self.bias = AlignedBuffer(bias, padding: blocks * width - outputChannels)
     }
 }
 
@@ -56,22 +56,20 @@ private struct GEMVHalf: EpilogueGenericBody {
 private func gemvHalf<E: TileEpilogue>(_ input: UnsafePointer<Float>, _ weights: HalfPackedWeights, _ e: E,
                                        _ output: UnsafeMutablePointer<Float>) {
     let width = HalfPackedWeights.blockWidth, taps = weights.taps, oc = weights.outputChannels
-    let halves = weights.halves.pointer
-    weights.bias.withUnsafeBufferPointer { bias in
-        var o = 0
-        while o < oc {
-            var w = halves + (o / width) * taps * width
-            let b = bias.baseAddress! + o
-            var a0 = load16(b), a1 = load16(b + 16), a2 = load16(b + 32), a3 = load16(b + 48)
-            for t in 0..<taps {
-                let x = F16(repeating: input[t])
-                a0 = a0.fma(x, bf_load_half16(w)); a1 = a1.fma(x, bf_load_half16(w + 16))
-                a2 = a2.fma(x, bf_load_half16(w + 32)); a3 = a3.fma(x, bf_load_half16(w + 48))
-                w += width
-            }
-            storeRow(a0, pixel: 0, channel: o, oc, e, output); storeRow(a1, pixel: 0, channel: o + 16, oc, e, output)
-            storeRow(a2, pixel: 0, channel: o + 32, oc, e, output); storeRow(a3, pixel: 0, channel: o + 48, oc, e, output)
-            o += width
+    let halves = weights.halves.pointer, bias = weights.bias.pointer
+    var o = 0
+    while o < oc {
+        var w = halves + (o / width) * taps * width
+        let b = bias + o
+        var a0 = load16(b), a1 = load16(b + 16), a2 = load16(b + 32), a3 = load16(b + 48)
+        for t in 0..<taps {
+            let x = F16(repeating: input[t])
+            a0 = a0.fma(x, bf_load_half16(w)); a1 = a1.fma(x, bf_load_half16(w + 16))
+            a2 = a2.fma(x, bf_load_half16(w + 32)); a3 = a3.fma(x, bf_load_half16(w + 48))
+            w += width
         }
+        storeRow(a0, pixel: 0, channel: o, oc, e, output); storeRow(a1, pixel: 0, channel: o + 16, oc, e, output)
+        storeRow(a2, pixel: 0, channel: o + 32, oc, e, output); storeRow(a3, pixel: 0, channel: o + 48, oc, e, output)
+        o += width
     }
 }
