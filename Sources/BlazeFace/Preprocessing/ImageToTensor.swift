@@ -104,16 +104,20 @@ public struct ImageToTensor: Sendable {
         let scale4 = SIMD4<Float>(repeating: scale), offset4 = SIMD4<Float>(repeating: offset)
         // The source pixels are likely cold (a network ran since the image was read), and the
         // warp reads them along slanted lines that hardware prefetchers do not follow: ask for
-        // them `prefetchDistance` destination rows ahead.
-        for y in rows.prefix(Self.prefetchDistance) { prefetchTaps(of: y, t.m, source) }
+        // them `prefetchDistance` destination rows ahead, a chunk's share at a time.
+        for y in rows.prefix(Self.prefetchDistance) {
+            var hints = tapHints(of: y, t.m, source)
+            hints.issue(through: width, of: width, source)
+        }
         // Sample positions for up to 32 columns at a time, on the stack.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * Self.chunk + 8) { positions in
             for y in rows {
-                if y &+ Self.prefetchDistance < rows.upperBound { prefetchTaps(of: y &+ Self.prefetchDistance, t.m, source) }
+                var hints = y &+ Self.prefetchDistance < rows.upperBound ? tapHints(of: y &+ Self.prefetchDistance, t.m, source) : TapHints()
                 let out = tensor.baseAddress! + y &* width &* 3
                 var first = 0
                 while first < width {
                     let end = min(first &+ Self.chunk, width)
+                    hints.issue(through: end, of: width, source)
                     samplePositions(t.m, row: y, columns: first..<end, into: positions.baseAddress!)
                     var x = first
                     while x < end {
@@ -174,85 +178,60 @@ public struct ImageToTensor: Sendable {
         }
     }
 
-    /// How many destination rows ahead of the warp its source taps are prefetched, and every
-    /// how many pixels of a row (4 pixels span about one cache line of packed RGB at the usual
-    /// 1 to 2 source pixels per destination pixel). See the README, "Face analysis", "Speed".
-    private static let prefetchDistance = 2, prefetchStride = 4
+    /// How many destination rows ahead of the warp its source taps are prefetched, and how far
+    /// apart along the row, in source pixels: 12 packed-RGB pixels are 36 bytes, under a cache
+    /// line, so every line the row's taps cross gets a hint, and a small region (many
+    /// destination pixels per source pixel) gets a few instead of one per destination pixel.
+    /// See the README, "Face analysis", "Speed".
+    private static let prefetchDistance = 2, prefetchSpacing = 12.0
 
-    /// Prefetches the taps of every `prefetchStride`-th pixel of destination row `y` where they
-    /// fall inside the image. A hint needs no exact pixel: the row's two ends are mapped exactly
-    /// and the points between interpolated along the line (the perspective terms of a crop are
-    /// about 1e-10), two divisions per row instead of one per prefetch.
-    private func prefetchTaps<S: PixelSampler>(of y: Int, _ m: SIMD16<Double>, _ source: S) {
-        let yd = Double(y), (iw, ih) = (Double(source.width), Double(source.height))
+    /// Prefetch hints along one destination row's taps: `count` points from `point`, `step`
+    /// apart, `prefetchSpacing` source pixels or less. A hint needs no exact pixel: the row's
+    /// two ends are mapped exactly and the points between interpolated along the line (the
+    /// perspective terms of a crop are about 1e-10), two divisions per row instead of one per
+    /// hint. The warp issues them a chunk's share at a time, so that the misses spread over the
+    /// row rather than queueing at its start.
+    struct TapHints {
+        var point = SIMD2<Double>.zero, step = SIMD2<Double>.zero
+        var count = 0, issued = 0
+
+        /// Issues the hints of the row's first `columns` of `width` destination columns (those
+        /// not issued yet) where they fall inside the image.
+        mutating func issue<S: PixelSampler>(through columns: Int, of width: Int, _ source: S) {
+            let last = count &* columns / width
+            let (iw, ih) = (Double(source.width), Double(source.height))
+            while issued < last {
+                if point.x >= 0, point.y >= 0, point.x < iw, point.y < ih { source.prefetchTaps(Int(point.x), Int(point.y)) }
+                point += step
+                issued &+= 1
+            }
+        }
+    }
+
+    /// The hints for destination row `y` (none where its ends do not map to finite points).
+    private func tapHints<S: PixelSampler>(of y: Int, _ m: SIMD16<Double>, _ source: S) -> TapHints {
+        let yd = Double(y)
         func map(_ xd: Double) -> SIMD2<Double> {
             let w = m[6] * xd + m[7] * yd + m[8]
             return SIMD2(m[0] * xd + m[1] * yd + m[2], m[3] * xd + m[4] * yd + m[5]) / w
         }
         let start = map(0), end = map(Double(width))
-        guard start.x.isFinite, start.y.isFinite, end.x.isFinite, end.y.isFinite else { return }
-        let step = (end - start) * (Double(Self.prefetchStride) / Double(width))
-        var p = start
-        var x = 0
-        while x < width {
-            if p.x >= 0, p.y >= 0, p.x < iw, p.y < ih { source.prefetchTaps(Int(p.x), Int(p.y)) }
-            p += step
-            x &+= Self.prefetchStride
-        }
+        guard start.x.isFinite, start.y.isFinite, end.x.isFinite, end.y.isFinite else { return TapHints() }
+        let span = max(abs(end.x - start.x), abs(end.y - start.y))
+        let steps = Int(min(span / Self.prefetchSpacing, Double(width))) &+ 1
+        return TapHints(point: start, step: (end - start) / Double(steps), count: steps &+ 1)
     }
 
     /// Columns whose sample positions are computed together.
     private static let chunk = 32
 
     /// Where OpenCV samples destination pixels (`columns`, y), in 1/32 pixels, as (x, y) pairs
-    /// from `out[0]` (WarpPerspectiveInvoker): the destination is processed in blocks of
-    /// `1024 / min(16, height)` columns whose first column enters the double-precision sums
-    /// separately from the offset within the block; positions round half to even and saturate
-    /// to 16 bits after the shift. Four columns at a time in SIMD: the same operations per
-    /// lane, so the same bits.
+    /// from `out[0]` (WarpPerspectiveInvoker): `bf_opencv_positions_row`, with OpenCV's blocks of
+    /// `1024 / min(16, height)` columns.
     private func samplePositions(_ m: SIMD16<Double>, row y: Int, columns: Range<Int>, into out: UnsafeMutablePointer<Int32>) {
-        typealias D4 = SIMD4<Double>
-        let blockWidth = min(1024 / min(16, height), width)
-        let yd = Double(y)
-        let lanes = D4(0, 1, 2, 3)
-        var x = columns.lowerBound
-        while x < columns.upperBound {
-            let xb = x - x % blockWidth
-            let blockEnd = min(xb + blockWidth, columns.upperBound)
-            let x0 = m[0] * Double(xb) + m[1] * yd + m[2]
-            let y0 = m[3] * Double(xb) + m[4] * yd + m[5]
-            let w0 = m[6] * Double(xb) + m[7] * yd + m[8]
-            let bw = blockEnd - xb
-            var x1 = x - xb
-            while x1 < bw {
-                let x = lanes + D4(repeating: Double(x1))
-                var w = D4(repeating: w0) + D4(repeating: m[6]) * x
-                w = (D4(repeating: 32) / w).replacing(with: 0, where: w .== 0)
-                let fx = (D4(repeating: x0) + D4(repeating: m[0]) * x) * w
-                let fy = (D4(repeating: y0) + D4(repeating: m[3]) * x) * w
-                let rx = fx.rounded(.toNearestOrEven), ry = fy.rounded(.toNearestOrEven)
-                let i = xb + x1 - columns.lowerBound
-                let lanes = min(4, bw - x1)
-                if lanes == 4 {
-                    UnsafeMutableRawPointer(out + 2 * i).storeBytes(of: bf_opencv_positions4(rx, ry), as: SIMD8<Int32>.self)
-                } else {
-                    for l in 0..<lanes {
-                        out[2 * (i + l)] = Self.saturatedPosition(rx[l])
-                        out[2 * (i + l) + 1] = Self.saturatedPosition(ry[l])
-                    }
-                }
-                x1 += 4
-            }
-            x = blockEnd
+        withUnsafeBytes(of: m) { m in
+            bf_opencv_positions_row(m.baseAddress!.assumingMemoryBound(to: Double.self), y, columns.lowerBound, columns.count,
+                                    min(1024 / min(16, height), width), out)
         }
-    }
-
-    /// A rounded 1/32-pixel position as OpenCV stores it: clamped to the int range, then its
-    /// integer part saturated to Int16 (the scalar twin of `bf_opencv_positions4`).
-    @inline(__always)
-    private static func saturatedPosition(_ v: Double) -> Int32 {
-        let clamped: Int32 = v.isNaN || v >= 2.0e9 ? 2_000_000_000 : v > -2.0e9 ? Int32(v) : -2_000_000_000
-        let whole = min(max(clamped >> 5, Int32(Int16.min)), Int32(Int16.max))
-        return whole << 5 | (clamped & 31)
     }
 }

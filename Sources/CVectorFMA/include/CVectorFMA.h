@@ -16,6 +16,7 @@ typedef int bf_int16 __attribute__((ext_vector_type(16)));
 typedef int bf_int4 __attribute__((ext_vector_type(4)));
 typedef double bf_double4_t __attribute__((ext_vector_type(4)));
 typedef float bf_float16_unaligned __attribute__((ext_vector_type(16), aligned(4)));
+typedef int bf_int16_unaligned __attribute__((ext_vector_type(16), aligned(4)));
 
 #if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || !defined(__x86_64__)
 
@@ -178,19 +179,53 @@ static inline __attribute__((always_inline)) float bf_expf(float x) {
     return __builtin_expf(x);
 }
 
-/// OpenCV's sample positions (WarpPerspectiveInvoker): rounded 1/32-pixel positions `x` and
-/// `y` (already rounded to integers, as doubles) clamped to the int range (+-2e9 here, which is
-/// beyond any valid position), then with the integer part (>> 5) saturated to a short, the
-/// five fraction bits kept; returned interleaved x0, y0, x1, y1, ... A NaN clamps to a bound,
-/// so it lands outside the image, as OpenCV's INT_MIN does.
-static inline __attribute__((always_inline)) bf_int8 bf_opencv_positions4(bf_double4_t x, bf_double4_t y) {
-    const bf_double4_t lo = -2.0e9, hi = 2.0e9;
-    bf_int4 xi = __builtin_convertvector(__builtin_elementwise_max(__builtin_elementwise_min(x, hi), lo), bf_int4);
-    bf_int4 yi = __builtin_convertvector(__builtin_elementwise_max(__builtin_elementwise_min(y, hi), lo), bf_int4);
-    const bf_int4 smin = -32768, smax = 32767;
-    xi = (__builtin_elementwise_max(__builtin_elementwise_min(xi >> 5, smax), smin) << 5) | (xi & 31);
-    yi = (__builtin_elementwise_max(__builtin_elementwise_min(yi >> 5, smax), smin) << 5) | (yi & 31);
-    return __builtin_shufflevector(xi, yi, 0, 4, 1, 5, 2, 6, 3, 7);
+typedef double bf_double8 __attribute__((ext_vector_type(8)));
+typedef long long bf_long8 __attribute__((ext_vector_type(8)));
+
+/// OpenCV's sample positions (WarpPerspectiveInvoker, INTER_LINEAR) for destination pixels
+/// `first ..< first + count` of row `y`, as x, y pairs in 1/32 pixels from `out[0]`. `m` is the
+/// 3x3 inverse map, row-major. As OpenCV, in double precision, the row in blocks of `blockWidth`
+/// columns: a block's first column enters the sums once (`x0`, `y0`, `w0`), the offset within it
+/// per pixel; `32 / w` (0 where w is 0); each product rounded half to even, clamped to the int
+/// range (+-2e9 here, beyond any valid position), then the integer part (>> 5) saturated to a
+/// short, the five fraction bits kept. A NaN clamps to a bound, outside the image, as OpenCV's
+/// INT_MIN does. Eight pixels per step; every lane does the same operations, so any grouping
+/// gives the same bits. Contraction is off: every product and sum is rounded on its own.
+static inline void bf_opencv_positions_row(const double *m, long y, long first, long count, long blockWidth, int *out) {
+#pragma clang fp contract(off)
+    const double yd = (double)y;
+    const bf_double8 lanes = {0, 1, 2, 3, 4, 5, 6, 7};
+    const bf_double8 lo = -2.0e9, hi = 2.0e9;
+    const bf_int8 smin = -32768, smax = 32767;
+    const long end = first + count;
+    long x = first;
+    while (x < end) {
+        const long xb = x - x % blockWidth;
+        const long blockEnd = xb + blockWidth < end ? xb + blockWidth : end;
+        const double x0 = m[0] * (double)xb + m[1] * yd + m[2];
+        const double y0 = m[3] * (double)xb + m[4] * yd + m[5];
+        const double w0 = m[6] * (double)xb + m[7] * yd + m[8];
+        for (long x1 = x - xb; xb + x1 < blockEnd; x1 += 8) {
+            const bf_double8 xv = lanes + (double)x1;
+            const bf_double8 w = w0 + m[6] * xv;
+            const bf_double8 W = (bf_double8)((bf_long8)(32.0 / w) & (bf_long8)(w != 0));
+            const bf_double8 fx = __builtin_elementwise_roundeven((x0 + m[0] * xv) * W);
+            const bf_double8 fy = __builtin_elementwise_roundeven((y0 + m[3] * xv) * W);
+            bf_int8 xi = __builtin_convertvector(__builtin_elementwise_max(__builtin_elementwise_min(fx, hi), lo), bf_int8);
+            bf_int8 yi = __builtin_convertvector(__builtin_elementwise_max(__builtin_elementwise_min(fy, hi), lo), bf_int8);
+            xi = (__builtin_elementwise_max(__builtin_elementwise_min(xi >> 5, smax), smin) << 5) | (xi & 31);
+            yi = (__builtin_elementwise_max(__builtin_elementwise_min(yi >> 5, smax), smin) << 5) | (yi & 31);
+            const bf_int16 pairs = __builtin_shufflevector(xi, yi, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+            int *o = out + 2 * (xb + x1 - first);
+            const long n = blockEnd - xb - x1;
+            if (n >= 8) {
+                *(bf_int16_unaligned *)o = pairs;
+            } else {
+                for (long k = 0; k < 2 * n; k++) o[k] = pairs[k];
+            }
+        }
+        x = blockEnd;
+    }
 }
 
 /// Transposes an 8x8 block held in vectors: `c[j]` becomes column j of rows `r[0]`...`r[7]`
@@ -360,7 +395,6 @@ typedef char bf_char32_t __attribute__((vector_size(32)));
 typedef short bf_short16_t __attribute__((vector_size(32)));
 typedef short bf_short16 __attribute__((ext_vector_type(16)));
 typedef unsigned char bf_uchar32 __attribute__((ext_vector_type(32)));
-typedef int bf_int16_unaligned __attribute__((ext_vector_type(16), aligned(4)));
 
 /// `bf_bilinear_rgb` for pixels k and k + 1 of a group of eight, one in each 128-bit half:
 /// `upper` holds the eight pixels' upper-row byte offsets from `base`, `wy` each one's
