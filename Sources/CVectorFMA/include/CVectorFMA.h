@@ -14,7 +14,6 @@ typedef float bf_float16 __attribute__((ext_vector_type(16)));
 typedef int bf_int8 __attribute__((ext_vector_type(8)));
 typedef int bf_int16 __attribute__((ext_vector_type(16)));
 typedef int bf_int4 __attribute__((ext_vector_type(4)));
-typedef double bf_double4_t __attribute__((ext_vector_type(4)));
 typedef float bf_float16_unaligned __attribute__((ext_vector_type(16), aligned(4)));
 typedef int bf_int16_unaligned __attribute__((ext_vector_type(16), aligned(4)));
 
@@ -385,7 +384,7 @@ typedef float bf_float2_unaligned __attribute__((ext_vector_type(2), aligned(4))
 
 /// OpenCV's INTER_LINEAR warp of a packed-RGB image (remapBilinear for 8UC3, then
 /// convertTo's fma(v, scale, offset)) for a run of destination pixels: `positions` holds each
-/// one's sample position (x, y in 1/32 pixels, as `bf_opencv_positions4` stores them). Writes
+/// one's sample position (x, y in 1/32 pixels, as `bf_opencv_positions_row` stores them). Writes
 /// R, G, B floats for pixels 0, 1, ... to `out` while a pixel's 2x2 taps (read 8 bytes a row,
 /// inside `byteCount`) lie inside the image, and returns how many it wrote. Stores may spill
 /// into the next pixel's R and G (never past the last of `count`), which the next pixel (here
