@@ -49,9 +49,9 @@ import Testing
     }
 
     /// `bf_opencv_positions_row` (eight pixels per step) against OpenCV's per-pixel formula
-    /// written out in scalar Swift: random maps (affine, with tiny and large perspective terms,
-    /// rows where w is 0, NaN and huge entries, ties to round), random rows, column ranges and block widths;
-    /// the bits of every pair, and nothing written past the range.
+    /// written out in scalar Swift: random maps (affine, with tiny and large perspective
+    /// terms, rows where w is 0, NaN and huge entries, ties to round), random rows, column
+    /// ranges and block widths; the bits of every pair, and nothing written past the range.
     @Test func samplePositionsMatchTheScalarFormula() {
         var rng = SeededGenerator(seed: 3)
         var mismatches = 0, overwrites = 0
