@@ -146,7 +146,7 @@ enum Fusion {
         recount()
         removed = []
         for (i, add) in nodes.enumerated() where add.op == "ADD" && add.outputs.count == 1 {
-            guard let norm = layerNorm(ending: i, nodes, producer: producer, single: single) else { continue }
+            guard let norm = layerNorm(ending: i, nodes, producer: producer, consumers: consumers) else { continue }
             removed.formUnion(norm.removed)
             nodes[i] = Node(op: "LAYER_NORM", inputs: [norm.x, norm.epsilon, norm.gamma], outputs: add.outputs,
                             attributes: ["axis": [norm.axis]])
@@ -176,10 +176,11 @@ enum Fusion {
 
     /// The layer norm whose last operator, `ADD(MUL(x, s), MUL(NEG(m), s))`, is node `end`:
     /// its input x, the weights of ε and γ, and the nine other nodes it replaces (each used
-    /// only inside the pattern). Operands of ADD, MUL and SQUARED_DIFFERENCE may come in
-    /// either order: each gives the same bits both ways.
-    private static func layerNorm(ending end: Int, _ nodes: [Node], producer: [String: Int], single: (String) -> Bool)
+    /// only inside the pattern; `consumers` counts each value's uses). Operands of ADD, MUL
+    /// and SQUARED_DIFFERENCE may come in either order: each gives the same bits both ways.
+    private static func layerNorm(ending end: Int, _ nodes: [Node], producer: [String: Int], consumers: [String: Int])
         -> (x: String, epsilon: String, gamma: String, axis: Int64, removed: [Int])? {
+        func single(_ value: String) -> Bool { consumers[value] == 1 }
         func node(_ value: String, _ op: String, inputs: Int) -> Int? {
             guard let i = producer[value], nodes[i].op == op, nodes[i].inputs.count == inputs, nodes[i].outputs.count == 1,
                   (nodes[i].attributes["activation"] ?? [0]) == [0] else { return nil }
@@ -224,8 +225,7 @@ enum Fusion {
                       single(nodes[variance].inputs[0]), Set(nodes[squares].inputs) == [x, meanValue],
                       nodes[variance].attributes["axis"] == nodes[mean].attributes["axis"] else { continue }
                 // The mean feeds only NEG and SQUARED_DIFFERENCE, s only the two products.
-                let uses = nodes.reduce(into: [String: Int]()) { counts, n in n.inputs.forEach { counts[$0, default: 0] += 1 } }
-                guard uses[meanValue] == 2, uses[s] == 2 else { continue }
+                guard consumers[meanValue] == 2, consumers[s] == 2 else { continue }
                 let gammaNode = producer[scaleInputs[1 - rIndex]].map { [$0] } ?? []
                 return (x, epsilon, gamma, nodes[mean].attributes["axis"]![0],
                         [m1, m2, neg, mean, scale, rsqrt, shift, variance, squares] + gammaNode)

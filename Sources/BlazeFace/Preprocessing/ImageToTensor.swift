@@ -110,7 +110,7 @@ public struct ImageToTensor: Sendable {
             hints.issue(through: width, of: width, source)
         }
         // Sample positions for up to 32 columns at a time, on the stack.
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * Self.chunk + 8) { positions in
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * Self.chunk) { positions in
             for y in rows {
                 var hints = y &+ Self.prefetchDistance < rows.upperBound ? tapHints(of: y &+ Self.prefetchDistance, t.m, source) : TapHints()
                 let out = tensor.baseAddress! + y &* width &* 3
