@@ -5,18 +5,29 @@
 //                              BlazeFace -> FaceLandmarks      (MediaPipe's Face Landmarker)
 //   BlazeModel -> FaceGeometry -> FaceAnalysis <- FaceLandmarks   (ML Kit's view)
 //   BlazeModel -> TFLiteImport                                  (the exporter)
-//   CLibPNG -> CPNGSupport, CLibJPEG -> CJPEGSupport -> BlazeImage -> BlazeFace
+//   BlazeImage (pixels) -> BlazeFace;  BlazeImage -> BlazeImageIO (PNG, JPEG, PPM, Y4M files)
+//   BlazeWeights (Weights/, the bundled models as resources) -> BlazeFace
 //   all of them -> blazeface                                    (the CLI)
 import Foundation
 import PackageDescription
 
-/// The CPU the Swift code is compiled for. By default the build machine's own, as llama.cpp's
-/// GGML_NATIVE does: with FMA at compile time every vector fused multiply-add is one instruction
-/// instead of an exact emulation (about 20x slower), and with AVX-512 the 16-channel tiles take
-/// one register each. The numbers are the same bits either way. `BLAZEFACE_TARGET_CPU=generic`
-/// builds a binary for any x86-64, `BLAZEFACE_TARGET_CPU=haswell` (or any `-target-cpu` name)
-/// one for that CPU; a binary run on a CPU without what it was built for refuses with a message.
+/// Whether SwiftPM is loading this manifest for a package that depends on this one (from its
+/// `.build/checkouts/`, Xcode's `SourcePackages/checkouts/`, or a repository view at `/`)
+/// rather than building this checkout itself. SwiftPM refuses unsafe flags from a versioned
+/// dependency, so a dependent's build gets none: it compiles for the toolchain's default CPU.
+let isDependency: Bool = {
+    let directory = Context.packageDirectory
+    return directory == "/" || directory.contains("/checkouts/")
+}()
+
+/// The CPU this checkout's own build compiles the Swift code for: the build machine's, as
+/// llama.cpp's GGML_NATIVE does. With FMA every vector multiply-add is one exact instruction,
+/// with AVX-512 the 16-channel tiles take one register each. `BLAZEFACE_TARGET_CPU=generic`
+/// builds for any x86-64 (as a dependent's build is), `BLAZEFACE_TARGET_CPU=haswell` (or any
+/// `-target-cpu` name) for that CPU. A build run on a CPU without what it was built for refuses
+/// with a clear error (BuildTarget.check()) instead of dying on an illegal instruction.
 let targetCPU: String? = {
+    if isDependency { return nil }
     if let chosen = ProcessInfo.processInfo.environment["BLAZEFACE_TARGET_CPU"] {
         return chosen.isEmpty || chosen == "generic" ? nil : chosen
     }
@@ -35,17 +46,28 @@ let cpuSettings: [SwiftSetting] = targetCPU.map { [.unsafeFlags(["-target-cpu", 
 
 let package = Package(
     name: "BlazeFace",
+    // Synchronization's Mutex and Atomic set the floor on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "BlazeFace", targets: ["BlazeFace"]),
         .library(name: "FaceTracking", targets: ["FaceTracking"]),
         .library(name: "FaceLandmarks", targets: ["FaceLandmarks"]),
         .library(name: "BlazeImage", targets: ["BlazeImage"]),
+        .library(name: "BlazeImageIO", targets: ["BlazeImageIO"]),
         .library(name: "BlazeModel", targets: ["BlazeModel"]),
         .library(name: "BlazeTensor", targets: ["BlazeTensor"]),
         .library(name: "TFLiteImport", targets: ["TFLiteImport"]),
         .library(name: "FaceGeometry", targets: ["FaceGeometry"]),
         .library(name: "FaceAnalysis", targets: ["FaceAnalysis"]),
         .executable(name: "blazeface", targets: ["blazeface"]),
+    ],
+    traits: [
+        .trait(name: "ExactFMA", description: """
+            On x86-64 builds without FMA (a dependent's plain build), compute every fused \
+            multiply-add exactly, in double precision (about 20x slower), instead of as a multiply \
+            then an add: the same bits as MediaPipe's instead of within 1e-5 of them.
+            """),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -69,10 +91,17 @@ let package = Package(
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
         // A few lines of C around libjpeg: its errors longjmp too.
         .target(name: "CJPEGSupport", dependencies: ["CLibJPEG"]),
-        // Pixel buffers, PNG/JPEG/PPM/PGM decoding, PNG/PPM/PGM encoding, drawing.
-        .target(name: "BlazeImage", dependencies: ["CPNGSupport", "CJPEGSupport", "CVectorFMA"]),
+        // Pixels: RGB images, camera pixel buffers (BGRA, NV12, ...), drawing. No codecs.
+        .target(name: "BlazeImage", dependencies: ["CVectorFMA"]),
+        // Image files: PNG, JPEG, PPM/PGM and Y4M reading and writing, EXIF orientation.
+        .target(name: "BlazeImageIO", dependencies: ["BlazeImage", "CPNGSupport", "CJPEGSupport"]),
+        // The bundled weights (Weights/*.bin) as the package's resources.
+        .target(name: "BlazeWeights", path: "Weights", exclude: ["README.md", "LICENSE-MediaPipe"],
+                resources: [.copy("face_detection_short_range.bin"), .copy("face_detection_full_range.bin"),
+                            .copy("face_landmarks_detector.bin"), .copy("face_blendshapes.bin"),
+                            .copy("face_geometry.bin")]),
         // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
-        .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage", "CVectorFMA"]),
+        .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage", "BlazeWeights", "CVectorFMA"]),
         // The canonical face model (from MediaPipe's geometry metadata) and the pose solver.
         .target(name: "FaceGeometry", dependencies: ["BlazeModel", "BlazeTensor"]),
         // The ML Kit view of a face mesh: landmark and contour types, head angles, classification,
@@ -84,27 +113,29 @@ let package = Package(
         .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "BlazeModel", "BlazeImage"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
-            "BlazeTensor", "BlazeFace", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry", "FaceAnalysis",
+            "BlazeTensor", "BlazeFace", "BlazeImageIO", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry",
+            "FaceAnalysis",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The seeded random generator the tests share.
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor", "TestSupport"]),
         .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport"]),
-        .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage", "TestSupport"], resources: [.copy("Resources")]),
-        .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace", "TestSupport"]),
+        .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImageIO", "TestSupport"], resources: [.copy("Resources")]),
+        .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace", "BlazeImageIO", "TestSupport"]),
         // MediaPipe's FaceLandmarker goldens, read by the geometry and analysis tests.
         .target(name: "LandmarkerGoldens", path: "Tests/Support/LandmarkerGoldens"),
         .testTarget(name: "FaceGeometryTests", dependencies: ["FaceGeometry", "BlazeModel", "LandmarkerGoldens", "TestSupport"]),
-        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "BlazeFace", "BlazeImage",
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "BlazeFace", "BlazeImageIO",
                                                              "LandmarkerGoldens"]),
-        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking"]),
-        .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImage"]),
+        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "BlazeImageIO"]),
+        .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImageIO"]),
     ]
 )
 
-// Every Swift target is compiled for the same CPU (see `targetCPU`). The C targets keep the
-// compiler's portable default: they are I/O glue, and none of them may contract a * b + c.
+// Every Swift target of this checkout's own build is compiled for the same CPU (see
+// `targetCPU`). The C targets keep the compiler's portable default: they are I/O glue, and
+// none of them may contract a * b + c.
 for target in package.targets where target.type != .system && !target.name.hasPrefix("C") {
     target.swiftSettings = (target.swiftSettings ?? []) + cpuSettings
 }

@@ -21,7 +21,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
                 .product(name: "BlazeFace", package: "BlazeFace"),
-                .product(name: "BlazeImage", package: "BlazeFace"),
+                .product(name: "BlazeImageIO", package: "BlazeFace"),
                 .product(name: "BlazeModel", package: "BlazeFace"),
                 .product(name: "BlazeTensor", package: "BlazeFace"),
             ],

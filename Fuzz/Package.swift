@@ -10,13 +10,13 @@ let package = Package(
     targets: [
         // Declares libFuzzer's LLVMFuzzerRunDriver, which each target's main calls.
         .target(name: "CFuzzerDriver"),
-        .executableTarget(name: "FuzzJPEG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImage", package: "BlazeFace")]),
-        .executableTarget(name: "FuzzPNM", dependencies: ["CFuzzerDriver", .product(name: "BlazeImage", package: "BlazeFace")]),
-        .executableTarget(name: "FuzzPNG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImage", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzJPEG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzPNM", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzPNG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
         .executableTarget(name: "FuzzWeights", dependencies: ["CFuzzerDriver", .product(name: "BlazeModel", package: "BlazeFace")]),
         .executableTarget(name: "FuzzGeometry", dependencies: ["CFuzzerDriver", .product(name: "FaceGeometry", package: "BlazeFace")]),
         .executableTarget(name: "FuzzTaskBundle", dependencies: ["CFuzzerDriver", .product(name: "TFLiteImport", package: "BlazeFace")]),
-        .executableTarget(name: "FuzzY4M", dependencies: ["CFuzzerDriver", .product(name: "BlazeImage", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzY4M", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
         .executableTarget(name: "FuzzTFLite", dependencies: ["CFuzzerDriver", .product(name: "TFLiteImport", package: "BlazeFace")]),
     ]
 )

@@ -1,6 +1,6 @@
 import Benchmark
 import BlazeFace
-import BlazeImage
+import BlazeImageIO
 import BlazeModel
 import BlazeTensor
 import Foundation

@@ -1,20 +1,30 @@
+import BlazeWeights
 import Foundation
 
-/// Finds the bundled weights: `$BLAZEFACE_WEIGHTS` (a folder), `./Weights`, the package's
-/// own `Weights/` folder (known at build time), and `Weights/` beside the executable.
-/// Public so that the modules built on BlazeFace (FaceLandmarks) find their weights the same way.
+/// Finds a bundled weights file, looking in order in: `$BLAZEFACE_WEIGHTS` (a folder), the
+/// package's resource bundle (`BundledWeights`: beside the executable, in an app's or a
+/// framework's resources), `./Weights`, the package's own `Weights/` folder (known at build
+/// time), and `Weights/` beside the executable. An explicit path in the options skips all of
+/// this. Public so that the modules built on BlazeFace (FaceLandmarks) find their weights the
+/// same way.
 public enum WeightsLocator {
     public static func path(for file: String) throws(DetectorError) -> String {
-        var folders: [String] = []
-        if let env = ProcessInfo.processInfo.environment["BLAZEFACE_WEIGHTS"], !env.isEmpty { folders.append(env) }
-        folders.append(FileManager.default.currentDirectoryPath + "/Weights")
-        let source = URL(fileURLWithPath: #filePath)   // <package>/Sources/BlazeFace/WeightsLocator.swift
-        folders.append(source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Weights").path)
-        if let exe = Bundle.main.executableURL?.deletingLastPathComponent() {
-            folders.append(exe.appendingPathComponent("Weights").path)
+        var candidates: [String] = []
+        if let env = ProcessInfo.processInfo.environment["BLAZEFACE_WEIGHTS"], !env.isEmpty {
+            candidates.append(env + "/" + file)
         }
-        let candidates = folders.map { $0 + "/" + file }
+        if let bundled = BundledWeights.folder {
+            candidates.append(bundled.appendingPathComponent(file).path)
+        } else {
+            candidates += BundledWeights.searchedPaths.map { $0 + "/" + file }
+        }
+        candidates.append(FileManager.default.currentDirectoryPath + "/Weights/" + file)
+        let source = URL(fileURLWithPath: #filePath)   // <package>/Sources/BlazeFace/WeightsLocator.swift
+        candidates.append(source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Weights").appendingPathComponent(file).path)
+        if let exe = Bundle.main.executableURL?.deletingLastPathComponent() {
+            candidates.append(exe.appendingPathComponent("Weights").appendingPathComponent(file).path)
+        }
         guard let found = candidates.first(where: { FileManager.default.isReadableFile(atPath: $0) }) else {
             throw .weightsNotFound(searched: candidates)
         }

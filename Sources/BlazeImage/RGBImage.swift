@@ -29,14 +29,14 @@ public struct RGBImage: Sendable, Equatable {
     }
 
     /// For callers that have already validated the sizes (the decoder).
-    init(unchecked width: Int, _ height: Int, _ pixels: [UInt8]) {
+    package init(unchecked width: Int, _ height: Int, _ pixels: [UInt8]) {
         self.width = width
         self.height = height
         self.pixels = pixels
     }
 
     /// `width * height * 3`, or `.invalidSize` if a side is not positive or the product overflows.
-    static func byteCount(width: Int, height: Int) throws(ImageError) -> Int {
+    package static func byteCount(width: Int, height: Int) throws(ImageError) -> Int {
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         let (area, overflow1) = width.multipliedReportingOverflow(by: height)
         let (count, overflow2) = area.multipliedReportingOverflow(by: 3)

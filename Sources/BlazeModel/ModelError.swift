@@ -10,6 +10,8 @@ public enum ModelError: Error, Equatable, CustomStringConvertible {
     case missingValue(name: String, node: Int)
     case invalidNode(node: Int, op: String, reason: String)
     case unexpectedModel(String)
+    /// The build uses instructions this CPU lacks (`BuildTarget.unsupportedCPUMessage`).
+    case unsupportedCPU(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum ModelError: Error, Equatable, CustomStringConvertible {
         case .missingValue(let name, let node): "node \(node): input '\(name)' is neither a weight nor produced by an earlier node"
         case .invalidNode(let node, let op, let reason): "node \(node) (\(op)): \(reason)"
         case .unexpectedModel(let what): "weights do not match the model: \(what)"
+        case .unsupportedCPU(let message): message
         }
     }
 }

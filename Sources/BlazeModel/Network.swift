@@ -48,6 +48,8 @@ public final class Network {
     }
 
     public convenience init(model: ModelFile, options: Options = Options()) throws(ModelError) {
+        // Before any kernel runs: a build for a newer CPU would die on an illegal instruction.
+        if let message = BuildTarget.unsupportedCPUMessage { throw .unsupportedCPU(message) }
         let weights = Dictionary(model.tensors.map { ($0.name, $0.tensor) }, uniquingKeysWith: { a, _ in a })
         // Fusion is an optimisation: if a fused node cannot be planned (say a pooled skip of
         // odd size), the graph is planned as the file lists it, which also gives the true error.

@@ -1,3 +1,4 @@
+import BlazeImageIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
@@ -47,9 +48,12 @@ struct Bench: ParsableCommand {
         let cpu = Timing.cpuName()
         if json {
             print("{\"model\":\"\(model.canonical)\",\"threads\":\(threads),\"inference\":{\"median_us\":\(inference.median),\"min_us\":\(inference.min)},"
-                  + "\"detect\":{\"median_us\":\(detect.median),\"min_us\":\(detect.min)},\"cpu\":\(DetectionJSON.string(cpu))}")
+                  + "\"detect\":{\"median_us\":\(detect.median),\"min_us\":\(detect.min)},\"cpu\":\(DetectionJSON.string(cpu)),"
+                  + "\"build\":{\"vector\":\(DetectionJSON.string(BuildTarget.vectorISA)),"
+                  + "\"arithmetic\":\(DetectionJSON.string(BuildTarget.arithmetic.rawValue))}}")
         } else {
             print("model \(model.canonical), \(threads) thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(cpu)")
+            print("build      \(BuildTarget.summary)")
             print("inference  median \(inference.median) us  min \(inference.min) us")
             print("detect     median \(detect.median) us  min \(detect.min) us")
             print("  of which letterbox  median \(preprocess.median) us  min \(preprocess.min) us")

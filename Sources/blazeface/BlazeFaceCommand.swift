@@ -13,10 +13,8 @@ struct BlazeFaceCommand: ParsableCommand {
 
     /// Parses and runs, reporting any failure as one line on stderr and a non-zero exit.
     static func main() {
-        let missing = BuildTarget.missingCPUFeatures
-        guard missing.isEmpty else {
-            FileHandle.standardError.write(Data(("blazeface: this build was compiled for \(missing.joined(separator: ", ")), which this CPU "
-                + "lacks; rebuild it on this machine (the build is for the CPU it is made on), or with BLAZEFACE_TARGET_CPU=generic\n").utf8))
+        if let message = BuildTarget.unsupportedCPUMessage {
+            FileHandle.standardError.write(Data("blazeface: \(message)\n".utf8))
             Foundation.exit(1)
         }
         do {

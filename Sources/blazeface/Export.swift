@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlazeModel
+import BlazeTensor
 import Foundation
 import TFLiteImport
 
@@ -73,6 +74,7 @@ struct Describe: ParsableCommand {
             for (k, v) in file.metadata { print("\(k): \(v)") }
             let network = try Network(model: file)
             print("input \(network.inputShapes), outputs \(network.outputShapes)")
+            print("build: \(BuildTarget.summary)")
             print(network.describe())
         } catch { throw ToolError(error.description) }
     }

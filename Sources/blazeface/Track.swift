@@ -1,3 +1,4 @@
+import BlazeImageIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage

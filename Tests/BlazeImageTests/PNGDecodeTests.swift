@@ -1,3 +1,4 @@
+import BlazeImageIO
 import Testing
 
 @testable import BlazeImage

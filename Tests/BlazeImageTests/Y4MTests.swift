@@ -1,3 +1,4 @@
+import BlazeImageIO
 import Foundation
 import Testing
 

@@ -3,22 +3,46 @@ import Testing
 @testable import BlazeTensor
 import CVectorFMA
 
-/// The vector fma the kernels use (CVectorFMA.h: one instruction with FMA hardware, an exact
-/// round-to-odd emulation in double without it) against the scalar IEEE fma, lane by lane.
+/// The vector fma the kernels use (CVectorFMA.h) against the scalar IEEE fma, lane by lane: the
+/// kernels' `fma` where the build's arithmetic is fused (hardware FMA, or the `ExactFMA`
+/// trait's emulation), `bf_fma*_exact` in every build, and the unfused `bf_fma*` of an x86-64
+/// build without FMA against a * b + c.
 @Suite struct VectorFMATests {
     @Test func matchesScalarFMAOnRandomAndSpecialValues() {
-        #expect(fmaMismatches(SIMD8<Float>.self, seed: 77, vectors: 200_000) { c, a, b in c.fma(a, b) } == 0)
+        let reference: (Float, Float, Float) -> Float = BuildTarget.arithmetic == .unfused ? { c, a, b in a * b + c }
+            : { c, a, b in c.addingProduct(a, b) }
+        #expect(fmaMismatches(SIMD8<Float>.self, seed: 77, vectors: 200_000, reference) { c, a, b in c.fma(a, b) } == 0)
     }
 
     /// The 16-lane fma (the 16-channel tiles') the same way (on AVX2 and in the default build
     /// it is two 8-lane halves).
     @Test func sixteenLanesMatchScalarFMA() {
-        #expect(fmaMismatches(SIMD16<Float>.self, seed: 78, vectors: 50_000) { c, a, b in c.fma(a, b) } == 0)
+        let reference: (Float, Float, Float) -> Float = BuildTarget.arithmetic == .unfused ? { c, a, b in a * b + c }
+            : { c, a, b in c.addingProduct(a, b) }
+        #expect(fmaMismatches(SIMD16<Float>.self, seed: 78, vectors: 50_000, reference) { c, a, b in c.fma(a, b) } == 0)
     }
 
-    /// Lanes where `fma(c, a, b)` differs from the scalar `c.addingProduct(a, b)` (NaN matches
-    /// NaN), over random vectors, half of them with c close to -a*b (near-cancellation).
-    private func fmaMismatches<V: SIMD>(_: V.Type, seed: UInt64, vectors: Int, _ fma: (V, V, V) -> V) -> Int
+    /// The exact fma (the emulation where the build has no FMA) is the IEEE fma in every build,
+    /// on 4, 8 and 16 lanes.
+    @Test func exactFMAMatchesScalarFMAInEveryBuild() {
+        let fused: (Float, Float, Float) -> Float = { c, a, b in c.addingProduct(a, b) }
+        #expect(fmaMismatches(SIMD4<Float>.self, seed: 80, vectors: 50_000, fused) { c, a, b in bf_fma4_exact(a, b, c) } == 0)
+        #expect(fmaMismatches(SIMD8<Float>.self, seed: 81, vectors: 50_000, fused) { c, a, b in bf_fma8_exact(a, b, c) } == 0)
+        #expect(fmaMismatches(SIMD16<Float>.self, seed: 82, vectors: 20_000, fused) { c, a, b in bf_fma16_exact(a, b, c) } == 0)
+    }
+
+    /// What the build says of itself agrees with the header it was compiled with.
+    @Test func buildTargetDescribesThisBuild() {
+        #expect(["scalar", "SSE2", "AVX", "AVX2", "AVX-512", "NEON"].contains(BuildTarget.vectorISA))
+        #expect((BuildTarget.arithmetic == .hardwareFMA) == (bf_has_hardware_fma() != 0))
+        #expect(BuildTarget.summary.hasPrefix("\(BuildTarget.vectorISA), \(BuildTarget.arithmetic.rawValue)"))
+        #expect(BuildTarget.unsupportedCPUMessage == nil)
+    }
+
+    /// Lanes where `fma(c, a, b)` differs from `reference(c, a, b)` (NaN matches NaN), over
+    /// random vectors, half of them with c close to -a*b (near-cancellation).
+    private func fmaMismatches<V: SIMD>(_: V.Type, seed: UInt64, vectors: Int, _ reference: (Float, Float, Float) -> Float,
+                                        _ fma: (V, V, V) -> V) -> Int
     where V.Scalar == Float {
         var rng = SeededGenerator(seed: seed)
         func random() -> V { V((0..<V.scalarCount).map { _ in fmaOperand(&rng) }) }
@@ -29,7 +53,7 @@ import CVectorFMA
             if rng.next() % 2 == 0 { for i in 0..<V.scalarCount { c[i] = -(a[i] * b[i]).nextUp } }
             let v = fma(c, a, b)
             for i in 0..<V.scalarCount {
-                let s = c[i].addingProduct(a[i], b[i])
+                let s = reference(c[i], a[i], b[i])
                 if !(s.bitPattern == v[i].bitPattern || (s.isNaN && v[i].isNaN)) { mismatches += 1 }
             }
         }

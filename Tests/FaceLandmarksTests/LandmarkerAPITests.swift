@@ -1,3 +1,4 @@
+import BlazeImageIO
 import BlazeFace
 import BlazeImage
 import FaceLandmarks

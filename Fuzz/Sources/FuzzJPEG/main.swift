@@ -1,4 +1,4 @@
-import BlazeImage
+import BlazeImageIO
 import CFuzzerDriver
 import Glibc
 

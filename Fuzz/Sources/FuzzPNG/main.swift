@@ -1,6 +1,6 @@
 import CFuzzerDriver
 import Glibc
-import BlazeImage
+import BlazeImageIO
 
 /// PNG decoding of arbitrary bytes: an image or an ImageError, never a trap, a hang or an
 /// allocation past the limits (4096 x 4096 here, so that a run stays fast).

@@ -150,11 +150,17 @@ public struct RGBSampler: PixelSampler {
     }
 
     /// The run in C (`bf_warp_rgb_interior`): the same integers as `bilinearSum`, the same fma.
+
     @inlinable @inline(__always)
     public func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
                              output: UnsafeMutablePointer<Float>) -> Int {
-        bf_warp_rgb_interior(positions, count, base.assumingMemoryBound(to: UInt8.self), rowStride, width, height,
-                             byteCount, scale, offset, output)
+        #if ExactFMA
+        let exactFMA: Int32 = 1
+        #else
+        let exactFMA: Int32 = 0
+        #endif
+        return bf_warp_rgb_interior(positions, count, base.assumingMemoryBound(to: UInt8.self), rowStride, width, height,
+                                    byteCount, scale, offset, output, exactFMA)
     }
 }
 

@@ -51,8 +51,10 @@ public func f32Depthwise3x3FMA(
                     let w = packed.baseAddress! + (block / 8) * 80
                     let lanes = min(8, c - block)
                     // Full blocks in pairs from channel 0 (16 channels: blocks 0-1, 2-3, ...).
-                    let pairedWithNext = block % 16 == 0 && c - block >= 16
-                    let pairedWithPrevious = block % 16 == 8
+                    // (Not with SSE's 4-float registers: sixteen lanes of weights are 40 of its 16.)
+                    let paired = !BuildTarget.hasNarrowVectors
+                    let pairedWithNext = paired && block % 16 == 0 && c - block >= 16
+                    let pairedWithPrevious = paired && block % 16 == 8
                     let bias = load8(w)
                     // Kernel column kx: the taps of rows ky = 0, 1, 2.
                     let k0 = (load8(w + 8), load8(w + 16), load8(w + 24))

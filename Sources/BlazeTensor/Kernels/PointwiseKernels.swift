@@ -19,13 +19,16 @@ public struct PackedPointwiseWeights: Sendable {
     let data: AlignedBuffer<Float>
 
     /// - Parameters: `weightsIO` is `[inputChannels][outputChannels]`, `bias` has `outputChannels` values.
-    public init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int, maxWidth: Int = 16) {
+    public init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int,
+                maxWidth requested: Int = 16) {
+        // SSE's sixteen 4-float registers: 8-channel blocks, two registers a tile row.
+        let maxWidth = BuildTarget.hasNarrowVectors ? 8 : requested
         var blocks: [(Int, Int, Int)] = []
         var data: [Float] = []
         var start = 0
         while start < outputChannels {
             let remaining = outputChannels - start
-            let width = remaining <= 8 ? 8 : remaining <= 16 || maxWidth == 16 ? 16
+            let width = remaining <= 8 || maxWidth == 8 ? 8 : remaining <= 16 || maxWidth == 16 ? 16
                 : maxWidth == 32 && remaining >= 32 ? 32 : 24
             blocks.append((start, width, data.count))
             for row in -1..<inputChannels {
@@ -264,8 +267,9 @@ private func gemm<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePointer<
                 p &+= 1
             }
         } else {
-            // Eight accumulators: as many fma chains as two FMA units four cycles deep keep busy.
-            while p &+ 8 <= pixels.upperBound {
+            // Eight accumulators: as many fma chains as two FMA units four cycles deep keep busy
+            // (sixteen SSE registers: four pixels a tile there, below).
+            while !BuildTarget.hasNarrowVectors && p &+ 8 <= pixels.upperBound {
                 gemmTile8x8(p, input, ic, w, start, oc, e, output)
                 p &+= 8
             }

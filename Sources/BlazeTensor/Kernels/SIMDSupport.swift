@@ -6,8 +6,15 @@ import CVectorFMA
 typealias F8 = SIMD8<Float>
 
 extension SIMD8 where Scalar == Float {
-    /// `self + a * b` per lane with one rounding, as one vector fma (see CVectorFMA.h).
-    @inline(__always) func fma(_ a: F8, _ b: F8) -> F8 { bf_fma8(a, b, self) }
+    /// `self + a * b` per lane: one vector fma where the build has FMA; otherwise unfused, or
+    /// exactly emulated with the `ExactFMA` trait (`BuildTarget.arithmetic`, CVectorFMA.h).
+    @inline(__always) func fma(_ a: F8, _ b: F8) -> F8 {
+        #if ExactFMA
+        bf_fma8_exact(a, b, self)
+        #else
+        bf_fma8(a, b, self)
+        #endif
+    }
 }
 
 /// Sixteen lanes: one AVX-512 register, or two AVX2 registers that LLVM pairs up (a 16-channel
@@ -15,8 +22,14 @@ extension SIMD8 where Scalar == Float {
 typealias F16 = SIMD16<Float>
 
 extension SIMD16 where Scalar == Float {
-    /// `self + a * b` per lane with one rounding (`bf_fma16`).
-    @inline(__always) func fma(_ a: F16, _ b: F16) -> F16 { bf_fma16(a, b, self) }
+    /// `self + a * b` per lane, as `SIMD8.fma` (`bf_fma16`).
+    @inline(__always) func fma(_ a: F16, _ b: F16) -> F16 {
+        #if ExactFMA
+        bf_fma16_exact(a, b, self)
+        #else
+        bf_fma16(a, b, self)
+        #endif
+    }
 }
 
 @inline(__always) func load16(_ p: UnsafePointer<Float>) -> F16 {

@@ -17,7 +17,21 @@ typedef int bf_int4 __attribute__((ext_vector_type(4)));
 typedef float bf_float16_unaligned __attribute__((ext_vector_type(16), aligned(4)));
 typedef int bf_int16_unaligned __attribute__((ext_vector_type(16), aligned(4)));
 
+// a * b + c in three arithmetics (BuildTarget.Arithmetic says which this build uses):
+// - hardware fma (compiled with FMA: `-target-cpu haswell` or newer, every arm64): one rounding,
+//   one instruction. Bit-identical to TFLite + XNNPACK, which uses fma on those CPUs too.
+// - unfused, `bf_fma*` on x86-64 compiled without FMA (a dependent's plain build): a * b, then
+//   + c, two roundings, one multiply and one add. Not the same bits; within 1e-5 of them on the
+//   models here (Docs/performance.md). The default there because it is 20x faster than:
+// - emulated fma, `bf_fma*_exact` there: the correctly rounded result, in double precision
+//   (below). The kernels use it when built with the `ExactFMA` package trait.
 #if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || !defined(__x86_64__)
+#define BF_HARDWARE_FMA 1
+#else
+#define BF_HARDWARE_FMA 0
+#endif
+
+#if BF_HARDWARE_FMA
 
 /// a * b + c in each lane, rounded once.
 static inline __attribute__((always_inline)) bf_float8 bf_fma8(bf_float8 a, bf_float8 b, bf_float8 c) {
@@ -29,17 +43,48 @@ static inline __attribute__((always_inline)) bf_float16 bf_fma16(bf_float16 a, b
     return __builtin_elementwise_fma(a, b, c);
 }
 
+/// a * b + c in each lane of a SIMD4<Float>, rounded once.
+static inline __attribute__((always_inline)) bf_float4 bf_fma4(bf_float4 a, bf_float4 b, bf_float4 c) {
+    return __builtin_elementwise_fma(a, b, c);
+}
+
+static inline __attribute__((always_inline)) bf_float8 bf_fma8_exact(bf_float8 a, bf_float8 b, bf_float8 c) {
+    return __builtin_elementwise_fma(a, b, c);
+}
+
+static inline __attribute__((always_inline)) bf_float16 bf_fma16_exact(bf_float16 a, bf_float16 b, bf_float16 c) {
+    return __builtin_elementwise_fma(a, b, c);
+}
+
+static inline __attribute__((always_inline)) bf_float4 bf_fma4_exact(bf_float4 a, bf_float4 b, bf_float4 c) {
+    return __builtin_elementwise_fma(a, b, c);
+}
+
 #else
 
-// x86-64 without FMA at compile time (the default build): LLVM would call fmaf per lane.
-// Emulate exactly in double instead: a float product is exact in double; the sum is rounded
-// to odd (TwoSum, then the last bit set where inexact), and rounding that to float gives the
-// correctly rounded fma (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums:
-// proved algorithms using rounding to odd", 2008; needs 53 >= 2 * 24 + 2 bits).
+// x86-64 without FMA at compile time. Unfused: LLVM would call fmaf per lane for an fma.
+#pragma clang fp contract(off)
+static inline __attribute__((always_inline)) bf_float8 bf_fma8(bf_float8 a, bf_float8 b, bf_float8 c) {
+    return a * b + c;
+}
+
+static inline __attribute__((always_inline)) bf_float16 bf_fma16(bf_float16 a, bf_float16 b, bf_float16 c) {
+    return a * b + c;
+}
+
+static inline __attribute__((always_inline)) bf_float4 bf_fma4(bf_float4 a, bf_float4 b, bf_float4 c) {
+    return a * b + c;
+}
+#pragma clang fp contract(on)
+
+// Exact, in double: a float product is exact in double; the sum is rounded to odd (TwoSum,
+// then the last bit set where inexact), and rounding that to float gives the correctly rounded
+// fma (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
+// rounding to odd", 2008; needs 53 >= 2 * 24 + 2 bits).
 typedef double bf_double4 __attribute__((ext_vector_type(4)));
 typedef long bf_long4 __attribute__((ext_vector_type(4)));
 
-static inline __attribute__((always_inline)) bf_float4 bf_fma4_emulated(bf_float4 a, bf_float4 b, bf_float4 c) {
+static inline __attribute__((always_inline)) bf_float4 bf_fma4_exact(bf_float4 a, bf_float4 b, bf_float4 c) {
     bf_double4 p = __builtin_convertvector(a, bf_double4) * __builtin_convertvector(b, bf_double4);
     bf_double4 cd = __builtin_convertvector(c, bf_double4);
     bf_double4 s = p + cd;
@@ -53,20 +98,23 @@ static inline __attribute__((always_inline)) bf_float4 bf_fma4_emulated(bf_float
     return __builtin_convertvector((bf_double4)bits, bf_float4);
 }
 
-static inline __attribute__((always_inline)) bf_float8 bf_fma8(bf_float8 a, bf_float8 b, bf_float8 c) {
-    bf_float4 lo = bf_fma4_emulated(__builtin_shufflevector(a, a, 0, 1, 2, 3), __builtin_shufflevector(b, b, 0, 1, 2, 3),
-                                    __builtin_shufflevector(c, c, 0, 1, 2, 3));
-    bf_float4 hi = bf_fma4_emulated(__builtin_shufflevector(a, a, 4, 5, 6, 7), __builtin_shufflevector(b, b, 4, 5, 6, 7),
-                                    __builtin_shufflevector(c, c, 4, 5, 6, 7));
+static inline __attribute__((always_inline)) bf_float8 bf_fma8_exact(bf_float8 a, bf_float8 b, bf_float8 c) {
+    bf_float4 lo = bf_fma4_exact(__builtin_shufflevector(a, a, 0, 1, 2, 3), __builtin_shufflevector(b, b, 0, 1, 2, 3),
+                                 __builtin_shufflevector(c, c, 0, 1, 2, 3));
+    bf_float4 hi = bf_fma4_exact(__builtin_shufflevector(a, a, 4, 5, 6, 7), __builtin_shufflevector(b, b, 4, 5, 6, 7),
+                                 __builtin_shufflevector(c, c, 4, 5, 6, 7));
     return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
 }
 
-static inline __attribute__((always_inline)) bf_float16 bf_fma16(bf_float16 a, bf_float16 b, bf_float16 c) {
-    bf_float8 lo = bf_fma8(a.lo, b.lo, c.lo), hi = bf_fma8(a.hi, b.hi, c.hi);
+static inline __attribute__((always_inline)) bf_float16 bf_fma16_exact(bf_float16 a, bf_float16 b, bf_float16 c) {
+    bf_float8 lo = bf_fma8_exact(a.lo, b.lo, c.lo), hi = bf_fma8_exact(a.hi, b.hi, c.hi);
     return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 }
 
 #endif
+
+/// Whether `bf_fma*` is the hardware fma (1) or unfused (0); `bf_fma*_exact` is exact either way.
+static inline int bf_has_hardware_fma(void) { return BF_HARDWARE_FMA; }
 
 /// max(a, b) per lane; where one is NaN, the other (as x86's maxps with TFLite's operand order).
 static inline __attribute__((always_inline)) bf_float8 bf_max8(bf_float8 a, bf_float8 b) {
@@ -181,6 +229,19 @@ static inline __attribute__((always_inline)) float bf_expf(float x) {
 typedef double bf_double8 __attribute__((ext_vector_type(8)));
 typedef long long bf_long8 __attribute__((ext_vector_type(8)));
 
+/// `x` rounded to the nearest integer, ties to even, for |x| < 2^51: one roundpd with SSE4.1;
+/// without it (LLVM would call libm's roundeven per lane), adding and subtracting 1.5 * 2^52,
+/// whose sum has no fraction bits, so the addition rounds in the default mode, to even.
+static inline __attribute__((always_inline)) bf_double8 bf_round_even8(bf_double8 x) {
+#if defined(__x86_64__) && !defined(__SSE4_1__)
+#pragma clang fp contract(off)
+    const bf_double8 magic = 6755399441055744.0;
+    return (x + magic) - magic;
+#else
+    return __builtin_elementwise_roundeven(x);
+#endif
+}
+
 /// OpenCV's sample positions (WarpPerspectiveInvoker, INTER_LINEAR) for destination pixels
 /// `first ..< first + count` of row `y`, as x, y pairs in 1/32 pixels from `out[0]`. `m` is the
 /// 3x3 inverse map, row-major. As OpenCV, in double precision, the row in blocks of `blockWidth`
@@ -208,10 +269,12 @@ static inline void bf_opencv_positions_row(const double *m, long y, long first, 
             const bf_double8 xv = lanes + (double)x1;
             const bf_double8 w = w0 + m[6] * xv;
             const bf_double8 W = (bf_double8)((bf_long8)(32.0 / w) & (bf_long8)(w != 0));
-            const bf_double8 fx = __builtin_elementwise_roundeven((x0 + m[0] * xv) * W);
-            const bf_double8 fy = __builtin_elementwise_roundeven((y0 + m[3] * xv) * W);
-            bf_int8 xi = __builtin_convertvector(__builtin_elementwise_max(__builtin_elementwise_min(fx, hi), lo), bf_int8);
-            bf_int8 yi = __builtin_convertvector(__builtin_elementwise_max(__builtin_elementwise_min(fy, hi), lo), bf_int8);
+            // Clamped, then rounded: the same as OpenCV's rounding then clamping (the bounds are
+            // integers), and within the magic-number rounding's range.
+            const bf_double8 fx = __builtin_elementwise_max(__builtin_elementwise_min((x0 + m[0] * xv) * W, hi), lo);
+            const bf_double8 fy = __builtin_elementwise_max(__builtin_elementwise_min((y0 + m[3] * xv) * W, hi), lo);
+            bf_int8 xi = __builtin_convertvector(bf_round_even8(fx), bf_int8);
+            bf_int8 yi = __builtin_convertvector(bf_round_even8(fy), bf_int8);
             xi = (__builtin_elementwise_max(__builtin_elementwise_min(xi >> 5, smax), smin) << 5) | (xi & 31);
             yi = (__builtin_elementwise_max(__builtin_elementwise_min(yi >> 5, smax), smin) << 5) | (yi & 31);
             const bf_int16 pairs = __builtin_shufflevector(xi, yi, 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
@@ -311,6 +374,21 @@ static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb(const unsig
     bf_int4 wx = (bf_int4)((ax << 16) | (32 - ax));
     return (bf_int4)__builtin_ia32_pmaddwd128((__attribute__((vector_size(16))) short)lr,
                                               (__attribute__((vector_size(16))) short)wx);
+#elif defined(__SSE2__)
+    // SSE2 alone: each row's left and right taps side by side in 16 bits, weighted (32 - ax, ax)
+    // in one pmaddwd; the two rows' sums (each at most 255 * 32) paired in 16 bits and weighted
+    // (32 - ay, ay) in another.
+    const bf_short8 wx = {32 - ax, ax, 32 - ax, ax, 32 - ax, ax, 0, 0};
+    const bf_short8 wy = {32 - ay, ay, 32 - ay, ay, 32 - ay, ay, 0, 0};
+    bf_short8 ut = __builtin_convertvector(__builtin_shufflevector(u, u, 0, 3, 1, 4, 2, 5, 6, 7), bf_short8);
+    bf_short8 lt = __builtin_convertvector(__builtin_shufflevector(l, l, 0, 3, 1, 4, 2, 5, 6, 7), bf_short8);
+    bf_int4 up = (bf_int4)__builtin_ia32_pmaddwd128((__attribute__((vector_size(16))) short)ut,
+                                                   (__attribute__((vector_size(16))) short)wx);
+    bf_int4 down = (bf_int4)__builtin_ia32_pmaddwd128((__attribute__((vector_size(16))) short)lt,
+                                                     (__attribute__((vector_size(16))) short)wx);
+    bf_short8 rows = __builtin_convertvector(__builtin_shufflevector(up, down, 0, 4, 1, 5, 2, 6, 3, 7), bf_short8);
+    return (bf_int4)__builtin_ia32_pmaddwd128((__attribute__((vector_size(16))) short)rows,
+                                              (__attribute__((vector_size(16))) short)wy);
 #else
     // Each channel's left and right tap side by side, the upper row then the lower.
     bf_int16 taps = __builtin_convertvector(__builtin_shufflevector(u, l, 0, 3, 1, 4, 2, 5, 6, 7,
@@ -321,6 +399,53 @@ static inline __attribute__((always_inline)) bf_int4 bf_bilinear_rgb(const unsig
     bf_int8 rows = __builtin_shufflevector(p, p, 0, 2, 4, 6, 8, 10, 12, 14) + __builtin_shufflevector(p, p, 1, 3, 5, 7, 9, 11, 13, 15);
     bf_int4 up = __builtin_shufflevector(rows, rows, 0, 1, 2, 3), down = __builtin_shufflevector(rows, rows, 4, 5, 6, 7);
     return up * (32 - ay) + down * ay;
+#endif
+}
+
+/// The widest vector instructions this build was compiled for: 4 AVX-512, 3 AVX2, 2 AVX,
+/// 1 SSE2 (every x86-64), 5 NEON (arm64), 0 none of these.
+static inline int bf_vector_isa(void) {
+#if defined(__AVX512F__)
+    return 4;
+#elif defined(__AVX2__)
+    return 3;
+#elif defined(__AVX__)
+    return 2;
+#elif defined(__SSE2__)
+    return 1;
+#elif defined(__ARM_NEON)
+    return 5;
+#else
+    return 0;
+#endif
+}
+
+/// What the CPU running this offers (cpuid, whatever the build assumed): 4 AVX-512 (F, BW,
+/// DQ, VL), 3 AVX2 with FMA, 1 SSE2 alone; 0 off x86-64.
+static inline int bf_cpu_vector_isa(void) {
+#if defined(__x86_64__)
+    unsigned a = 0, b = 0, c = 0, d = 0, b7 = 0, xcr0 = 0, ignored = 0;
+    if (__get_cpuid(1, &a, &b, &c, &d) == 0) { return 1; }
+    const int osSavesYMM = (c & (1u << 27)) != 0, hasFMA = (c & (1u << 12)) != 0;
+    if (osSavesYMM) { __asm__("xgetbv" : "=a"(xcr0), "=d"(ignored) : "c"(0)); }
+    if (__get_cpuid_count(7, 0, &a, &b7, &c, &d) == 0) { b7 = 0; }
+    const unsigned need512 = (1u << 16) | (1u << 17) | (1u << 30) | (1u << 31);
+    const int avx2 = (xcr0 & 0x6) == 0x6 && (b7 & (1u << 5)) && hasFMA;
+    if (avx2 && (xcr0 & 0xE6) == 0xE6 && (b7 & need512) == need512) { return 4; }
+    return avx2 ? 3 : 1;
+#else
+    return 0;
+#endif
+}
+
+/// Whether this build's vectors are SSE's: x86-64 compiled without AVX (a dependent's plain
+/// build), sixteen registers of four floats. Its tiles are 8 channels wide (two registers a
+/// row) instead of 16 (four), which would spill.
+static inline int bf_has_narrow_vectors(void) {
+#if defined(__x86_64__) && !defined(__AVX__)
+    return 1;
+#else
+    return 0;
 #endif
 }
 
@@ -370,14 +495,6 @@ static inline __attribute__((always_inline)) bf_float16 bf_load_half16(const uns
 /// effect on any result.
 static inline __attribute__((always_inline)) void bf_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
-/// a * b + c in each lane of a SIMD4<Float>, rounded once (as `bf_fma8`).
-static inline __attribute__((always_inline)) bf_float4 bf_fma4(bf_float4 a, bf_float4 b, bf_float4 c) {
-#if defined(__FMA__) || defined(__ARM_FEATURE_FMA) || !defined(__x86_64__)
-    return __builtin_elementwise_fma(a, b, c);
-#else
-    return bf_fma4_emulated(a, b, c);
-#endif
-}
 
 typedef float bf_float4_unaligned __attribute__((ext_vector_type(4), aligned(4)));
 typedef float bf_float2_unaligned __attribute__((ext_vector_type(2), aligned(4)));
@@ -388,7 +505,8 @@ typedef float bf_float2_unaligned __attribute__((ext_vector_type(2), aligned(4))
 /// R, G, B floats for pixels 0, 1, ... to `out` while a pixel's 2x2 taps (read 8 bytes a row,
 /// inside `byteCount`) lie inside the image, and returns how many it wrote. Stores may spill
 /// into the next pixel's R and G (never past the last of `count`), which the next pixel (here
-/// or at the caller) overwrites. With AVX2, eight pixels at a time (below).
+/// or at the caller) overwrites. With AVX2, eight pixels at a time (below). `exactFMA` picks
+/// `bf_fma4_exact` over `bf_fma4` (the same where the build has FMA).
 #if defined(__AVX2__)
 typedef char bf_char32_t __attribute__((vector_size(32)));
 typedef short bf_short16_t __attribute__((vector_size(32)));
@@ -418,7 +536,8 @@ static inline __attribute__((always_inline)) bf_int8 bf_bilinear_rgb_pair(const 
 #endif
 
 static inline long bf_warp_rgb_interior(const int *positions, long count, const unsigned char *base, long rowStride,
-                                        long width, long height, long byteCount, float scale, float offset, float *out) {
+                                        long width, long height, long byteCount, float scale, float offset, float *out,
+                                        int exactFMA) {
     const bf_float4 s = scale, o = offset;
     long i = 0;
 #if defined(__AVX2__)
@@ -464,7 +583,8 @@ static inline long bf_warp_rgb_interior(const int *positions, long count, const 
         if (sx < 0 || sx + 1 >= width || sy < 0 || sy + 1 >= height || lower + 8 > byteCount) return i;
         const bf_int4 v = bf_bilinear_rgb(base + upper, base + lower, X & 31, Y & 31);
         // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
-        const bf_float4 f = bf_fma4(__builtin_convertvector((v + 512) >> 10, bf_float4), s, o);
+        const bf_float4 value = __builtin_convertvector((v + 512) >> 10, bf_float4);
+        const bf_float4 f = exactFMA ? bf_fma4_exact(value, s, o) : bf_fma4(value, s, o);
         if (i + 1 < count) {
             *(bf_float4_unaligned *)(out + 3 * i) = f;  // the next pixel overwrites the fourth lane
         } else {

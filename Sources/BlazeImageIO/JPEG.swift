@@ -1,3 +1,4 @@
+@_exported import BlazeImage
 import CJPEGSupport
 
 /// JPEG decoding through the system libjpeg-turbo, to 8-bit RGB.

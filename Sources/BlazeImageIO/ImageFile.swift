@@ -1,3 +1,4 @@
+@_exported import BlazeImage
 /// One entry point for every encoded image format read here: the format is sniffed from the
 /// first bytes (`ImageFormat(sniffing:)`), never taken from a file name.
 public enum ImageFile {

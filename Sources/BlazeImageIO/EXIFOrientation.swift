@@ -1,3 +1,4 @@
+@_exported import BlazeImage
 /// The EXIF Orientation tag (0x0112): how the stored pixels must be turned to be upright.
 /// Raw values are the tag's 1...8; `upright` (1) means nothing to do.
 /// Each case is named after what a viewer does to show the stored pixels upright (Pillow's

@@ -1,3 +1,4 @@
+@_exported import BlazeImage
 /// Netpbm PPM (colour) and PGM (gray) reading and writing: binary P6/P5 and ASCII P3/P2,
 /// maxval 1...65535 (two bytes per sample, big-endian, above 255).
 public enum PNM {

@@ -1,3 +1,4 @@
+@_exported import BlazeImage
 import CPNGSupport
 
 #if canImport(Glibc)

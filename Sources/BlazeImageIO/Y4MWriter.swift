@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+@_exported import BlazeImage
 import Glibc
 #elseif canImport(Musl)
 import Musl
