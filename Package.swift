@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor", "TestSupport"]),
         .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImageIO", "TestSupport"], resources: [.copy("Resources")]),
-        .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace", "BlazeImageIO", "TestSupport"]),
+        .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace", "BlazeImageIO", "BlazeWeights", "TestSupport"]),
         // MediaPipe's FaceLandmarker goldens, read by the geometry and analysis tests.
         .target(name: "LandmarkerGoldens", path: "Tests/Support/LandmarkerGoldens"),
         .testTarget(name: "FaceGeometryTests", dependencies: ["FaceGeometry", "BlazeModel", "LandmarkerGoldens", "TestSupport"]),

@@ -1,3 +1,5 @@
+import CVectorFMA
+
 // Depthwise 3x3 convolution, SIMD over channels, one block of 8 channels at a time (two at
 // once, 16 lanes, in the interior kernel where both are full). Taps are
 // summed column by column with fma, the reference kernel's (and XNNPACK's) order. Runs of
@@ -130,6 +132,15 @@ public func f32Depthwise3x3FMA(
                         if pairedWithNext {
                             f32Depthwise3x3InteriorFMA(F16.self, w, r0 + x &* c, r1 + x &* c, r2 + x &* c, channels: c, stride: sw,
                                                          pixels: count, activation: activation, output: outRow + ox &* c)
+                        } else if BuildTarget.hasNarrowVectors {
+                            // SSE: ten 8-lane weight vectors are 20 of its 16 registers; each
+                            // half of the block alone keeps its ten in registers.
+                            for half in [0, 4] {
+                                let at = x &* c &+ half
+                                f32Depthwise3x3InteriorHalfFMA(w + half, r0 + at, r1 + at, r2 + at, channels: c, stride: sw,
+                                                               pixels: count, activation: activation,
+                                                               output: outRow + (ox &* c &+ half))
+                            }
                         } else if !pairedWithPrevious {
                             f32Depthwise3x3InteriorFMA(F8.self, w, r0 + x &* c, r1 + x &* c, r2 + x &* c, channels: c, stride: sw,
                                                        pixels: count, activation: activation, output: outRow + ox &* c)
@@ -192,6 +203,36 @@ private func f32Depthwise3x3InteriorFMA<V: TileVector>(_: V.Type, _ w: UnsafePoi
             .fma(V.load(i0 + c), k10).fma(V.load(i1 + c), k11).fma(V.load(i2 + c), k12)
             .fma(V.load(i0 + c2), k20).fma(V.load(i1 + c2), k21).fma(V.load(i2 + c2), k22)
         acc.applying(activation).store(to: o)
+        i0 += step; i1 += step; i2 += step; o += c
+    }
+}
+
+/// `f32Depthwise3x3InteriorFMA` for four channels of a block (`w`, the rows and `output` offset
+/// by 0 or 4 floats): the same taps in the same order, per lane.
+@inline(never)
+private func f32Depthwise3x3InteriorHalfFMA(_ w: UnsafePointer<Float>, _ r0: UnsafePointer<Float>, _ r1: UnsafePointer<Float>,
+                                            _ r2: UnsafePointer<Float>, channels c: Int, stride: Int, pixels: Int,
+                                            activation: Activation, output: UnsafeMutablePointer<Float>) {
+    typealias F4 = SIMD4<Float>
+    @inline(__always) func load(_ p: UnsafePointer<Float>) -> F4 { UnsafeRawPointer(p).loadUnaligned(as: F4.self) }
+    @inline(__always) func fma(_ acc: F4, _ x: F4, _ k: F4) -> F4 {
+        #if ExactFMA
+        bf_fma4_exact(x, k, acc)
+        #else
+        bf_fma4(x, k, acc)
+        #endif
+    }
+    let bias = load(w)
+    let k00 = load(w + 8), k01 = load(w + 16), k02 = load(w + 24)
+    let k10 = load(w + 32), k11 = load(w + 40), k12 = load(w + 48)
+    let k20 = load(w + 56), k21 = load(w + 64), k22 = load(w + 72)
+    let step = stride &* c, c2 = 2 &* c
+    var (i0, i1, i2, o) = (r0, r1, r2, output)
+    for _ in 0..<pixels {
+        var acc = fma(fma(fma(bias, load(i0), k00), load(i1), k01), load(i2), k02)
+        acc = fma(fma(fma(acc, load(i0 + c), k10), load(i1 + c), k11), load(i2 + c), k12)
+        acc = fma(fma(fma(acc, load(i0 + c2), k20), load(i1 + c2), k21), load(i2 + c2), k22)
+        UnsafeMutableRawPointer(o).storeBytes(of: activation.apply(acc), as: F4.self)
         i0 += step; i1 += step; i2 += step; o += c
     }
 }

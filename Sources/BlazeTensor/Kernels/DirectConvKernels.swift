@@ -91,7 +91,7 @@ private func direct<E: TileEpilogue, W: WindowShape>(_ g: WindowGeometry, _ rows
                                        packed + offset, pixel, start, oc, epilogue, out)
                     }
                     for (start, width, offset) in blocks where width != 24 {
-                        directTile4(window, g.strideW * ic, iw * ic, kernelH, rowLength,
+                        directTile4(window, g.strideW * ic, iw * ic, shape,
                                     packed + offset, width, pixel, start, oc, epilogue, out)
                     }
                     ox += 4
@@ -199,22 +199,23 @@ private func directTile4x24<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer
 /// Four horizontally adjacent output pixels whose windows lie inside the input, 8 or 16 channels.
 /// Also the pointwise GEMM's 4-pixel tiles (a 1x1 window).
 @inline(__always)
-func directTile4<E: TileEpilogue>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ kh: Int, _ rowLength: Int,
-                         _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
-                         _ e: E, _ out: UnsafeMutablePointer<Float>) {
+func directTile4<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ shape: W,
+                                                  _ w: UnsafePointer<Float>, _ width: Int, _ p: Int, _ o: Int, _ oc: Int,
+                                                  _ e: E, _ out: UnsafeMutablePointer<Float>) {
     if width == 16 {
-        directTile4(F16.self, x0, pixelStep, rowStride, kh, rowLength, w, p, o, oc, e, out)
+        directTile4(F16.self, x0, pixelStep, rowStride, shape, w, p, o, oc, e, out)
     } else {
-        directTile4(F8.self, x0, pixelStep, rowStride, kh, rowLength, w, p, o, oc, e, out)
+        directTile4(F8.self, x0, pixelStep, rowStride, shape, w, p, o, oc, e, out)
     }
 }
 
 /// `directTile4` with the block's width as its vector type.
 @inline(__always)
-private func directTile4<V: TileVector, E: TileEpilogue>(_: V.Type, _ x0: UnsafePointer<Float>, _ pixelStep: Int,
-                                                         _ rowStride: Int, _ kh: Int, _ rowLength: Int,
-                                                         _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
-                                                         _ e: E, _ out: UnsafeMutablePointer<Float>) {
+private func directTile4<V: TileVector, E: TileEpilogue, W: WindowShape>(_: V.Type, _ x0: UnsafePointer<Float>, _ pixelStep: Int,
+                                                                         _ rowStride: Int, _ shape: W,
+                                                                         _ w: UnsafePointer<Float>, _ p: Int, _ o: Int, _ oc: Int,
+                                                                         _ e: E, _ out: UnsafeMutablePointer<Float>) {
+    let kh = shape.kernelH, rowLength = shape.rowLength
     let b = V.load(w)
     var a0 = b, a1 = b, a2 = b, a3 = b
     var wr = w + V.scalarCount

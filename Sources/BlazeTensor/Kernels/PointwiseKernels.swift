@@ -380,7 +380,7 @@ private func gemmTile12x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Flo
 @inline(__always)
 private func gemmTile4x16<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
                                            _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
-    directTile4(input + p &* ic, ic, 0, 1, ic, w, 16, p, o, oc, e, output)
+    directTile4(input + p &* ic, ic, 0, RuntimeWindow(kernelH: 1, rowLength: ic), w, 16, p, o, oc, e, output)
 }
 
 @inline(__always)
@@ -439,5 +439,5 @@ private func gemmTile8x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float
 @inline(__always)
 private func gemmTile4x8<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w: UnsafePointer<Float>,
                                           _ o: Int, _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
-    directTile4(input + p &* ic, ic, 0, 1, ic, w, 8, p, o, oc, e, output)
+    directTile4(input + p &* ic, ic, 0, RuntimeWindow(kernelH: 1, rowLength: ic), w, 8, p, o, oc, e, output)
 }

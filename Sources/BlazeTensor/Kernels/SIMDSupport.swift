@@ -83,6 +83,14 @@ extension Activation {
         }
     }
 
+    @inline(__always) func apply(_ v: SIMD4<Float>) -> SIMD4<Float> {
+        switch self {
+        case .none: v
+        case .relu: bf_max4(v, SIMD4())
+        case .relu6: bf_min4(bf_max4(v, SIMD4()), SIMD4(repeating: 6))
+        }
+    }
+
     @inline(__always) func apply(_ v: F8) -> F8 {
         switch self {
         case .none: v

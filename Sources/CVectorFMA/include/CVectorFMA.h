@@ -126,6 +126,15 @@ static inline __attribute__((always_inline)) bf_float8 bf_min8(bf_float8 a, bf_f
     return __builtin_elementwise_min(a, b);
 }
 
+/// The same on four lanes (SSE builds' depthwise halves).
+static inline __attribute__((always_inline)) bf_float4 bf_max4(bf_float4 a, bf_float4 b) {
+    return __builtin_elementwise_max(a, b);
+}
+
+static inline __attribute__((always_inline)) bf_float4 bf_min4(bf_float4 a, bf_float4 b) {
+    return __builtin_elementwise_min(a, b);
+}
+
 /// Lanes 0..<count of v, +0 in the others (bitwise, so whatever the other lanes held).
 static inline __attribute__((always_inline)) bf_float8 bf_first_lanes8(bf_float8 v, int count) {
     const bf_int8 lane = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -489,6 +498,16 @@ static inline float bf_half_to_float(unsigned short bits) {
 static inline __attribute__((always_inline)) bf_float16 bf_load_half16(const unsigned short *p) {
     bf_ushort16_unaligned bits = *(const bf_ushort16_unaligned *)p;
     return __builtin_convertvector((bf_half16)bits, bf_float16);
+}
+
+/// Tells the core this thread is spinning (x86 pause, arm64 yield): the sibling hyper-thread
+/// gets the pipeline, and the loop burns less power.
+static inline __attribute__((always_inline)) void bf_spin_pause(void) {
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
 }
 
 /// Asks for the cache line holding `p` to be brought into cache. A hint only: no fault, no
