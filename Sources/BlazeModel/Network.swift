@@ -39,7 +39,8 @@ public final class Network {
     public struct Options: Sendable {
         public var fuse: Bool
         public var kernels: KernelChoice
-        /// Threads per run, the caller included (1...64). Results do not depend on it.
+        /// Threads per run, the caller included (1...64), at most `AvailableCores.count` of them
+        /// start. Results do not depend on it.
         public var threads: Int
         public init(fuse: Bool = true, kernels: KernelChoice = .fastest, threads: Int = 1) {
             (self.fuse, self.kernels, self.threads) = (fuse, kernels, min(max(threads, 1), 64))
@@ -71,7 +72,9 @@ public final class Network {
         try Network(plan: plan, threads: pool?.threads ?? 1)
     }
 
-    private init(plan: GraphPlan, threads: Int) throws(ModelError) {
+    private init(plan: GraphPlan, threads requested: Int) throws(ModelError) {
+        // Threads past the cores this process may use would only wait for each other's cores.
+        let threads = min(requested, AvailableCores.count)
         let memory = MemoryPlan(plan)
         let arena = UnsafeMutableRawPointer.allocate(byteCount: max(memory.byteCount, 64), alignment: 64)
         arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(memory.byteCount, 64))

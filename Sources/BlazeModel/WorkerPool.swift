@@ -1,15 +1,20 @@
 import BlazeTensor
+import CVectorFMA
 import Foundation
 import Synchronization
 
 /// Persistent worker threads that share one layer's work with the calling thread.
 ///
 /// A network runs ~70 short layers per frame, so waking threads through the kernel for each
-/// would cost more than the layers: workers spin on an atomic generation counter for a short
-/// while after each job, and sleep on a condition variable when no job comes or when the
-/// network run ends (`park`), so they do not take a core from what runs next. Work is
-/// split statically into contiguous unit ranges (output rows), so every thread count gives
-/// the same results bit for bit.
+/// would cost more than the layers: after a job, workers spin for a short while, yielding the
+/// core to any other runnable thread as they do, then sleep on a condition variable (at once
+/// when the network run ends, `park`).
+///
+/// A job's units (output rows) are cut into contiguous chunks that the threads claim one at a
+/// time, the caller included, and the caller waits only for chunks already claimed: a worker
+/// that is asleep, or that the scheduler has not run (more threads than free cores), takes no
+/// share, so it holds nothing up. Every chunk computes the same values whichever thread runs it,
+/// so every thread count gives the same results bit for bit.
 final class WorkerPool {
     private let state: PoolState
 
@@ -28,8 +33,8 @@ final class WorkerPool {
 
     var threads: Int { state.workers + 1 }
 
-    /// Runs `work` split across all threads, thread `t` with scratch at `scratch + t * scratchStride`;
-    /// returns when every part is done.
+    /// Runs `work` split across the threads, thread `t` with scratch at `scratch + t * scratchStride`;
+    /// returns when every unit is done.
     func run(_ work: BoundWork, scratch: UnsafeMutablePointer<Float>, scratchStride: Int) {
         state.dispatch(work, scratch: scratch, stride: scratchStride)
     }
@@ -44,64 +49,118 @@ final class WorkerPool {
 /// pool alive (its deinit stops them).
 private final class PoolState: @unchecked Sendable {
     let workers: Int
-    private let generation = Atomic<Int>(0)
-    private let finished = Atomic<Int>(0)
+    /// The current job's claim ticket: its generation (bits 48...63), its chunk count (42...47)
+    /// and one bit per chunk claimed (0...41). One word, so that a claim (compare-and-swap) can
+    /// only take a chunk of the generation the claimer joined.
+    private let ticket = Atomic<UInt64>(0)
+    /// Chunks of the current job finished.
+    private let done = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let exited = Atomic<Int>(0)
     /// Set by `park()`, cleared by the next dispatch: spinning workers go to sleep at once.
     private let parked = Atomic<Bool>(false)
+    /// Workers asleep on `condition` (or about to be): a dispatch signals only when some are.
+    private let sleepers = Atomic<Int>(0)
     private let condition = NSCondition()
-    /// The current job; written by the dispatching thread before the generation is published.
+    /// The current job; written by the dispatching thread before the ticket is published.
     nonisolated(unsafe) private var job: BoundWork?
     nonisolated(unsafe) private var scratch: UnsafeMutablePointer<Float>?
     nonisolated(unsafe) private var scratchStride = 0
+    nonisolated(unsafe) private var generation: UInt64 = 0
 
     init(workers: Int) { self.workers = workers }
 
+    private static func generation(_ t: UInt64) -> UInt64 { t >> 48 }
+    private static func chunks(_ t: UInt64) -> Int { Int((t >> 42) & 63) }
+
     func dispatch(_ work: BoundWork, scratch: UnsafeMutablePointer<Float>, stride: Int) {
+        // One chunk per thread, so that each thread's rows of one layer are the rows it made in
+        // the layer before, in its own cache; a thread that is late (asleep, or not scheduled)
+        // leaves its chunk to the first thread done with its own.
+        let chunks = min(work.units, workers + 1, 42)
         job = work
         self.scratch = scratch
         scratchStride = stride
-        finished.store(0, ordering: .relaxed)
+        generation = (generation + 1) & 0xFFFF
+        done.store(0, ordering: .relaxed)
         parked.store(false, ordering: .relaxed)
-        condition.lock()
-        generation.wrappingAdd(1, ordering: .releasing)
-        condition.broadcast()
-        condition.unlock()
-        runShare(of: work, index: 0)
-        while finished.load(ordering: .acquiring) < workers {}
+        // Sequentially consistent with the sleepers' count (a worker adds itself, then reads
+        // the ticket): either this sees the sleeper, or the sleeper sees the new ticket.
+        ticket.store(generation << 48 | UInt64(chunks) << 42, ordering: .sequentiallyConsistent)
+        if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
+            condition.lock()
+            condition.broadcast()
+            condition.unlock()
+        }
+        claimChunks(generation: generation, index: 0)
+        // Wait for the chunks others claimed; yield the core to them if they are not running.
+        var spins = 0
+        while done.load(ordering: .acquiring) < chunks {
+            spins += 1
+            if spins < 64 { bf_spin_pause() } else { sched_yield() }
+        }
         job = nil
     }
 
-    /// Thread `index` of `workers + 1` takes a contiguous slice of the units.
-    private func runShare(of work: BoundWork, index: Int) {
-        let parts = workers + 1
-        let lower = work.units * index / parts, upper = work.units * (index + 1) / parts
-        if lower < upper, let scratch { work.run(lower..<upper, scratch + index * scratchStride) }
+    /// Claims and runs chunks of `generation` until none is left (or a newer job replaced it):
+    /// thread `index`'s own chunk first, then any unclaimed one.
+    private func claimChunks(generation: UInt64, index: Int) {
+        var home = true
+        while true {
+            let t = ticket.load(ordering: .acquiring)
+            guard Self.generation(t) == generation else { return }
+            let chunks = Self.chunks(t)
+            let free = ~t & ((1 << UInt64(chunks)) - 1)
+            guard free != 0 else { return }
+            let chunk = home && index < chunks && free & (1 << UInt64(index)) != 0 ? index : free.trailingZeroBitCount
+            home = false
+            guard ticket.compareExchange(expected: t, desired: t | 1 << UInt64(chunk), ordering: .acquiringAndReleasing).exchanged else {
+                home = chunk == index
+                continue
+            }
+            // The job stays as it is until this claimed chunk is done.
+            if let work = job, let scratch {
+                let lower = work.units * chunk / chunks, upper = work.units * (chunk + 1) / chunks
+                if lower < upper { work.run(lower..<upper, scratch + index * scratchStride) }
+            }
+            done.wrappingAdd(1, ordering: .releasing)
+        }
     }
 
     func workerLoop(index: Int) {
-        var seen = 0
+        var seen: UInt64 = 0
         let clock = ContinuousClock()
         while true {
-            // Spin for a while: the next layer usually comes within microseconds.
-            let deadline = clock.now.advanced(by: .microseconds(200))
+            // Spin for a while: the next layer usually comes within microseconds. The first
+            // microseconds on the core alone (a layer waits for the slowest thread to notice
+            // it); then yielding the core on every round, so that a spinning worker never keeps
+            // it from a thread that has work; then asleep.
+            let start = clock.now
+            let yieldAfter = start.advanced(by: .microseconds(20)), sleepAfter = start.advanced(by: .microseconds(200))
             var spins = 0
-            while generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
+            while Self.generation(ticket.load(ordering: .acquiring)) == seen && !stopping.load(ordering: .relaxed) {
                 spins += 1
-                if spins & 1023 == 0, parked.load(ordering: .relaxed) || clock.now > deadline { break }
+                if spins & 63 == 0 || spins > 4096 {
+                    if parked.load(ordering: .relaxed) { break }
+                    let now = clock.now
+                    if now > sleepAfter { break }
+                    if now > yieldAfter { sched_yield(); continue }
+                }
+                bf_spin_pause()
             }
-            if generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
+            if Self.generation(ticket.load(ordering: .acquiring)) == seen && !stopping.load(ordering: .relaxed) {
                 condition.lock()
-                while generation.load(ordering: .acquiring) == seen && !stopping.load(ordering: .relaxed) {
+                sleepers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                while Self.generation(ticket.load(ordering: .sequentiallyConsistent)) == seen
+                    && !stopping.load(ordering: .relaxed) {
                     condition.wait()
                 }
+                sleepers.wrappingSubtract(1, ordering: .relaxed)
                 condition.unlock()
             }
             if stopping.load(ordering: .acquiring) { break }
-            seen = generation.load(ordering: .acquiring)
-            if let work = job { runShare(of: work, index: index) }
-            finished.wrappingAdd(1, ordering: .releasing)
+            seen = Self.generation(ticket.load(ordering: .acquiring))
+            claimChunks(generation: seen, index: index)
         }
         exited.wrappingAdd(1, ordering: .releasing)
     }

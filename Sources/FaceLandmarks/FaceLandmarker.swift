@@ -62,7 +62,7 @@ public final class FaceLandmarker: Sendable {
 
     /// The cores this process may use (at least 1): the cap on the detector's extra threads,
     /// and `FaceAnalysisPipeline`'s default face lanes.
-    public static var availableCores: Int { max(ProcessInfo.processInfo.activeProcessorCount, 1) }
+    public static var availableCores: Int { AvailableCores.count }
 
     private static func load(_ path: String) throws(DetectorError) -> ModelFile {
         do { return try WeightsFormat.read(contentsOf: path) } catch {

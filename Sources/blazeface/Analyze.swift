@@ -41,8 +41,8 @@ struct Analyze: ParsableCommand {
     @Option(help: "The face detector's threshold (0...1).")
     var minDetectionConfidence: Float = 0.5
 
-    @Option(help: "Threads each network may use (1...64).")
-    var threads: Int = 1
+    @Option(help: "Threads each network may use (1...64), or auto (the cores this process may use, up to 4).")
+    var threads = ThreadCount(1)
 
     @Option(help: "Faces analysed at the same time, each on its own networks (1...8; default: one per core, up to 4).")
     var faceThreads: Int = FaceAnalysisPipeline.automaticFaceThreads
@@ -65,7 +65,7 @@ struct Analyze: ParsableCommand {
         let pipeline: FaceAnalysisPipeline
         do {
             pipeline = try FaceAnalysisPipeline(options: options, numFaces: numFaces,
-                                                minFaceDetectionConfidence: minDetectionConfidence, threads: threads, faceThreads: faceThreads)
+                                                minFaceDetectionConfidence: minDetectionConfidence, threads: threads.value, faceThreads: faceThreads)
         } catch { throw ToolError(error.description) }
         let items = InputList.expand(images)
         let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Detect.readStandardInput() : nil

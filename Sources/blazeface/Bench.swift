@@ -2,6 +2,7 @@ import BlazeImageIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
+import BlazeModel
 import Foundation
 
 struct Bench: ParsableCommand {
@@ -11,8 +12,8 @@ struct Bench: ParsableCommand {
     @Option(help: "The model: short or full.")
     var model: ModelChoice = .short
 
-    @Option(help: "Threads for inference.")
-    var threads: Int = 1
+    @Option(help: "Threads for inference, or auto (the cores this process may use, up to 4).")
+    var threads = ThreadCount(1)
 
     @Option(help: "Timed iterations (after warm-up).")
     var iterations: Int = 200
@@ -26,19 +27,23 @@ struct Bench: ParsableCommand {
     @Flag(help: "Also print each layer's median time and GFLOP/s.")
     var layers = false
 
+    @Option(help: "Run this many detectors at once, each on its own thread (each with --threads), and report the per-call median and the total throughput: the behaviour under contention.")
+    var concurrent: Int?
+
     func validate() throws {
-        guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be in 1...64") }
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+        if let concurrent, !(1...64).contains(concurrent) { throw ValidationError("--concurrent must be in 1...64") }
     }
 
     func run() throws {
         let detector: FaceDetector
         let photo: RGBImage
         do {
-            detector = try FaceDetector(options: FaceDetectorOptions(model: model.detectorModel, threads: threads))
+            detector = try FaceDetector(options: FaceDetectorOptions(model: model.detectorModel, threads: threads.value))
             photo = try ImageFile.read(contentsOf: image ?? BenchDefaults.photo(), applyingOrientation: true)
         } catch let e as DetectorError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
 
+        if let concurrent { return try runConcurrent(concurrent, photo: photo) }
         // Inference alone, on the photo's input tensor.
         _ = try detector.detect(image: photo)
         let inference = Timing.measure(iterations: iterations) { detector.runNetwork() }
@@ -47,12 +52,12 @@ struct Bench: ParsableCommand {
         let preprocess = try Timing.measure(iterations: iterations) { _ = try detector.inputTensor(for: photo) }
         let cpu = Timing.cpuName()
         if json {
-            print("{\"model\":\"\(model.canonical)\",\"threads\":\(threads),\"inference\":{\"median_us\":\(inference.median),\"min_us\":\(inference.min)},"
+            print("{\"model\":\"\(model.canonical)\",\"threads\":\(threads.value),\"inference\":{\"median_us\":\(inference.median),\"min_us\":\(inference.min)},"
                   + "\"detect\":{\"median_us\":\(detect.median),\"min_us\":\(detect.min)},\"cpu\":\(DetectionJSON.string(cpu)),"
                   + "\"build\":{\"vector\":\(DetectionJSON.string(BuildTarget.vectorISA)),"
                   + "\"arithmetic\":\(DetectionJSON.string(BuildTarget.arithmetic.rawValue))}}")
         } else {
-            print("model \(model.canonical), \(threads) thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(cpu)")
+            print("model \(model.canonical), \(threads.value) thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(cpu)")
             print("build      \(BuildTarget.summary)")
             print("inference  median \(inference.median) us  min \(inference.min) us")
             print("detect     median \(detect.median) us  min \(detect.min) us")
@@ -66,6 +71,57 @@ struct Bench: ParsableCommand {
             }
         }
     }
+}
+
+extension Bench {
+    /// Microseconds of each of `count` detect() calls on one detector.
+    static func timedCalls(_ detector: FaceDetector, photo: RGBImage, count: Int) -> [Double] {
+        let clock = ContinuousClock()
+        var result = FaceDetectorResult()
+        var times: [Double] = []
+        for _ in 0..<count {
+            let t = clock.now
+            try? detector.detect(image: photo, into: &result)
+            let d = clock.now - t
+            times.append(Double(d.components.attoseconds) / 1e12 + Double(d.components.seconds) * 1e6)
+        }
+        return times
+    }
+
+    /// `--concurrent N`: N detectors on N threads, all calling detect() on the photo at once.
+    func runConcurrent(_ count: Int, photo: RGBImage) throws {
+        let options = FaceDetectorOptions(model: model.detectorModel, threads: threads.value)
+        var detectors: [FaceDetector] = []
+        for _ in 0..<count {
+            do { detectors.append(try FaceDetector(options: options)) } catch { throw ToolError(error.description) }
+        }
+        let lanes = Lanes(detectors)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let calls = iterations
+        DispatchQueue.concurrentPerform(iterations: count) { lane in
+            lanes.record(Self.timedCalls(lanes.detectors[lane], photo: photo, count: calls), lane: lane)
+        }
+        let wall = clock.now - start
+        let seconds = Double(wall.components.attoseconds) / 1e18 + Double(wall.components.seconds)
+        let all = lanes.samples
+        let perLane = all.map { $0.sorted()[$0.count / 2] }
+        let median = all.flatMap { $0 }.sorted()[count * iterations / 2]
+        print("model \(model.canonical), \(count) detectors at once, \(threads.value) thread(s) each, \(iterations) calls each, "
+              + "\(Timing.cpuName()), \(AvailableCores.count) core(s) available")
+        print(String(format: "detect     median %.1f us over all calls; per detector %@", median,
+                     perLane.map { String(format: "%.1f", $0) }.joined(separator: ", ")))
+        print(String(format: "throughput %.1f calls/s", Double(count * iterations) / seconds))
+    }
+}
+
+/// The detectors of `--concurrent`, one per lane; each lane uses only its own.
+private final class Lanes: @unchecked Sendable {
+    let detectors: [FaceDetector]
+    private(set) var samples: [[Double]]
+    private let lock = NSLock()
+    init(_ detectors: [FaceDetector]) { (self.detectors, samples) = (detectors, Array(repeating: [], count: detectors.count)) }
+    func record(_ times: [Double], lane: Int) { lock.withLock { samples[lane] = times } }
 }
 
 enum BenchDefaults {

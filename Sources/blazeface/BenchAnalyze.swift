@@ -12,8 +12,8 @@ struct BenchAnalyze: ParsableCommand {
         commandName: "bench-analyze",
         abstract: "Time analyze with everything on (landmarks, contours, classification, mesh) on one photo, JSON line included; median and minimum.")
 
-    @Option(help: "Threads per network.")
-    var threads: Int = 1
+    @Option(help: "Threads per network, or auto (the cores this process may use, up to 4).")
+    var threads = ThreadCount(1)
 
     @Option(help: "Faces analysed at the same time, each on its own networks (1...8; default: one per core, up to 4).")
     var faceThreads: Int = FaceAnalysisPipeline.automaticFaceThreads
@@ -28,7 +28,6 @@ struct BenchAnalyze: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be in 1...64") }
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
     }
 
@@ -37,7 +36,7 @@ struct BenchAnalyze: ParsableCommand {
         let pipeline: FaceAnalysisPipeline
         let photo: RGBImage
         do {
-            pipeline = try FaceAnalysisPipeline(options: everything, numFaces: 4, threads: threads, faceThreads: faceThreads)
+            pipeline = try FaceAnalysisPipeline(options: everything, numFaces: 4, threads: threads.value, faceThreads: faceThreads)
             photo = try ImageFile.read(contentsOf: image ?? BenchDefaults.photo(), applyingOrientation: true)
         } catch let e as FaceAnalysisError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
         var faces = 0, bytes = 0
@@ -65,9 +64,9 @@ struct BenchAnalyze: ParsableCommand {
         let cpu = Timing.cpuName()
         func pair(_ t: (median: Double, min: Double)) -> String { "{\"median_us\":\(t.median),\"min_us\":\(t.min)}" }
         if json {
-            print("{\"threads\":\(threads),\"faceThreads\":\(faceThreads),\"faces\":\(faces),\"json_bytes\":\(bytes),\"analyze\":\(pair(analyze)),\"detection\":\(pair(detection)),\"landmarks\":\(pair(landmarks)),\"view\":\(pair(view)),\"json\":\(pair(line)),\"cpu\":\(DetectionJSON.string(cpu))}")
+            print("{\"threads\":\(threads.value),\"faceThreads\":\(faceThreads),\"faces\":\(faces),\"json_bytes\":\(bytes),\"analyze\":\(pair(analyze)),\"detection\":\(pair(detection)),\"landmarks\":\(pair(landmarks)),\"view\":\(pair(view)),\"json\":\(pair(line)),\"cpu\":\(DetectionJSON.string(cpu))}")
         } else {
-            print("\(threads) thread(s) per network, \(faceThreads) face thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(faces) face(s), \(cpu)")
+            print("\(threads.value) thread(s) per network, \(faceThreads) face thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(faces) face(s), \(cpu)")
             print("analyze, everything on, JSON line included: median \(analyze.median) us  min \(analyze.min) us")
             print("  detection                      median \(detection.median) us  min \(detection.min) us")
             print("  landmarks + blendshapes, all   median \(landmarks.median) us  min \(landmarks.min) us")

@@ -11,8 +11,8 @@ struct BenchLandmarks: ParsableCommand {
         commandName: "bench-landmarks",
         abstract: "Time the face landmarker: landmark and blendshape networks, per face, and detect(); medians and minima.")
 
-    @Option(help: "Threads per network.")
-    var threads: Int = 1
+    @Option(help: "Threads per network, or auto (the cores this process may use, up to 4).")
+    var threads = ThreadCount(1)
 
     @Option(help: "Timed iterations (after warm-up).")
     var iterations: Int = 100
@@ -27,7 +27,6 @@ struct BenchLandmarks: ParsableCommand {
     var layers = false
 
     func validate() throws {
-        guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be in 1...64") }
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
     }
 
@@ -35,7 +34,7 @@ struct BenchLandmarks: ParsableCommand {
         let landmarker: FaceLandmarker
         let photo: RGBImage
         do {
-            landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(numFaces: 4, outputFaceBlendshapes: true, threads: threads))
+            landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(numFaces: 4, outputFaceBlendshapes: true, threads: threads.value))
             photo = try ImageFile.read(contentsOf: image ?? BenchDefaults.photo(), applyingOrientation: true)
         } catch let e as DetectorError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
         let regions = try landmarker.regions(for: photo)
@@ -53,11 +52,11 @@ struct BenchLandmarks: ParsableCommand {
         let cpu = Timing.cpuName()
         if json {
             func pair(_ t: (median: Double, min: Double)) -> String { "{\"median_us\":\(t.median),\"min_us\":\(t.min)}" }
-            print("{\"threads\":\(threads),\"faces\":\(faces.count),\"landmarkNetwork\":\(pair(network)),\"blendshapeNetwork\":\(pair(blend)),"
+            print("{\"threads\":\(threads.value),\"faces\":\(faces.count),\"landmarkNetwork\":\(pair(network)),\"blendshapeNetwork\":\(pair(blend)),"
                   + "\"crop\":\(pair(crop)),\"detection\":\(pair(detection)),\"detect\":\(pair(detect)),"
                   + "\"perFace_median_us\":\(perFace),\"cpu\":\(DetectionJSON.string(cpu))}")
         } else {
-            print("\(threads) thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(faces.count) face(s), \(cpu)")
+            print("\(threads.value) thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(faces.count) face(s), \(cpu)")
             print("landmark network    median \(network.median) us  min \(network.min) us")
             print("blendshape network  median \(blend.median) us  min \(blend.min) us")
             print("crop 256x256        median \(crop.median) us  min \(crop.min) us")

@@ -174,6 +174,25 @@ func tinyModel() throws -> ModelFile {
         }
     }
 
+    /// Many more threads than cores, and two such networks run at once from two threads (issue
+    /// 23): the pool starts at most `AvailableCores.count` threads, work goes to whichever
+    /// thread claims it, and every run equals the one-thread network's.
+    @Test func oversubscribedNetworksRunConcurrentlyAndAgree() throws {
+        #expect((1...max(ProcessInfo.processInfo.activeProcessorCount, 1)).contains(AvailableCores.count))
+        let model = try WeightsFormat.read(contentsOf: Self.path)
+        let input = try Tensor(shape: Shape([1, 128, 128, 3]), scalars: (0..<128 * 128 * 3).map { Float($0 % 255) / 127.5 - 1 })
+        let expected = try Network(model: model)([input])
+        // Each lane runs only its own network.
+        let networks = Locked(try (0..<2).map { _ in try Network(model: model, options: Network.Options(threads: 16)) })
+        let results = Locked([[Tensor]]())
+        DispatchQueue.concurrentPerform(iterations: 2) { lane in
+            let network = networks.values[lane]
+            for _ in 0..<5 { if let out = try? network([input]) { results.append(out) } }
+        }
+        #expect(results.values.count == 10)
+        #expect(results.values.allSatisfy { $0 == expected })
+    }
+
     /// The blendshape model's eight layer norms fuse into LAYER_NORM nodes (ten operators
     /// each), and the fused network equals the reference graph (every
     /// operator as the file lists it, reference kernels) bit for bit on random landmarks.
@@ -229,4 +248,13 @@ func tinyModel() throws -> ModelFile {
             #expect(try fast([input]) == expected)
         }
     }
+}
+
+/// An array several threads append to.
+private final class Locked<Element>: @unchecked Sendable {
+    private var storage: [Element]
+    private let lock = NSLock()
+    init(_ values: [Element]) { storage = values }
+    func append(_ value: Element) { lock.withLock { storage.append(value) } }
+    var values: [Element] { lock.withLock { storage } }
 }
