@@ -43,8 +43,14 @@ public struct FaceDetectorOptions: Sendable {
     public var minSuppressionThreshold: Float = 0.3
     /// At most this many faces, best first; nil for no limit. Must be at least 1.
     public var maxFaces: Int?
-    /// Threads the network may use (1...64, default 1). Results do not depend on it.
+    /// Threads the network may use (1...64, default 1: the lowest latency per core), at most
+    /// the cores the process may use (`AvailableCores`). `FaceDetectorOptions.automaticThreads`
+    /// leaves the choice to the library. Results do not depend on it.
     public var threads: Int = 1
+
+    /// The cores this process may use (affinity mask, cgroup quota), at most 4: past that the
+    /// detectors' layers are too small to share.
+    public static var automaticThreads: Int { AvailableCores.automatic(cap: 4) }
     /// How the detector is fed, fixed at creation (MediaPipe's running_mode): `.image` (default),
     /// `.video` or `.liveStream` (RunningMode/).
     public var runningMode: RunningMode = .image

@@ -44,8 +44,7 @@ public final class FaceLandmarker: Sendable {
         detector = try FaceDetector(options: FaceDetectorOptions(
             model: options.detectorModel, weightsPath: try path(options.detectorModel.weightsFile),
             minDetectionConfidence: options.minFaceDetectionConfidence, maxFaces: options.numFaces,
-            // The detector runs alone, before the faces: it may use every face lane's core
-            // (no more lanes than cores: its workers spin between layers).
+            // The detector runs alone, before the faces: it may use every face lane's core.
             threads: max(options.threads, min(options.faceThreads, Self.availableCores))))
         let landmarks = try Self.load(try path(Self.landmarksWeightsFile))
         let blendshapes = options.outputFaceBlendshapes ? try Self.load(try path(Self.blendshapesWeightsFile)) : nil
@@ -240,7 +239,8 @@ struct LandmarkerState {
     var lastTimestamp: Int?
 
     init(landmarks: ModelFile, blendshapes: ModelFile?, options: FaceLandmarkerOptions) throws(DetectorError) {
-        let threads = Network.Options(threads: options.threads)
+        // The face lanes divide the cores: lanes x threads per network never exceeds them.
+        let threads = Network.Options(threads: max(1, min(options.threads, AvailableCores.count / max(options.faceThreads, 1))))
         do { landmarkNetwork = try Network(model: landmarks, options: threads) } catch { throw .weights(error) }
         guard landmarkNetwork.inputShapes == [Shape([1, 256, 256, 3])],
               let l = landmarkNetwork.outputShapes.firstIndex(of: Shape([1, 1, 1, 3 * LandmarkDecoding.count])),
