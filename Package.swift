@@ -71,6 +71,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation` (DocC); a plugin only, never linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The few vector operations (fma, max, min, lane masks, shuffles) that Swift's SIMD types spell as per-lane loops.

@@ -8,7 +8,7 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/blazeface-readme.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/Sources/MakeVideo"
-cp "$repo/Tools/readme/MakeVideo.swift" "$work/Sources/MakeVideo/main.swift"
+cp "$repo/Examples/Sources/PanningVideo/main.swift" "$work/Sources/MakeVideo/main.swift"
 
 names=$(python3 - "$repo/README.md" "$work/Sources" <<'PY'
 import os, re, sys

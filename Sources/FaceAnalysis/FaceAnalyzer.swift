@@ -29,6 +29,8 @@ public struct FaceAnalyzer: Sendable {
     ///   - landmarks: MediaPipe's mesh, at least 468 points (478 with the irises); x and y
     ///     normalized to the image, z as NormalizedLandmark.z.
     ///   - blendshapes: the 52 named scores, needed for classification and the mesh output.
+    ///   - imageWidth: the image's width in pixels (the points and angles are in its pixels).
+    ///   - imageHeight: the image's height in pixels.
     public func analyze(landmarks: [SIMD3<Float>], blendshapes: [(name: String, score: Float)]?,
                         imageWidth: Int, imageHeight: Int) throws(FaceAnalysisError) -> FaceAnalysis? {
         guard landmarks.count >= 468 else { throw .invalidInput("\(landmarks.count) landmarks, MediaPipe's mesh has 478") }

@@ -30,6 +30,8 @@ public final class FaceAnalysisPipeline: Sendable {
 
     /// A pipeline for these options.
     /// - Parameters:
+    ///   - options: what to compute for each face (ML Kit's landmark, contour and
+    ///     classification modes, the minimum face size).
     ///   - numFaces: at most this many faces per image, best detections first (1...64; ML Kit
     ///     has no such limit, MediaPipe's FaceLandmarker does; the checks use 4).
     ///   - minFaceDetectionConfidence: the detector's threshold (0...1).

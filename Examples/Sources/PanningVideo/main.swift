@@ -1,4 +1,4 @@
-// make-video PHOTO OUT.y4m: eight frames of a photo panning right, for the README's video sample.
+// PanningVideo PHOTO OUT.y4m: eight frames of a photo panning right, 8 pixels a frame.
 import BlazeImageIO
 
 let photo = try ImageFile.read(contentsOf: CommandLine.arguments[1])

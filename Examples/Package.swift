@@ -1,0 +1,26 @@
+// swift-tools-version: 6.1
+// Small programs that use BlazeFace as a package would (by path here; by version in yours).
+// Build and run from this folder, e.g. `swift run -c release DetectFaces ../Tests/Fixtures/images`.
+import PackageDescription
+
+let package = Package(
+    name: "BlazeFaceExamples",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "BlazeFace", path: "..")],
+    targets: [
+        // A folder of photos to JSON lines: the shortest useful program.
+        .executableTarget(name: "DetectFaces", dependencies: [
+            .product(name: "BlazeFace", package: "BlazeFace"), .product(name: "BlazeImageIO", package: "BlazeFace"),
+        ]),
+        // Mobile Vision's face-tracker demo: cartoon eyes on every tracked face of a video.
+        .executableTarget(name: "GooglyEyes", dependencies: [
+            .product(name: "FaceTracking", package: "BlazeFace"), .product(name: "BlazeImageIO", package: "BlazeFace"),
+        ]),
+        // A live-stream detector fed by a simulated 30 fps camera; results through the AsyncStream.
+        .executableTarget(name: "LiveCamera", dependencies: [
+            .product(name: "BlazeFace", package: "BlazeFace"), .product(name: "BlazeImageIO", package: "BlazeFace"),
+        ]),
+        // A photo panned into a short Y4M video (input for GooglyEyes and the README's samples).
+        .executableTarget(name: "PanningVideo", dependencies: [.product(name: "BlazeImageIO", package: "BlazeFace")]),
+    ]
+)
