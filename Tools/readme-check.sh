@@ -27,12 +27,12 @@ print(" ".join(names))
 PY
 )
 [ -n "$names" ] || { echo "readme-check: no samples found"; exit 1; }
-products='.product(name: "BlazeFace", package: "main"), .product(name: "BlazeImageIO", package: "main"), .product(name: "FaceTracking", package: "main"), .product(name: "FaceAnalysis", package: "main")'
+products='.product(name: "BlazeFace", package: "BlazeFace"), .product(name: "BlazeImageIO", package: "BlazeFace"), .product(name: "FaceTracking", package: "BlazeFace"), .product(name: "FaceAnalysis", package: "BlazeFace")'
 {
     echo '// swift-tools-version: 6.1'
     echo 'import PackageDescription'
     echo "let package = Package(name: \"ReadmeSamples\", platforms: [.macOS(.v15)],"
-    echo "    dependencies: [.package(path: \"$repo\")],"
+    echo "    dependencies: [.package(name: \"BlazeFace\", path: \"$repo\")],"
     echo "    targets: ["
     for name in MakeVideo $names; do echo "        .executableTarget(name: \"$name\", dependencies: [$products]),"; done
     echo "    ])"

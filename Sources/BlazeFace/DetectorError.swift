@@ -3,12 +3,19 @@ import BlazeModel
 
 /// Errors of the detector: bad options, weights that do not fit, bad images or regions.
 public enum DetectorError: Error, Equatable, CustomStringConvertible {
+    /// An option outside its allowed values: its name, the value given, and what is allowed.
     case invalidOption(name: String, value: String, allowed: String)
+    /// The weights could not be read or built into a network, or are not the expected model.
     case weights(ModelError)
+    /// The weights file at `path` could not be decoded; the model error says why.
     case weightsFile(path: String, ModelError)
+    /// No weights file at any of the searched paths.
     case weightsNotFound(searched: [String])
+    /// An image could not be read or used; the image error says why.
     case image(ImageError)
+    /// A region of interest that is not finite, not in 0...1, or degenerate; what is wrong.
     case invalidRegion(String)
+    /// An image or frame whose size or bytes do not make a valid image; what is wrong.
     case invalidImage(String)
     /// A detect variant that does not belong to the detector's running mode (fixed at creation).
     case wrongRunningMode(called: String, mode: RunningMode)
@@ -17,6 +24,7 @@ public enum DetectorError: Error, Equatable, CustomStringConvertible {
     /// A live-stream call after `close()`.
     case closed
 
+    /// A readable message: what went wrong and, where it helps, what to do about it.
     public var description: String {
         switch self {
         case .invalidOption(let name, let value, let allowed): "invalid option \(name) = \(value): must be \(allowed)"

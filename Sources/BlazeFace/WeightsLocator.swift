@@ -8,6 +8,8 @@ import Foundation
 /// this. Public so that the modules built on BlazeFace (FaceLandmarks) find their weights the
 /// same way.
 public enum WeightsLocator {
+    /// The first readable path for `file` in the order above; throws `weightsNotFound` with
+    /// every path tried.
     public static func path(for file: String) throws(DetectorError) -> String {
         var candidates: [String] = []
         if let env = ProcessInfo.processInfo.environment["BLAZEFACE_WEIGHTS"], !env.isEmpty {

@@ -31,6 +31,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     /// A YUV4MPEG2 stream that is malformed, truncated or unsupported; the message says where.
     case y4m(String)
 
+    /// A readable message saying what is wrong (and with which format or file, where known).
     public var description: String {
         switch self {
         case .notPNG:

@@ -1,6 +1,8 @@
 /// An 8-bit RGB image, rows top to bottom, pixels interleaved R,G,B, no row padding.
 public struct RGBImage: Sendable, Equatable {
+    /// The width in pixels, at least 1.
     public let width: Int
+    /// The height in pixels, at least 1.
     public let height: Int
     /// `width * height * 3` bytes; code that changes its count makes drawing a no-op
     /// and encoding fail, rather than trap.
@@ -64,10 +66,14 @@ public struct RGBImage: Sendable, Equatable {
 
 /// Size limits a decoder checks against the PNG header before allocating anything.
 public struct ImageLimits: Sendable, Equatable {
+    /// The widest image accepted, in pixels.
     public var maxWidth: Int
+    /// The tallest image accepted, in pixels.
     public var maxHeight: Int
+    /// The most pixels (width times height) accepted.
     public var maxPixels: Int
 
+    /// Limits on width, height and pixel count.
     public init(maxWidth: Int, maxHeight: Int, maxPixels: Int) {
         self.maxWidth = maxWidth
         self.maxHeight = maxHeight

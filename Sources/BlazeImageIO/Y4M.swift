@@ -11,7 +11,9 @@ import Darwin
 /// variants differ only in chroma siting, which the conversion ignores (each chroma sample
 /// covers its 2x2 block).
 public enum Y4MColorSpace: String, Sendable, CaseIterable {
+    /// 4:2:0 (chroma at half width and half height), under its four chroma-siting names.
     case c420jpeg = "420jpeg", c420paldv = "420paldv", c420mpeg2 = "420mpeg2", c420 = "420"
+    /// 4:2:2 (chroma at half width), 4:4:4 (full chroma), and luma only.
     case c422 = "422", c444 = "444", mono = "mono"
 
     /// Chroma subsampling (horizontal, vertical) shifts; nil for no chroma planes.
@@ -27,13 +29,16 @@ public enum Y4MColorSpace: String, Sendable, CaseIterable {
 
 /// A YUV4MPEG2 stream header: `YUV4MPEG2 W H F A I C X...` (what `ffmpeg -f yuv4mpegpipe` writes).
 public struct Y4MHeader: Sendable, Equatable {
+    /// The frame size in pixels.
     public var width: Int, height: Int
     /// Frames per second as a fraction; 30:1 when the header has no F.
     public var frameRateNumerator = 30, frameRateDenominator = 1
+    /// The chroma layout (the header's C); 420jpeg when the header has none.
     public var colorSpace: Y4MColorSpace = .c420jpeg
     /// `XCOLORRANGE=FULL` (JPEG-range YUV); limited (BT.601 studio) range otherwise.
     public var fullRange = false
 
+    /// A header with these values, in limited range.
     public init(width: Int, height: Int, frameRateNumerator: Int = 30, frameRateDenominator: Int = 1,
                 colorSpace: Y4MColorSpace = .c420jpeg) {
         (self.width, self.height, self.frameRateNumerator, self.frameRateDenominator, self.colorSpace)
@@ -57,6 +62,7 @@ public struct Y4MHeader: Sendable, Equatable {
 /// to RGB. Headers are parsed with every length bounded, and the image limits are checked
 /// before any frame buffer is allocated.
 public final class Y4MReader {
+    /// The stream header, read when the reader is opened.
     public let header: Y4MHeader
     private let input: ByteReader
     private var frameIndex = 0

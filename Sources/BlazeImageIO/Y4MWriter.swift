@@ -10,6 +10,7 @@ import Darwin
 /// Writes RGB frames as a YUV4MPEG2 stream (C444, or C420jpeg with each 2x2 block's chroma
 /// averaged), BT.601 limited range: what players and `ffmpeg -i x.y4m` read.
 public final class Y4MWriter {
+    /// The stream's header: frame size, frame rate and chroma layout.
     public let header: Y4MHeader
     private let file: UnsafeMutablePointer<FILE>
     private let path: String

@@ -11,6 +11,7 @@ import Synchronization
 public final class Network {
     /// Shapes of the graph's inputs and outputs, in declaration order.
     public let inputShapes: [Shape]
+    /// Shapes of the graph's outputs, in declaration order (the buffers of `output(_:)`).
     public let outputShapes: [Shape]
     /// The operators in execution order, with the values they read and write (for `describe`).
     public let layers: [(node: Node, shape: Shape)]
@@ -37,17 +38,23 @@ public final class Network {
     /// combination gives identical outputs; `reference` with no fusion runs the graph exactly
     /// as the file lists it, through the plain loops.
     public struct Options: Sendable {
+        /// Whether to fold elementwise work into the operators that feed it (bit-identical).
         public var fuse: Bool
+        /// The vectorised kernels (`.fastest`) or the plain loops (`.reference`).
         public var kernels: KernelChoice
         /// Threads per run, the caller included (1...64), at most `AvailableCores.count` of them
         /// start. Results do not depend on it.
         public var threads: Int
+        /// Fusion on, fastest kernels and one thread by default; `threads` is clamped to 1...64.
         public init(fuse: Bool = true, kernels: KernelChoice = .fastest, threads: Int = 1) {
             (self.fuse, self.kernels, self.threads) = (fuse, kernels, min(max(threads, 1), 64))
         }
+        /// No fusion, reference kernels: the graph as the file lists it, through the plain loops.
         public static let reference = Options(fuse: false, kernels: .reference)
     }
 
+    /// Checks, fuses (if asked) and binds `model`'s graph; throws for a CPU this build cannot
+    /// run on or for a graph it cannot plan.
     public convenience init(model: ModelFile, options: Options = Options()) throws(ModelError) {
         // Before any kernel runs: a build for a newer CPU would die on an illegal instruction.
         if let message = BuildTarget.unsupportedCPUMessage { throw .unsupportedCPU(message) }

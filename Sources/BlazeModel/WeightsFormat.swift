@@ -10,8 +10,11 @@ import Foundation
 ///
 /// Little-endian throughout; strings are a u32 byte count and UTF-8 bytes.
 public enum WeightsFormat {
+    /// The file's first four bytes, "BFWF".
     public static let magic: [UInt8] = Array("BFWF".utf8)
+    /// The format version this code reads and writes.
     public static let version: UInt32 = 1
+    /// The byte alignment `encode` gives the data section and each tensor's data in it.
     public static let alignment = 64
     static let headerSize = 48
     /// Element type codes of the tensor table; version 1 stores float32 only.
@@ -28,6 +31,7 @@ public enum WeightsFormat {
         return try decode([UInt8](data))
     }
 
+    /// Decodes a weights file's bytes, checking magic, version, checksum, every count and offset.
     public static func decode(_ bytes: [UInt8]) throws(ModelError) -> ModelFile {
         var r = ByteReader(bytes)
         let magicBytes = try r.bytes(4, "magic")

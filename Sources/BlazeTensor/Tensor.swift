@@ -1,6 +1,8 @@
 /// A dense Float32 tensor, row-major (NHWC for images). Value semantics.
 public struct Tensor: Equatable, Sendable {
+    /// The dimensions.
     public private(set) var shape: Shape
+    /// The values in row-major order, `shape.count` of them.
     public private(set) var scalars: [Float]
 
     /// Creates a tensor; `scalars.count` must equal `shape.count`.
@@ -26,9 +28,12 @@ public struct Tensor: Equatable, Sendable {
 
 /// Errors of the tensor layer: shapes or attributes an operator cannot accept.
 public enum TensorError: Error, Equatable, CustomStringConvertible {
+    /// A shape, or a count of values, that does not fit (the message says which).
     case shapeMismatch(String)
+    /// An attribute the operator cannot accept, such as a stride or permutation.
     case invalidAttribute(String)
 
+    /// A readable message naming the problem.
     public var description: String {
         switch self {
         case .shapeMismatch(let s): "shape mismatch: \(s)"

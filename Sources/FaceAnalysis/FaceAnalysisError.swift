@@ -11,6 +11,7 @@ public enum FaceAnalysisError: Error, Equatable, CustomStringConvertible {
     /// The detector or landmarker refused an option, its weights or the image.
     case landmarker(DetectorError)
 
+    /// A one-line message naming what was wrong.
     public var description: String {
         switch self {
         case .invalidInput(let why): "cannot analyse the face: \(why)"

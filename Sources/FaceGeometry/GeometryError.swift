@@ -14,6 +14,7 @@ public enum GeometryError: Error, Equatable, CustomStringConvertible {
     /// The Procrustes problem has no stable solution (degenerate points or weights).
     case degenerateProblem(String)
 
+    /// A readable message naming what was wrong and where.
     public var description: String {
         switch self {
         case .malformedProtobuf(let offset, let reason): "geometry metadata is malformed at byte \(offset): \(reason)"

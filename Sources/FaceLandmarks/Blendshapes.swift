@@ -5,6 +5,7 @@ public struct Blendshape: Sendable, Equatable {
     public var name: String
     /// The coefficient, 0...1.
     public var score: Float
+    /// A coefficient from its category name and score.
     public init(name: String, score: Float) { (self.name, self.score) = (name, score) }
 }
 

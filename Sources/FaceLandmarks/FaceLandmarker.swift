@@ -33,8 +33,11 @@ public final class FaceLandmarker: Sendable {
 
     /// The weights files the landmarker reads (in `weightsFolder`, or where WeightsLocator looks).
     public static let landmarksWeightsFile = "face_landmarks_detector.bin"
+    /// The blendshape model's weights file, read only with `outputFaceBlendshapes`.
     public static let blendshapesWeightsFile = "face_blendshapes.bin"
 
+    /// Validates `options` and loads the face detector, the landmark network and, if asked, the
+    /// blendshape model; throws for an option out of range or weights it cannot find or use.
     public init(options: FaceLandmarkerOptions = FaceLandmarkerOptions()) throws(DetectorError) {
         let options = try options.validated()
         func path(_ file: String) throws(DetectorError) -> String {

@@ -33,6 +33,7 @@ public struct FaceLandmarkerOptions: Sendable {
     /// face at a time.
     public var faceThreads: Int = 1
 
+    /// Options as given; `FaceLandmarker` checks their ranges when it is created.
     public init(runningMode: RunningMode = .image, numFaces: Int = 1, minFaceDetectionConfidence: Float = 0.5,
                 minFacePresenceConfidence: Float = 0.5, minTrackingConfidence: Float = 0.5,
                 outputFaceBlendshapes: Bool = false, weightsFolder: String? = nil, threads: Int = 1,
@@ -89,6 +90,7 @@ public struct FaceLandmarks: Sendable, Equatable {
     /// The detection the region came from (nil for a region tracked from the previous frame).
     public var detection: Detection?
 
+    /// A face of these values; `detection` is nil for a region tracked from the previous frame.
     public init(landmarks: [SIMD3<Float>], blendshapes: [Blendshape], presence: Float, region: FaceRegion, nextRegion: FaceRegion?,
                 detection: Detection? = nil) {
         (self.landmarks, self.blendshapes, self.presence, self.region, self.nextRegion) = (landmarks, blendshapes, presence, region, nextRegion)
@@ -103,6 +105,7 @@ public struct FaceLandmarkerResult: Sendable, Equatable {
     public var faces: [FaceLandmarks]
     /// The image size the coordinates are normalized to.
     public var imageWidth: Int, imageHeight: Int
+    /// A result of these faces and image size (no faces and 0x0 by default).
     public init(faces: [FaceLandmarks] = [], imageWidth: Int = 0, imageHeight: Int = 0) {
         (self.faces, self.imageWidth, self.imageHeight) = (faces, imageWidth, imageHeight)
     }

@@ -18,6 +18,7 @@ public struct FaceRegion: Sendable, Equatable {
     /// Radians, clockwise in image coordinates, normalized to [-pi, pi).
     public var rotation: Float
 
+    /// A region from its centre, size and rotation, normalized as the properties are.
     public init(xCenter: Float, yCenter: Float, width: Float, height: Float, rotation: Float = 0) {
         (self.xCenter, self.yCenter, self.width, self.height, self.rotation) = (xCenter, yCenter, width, height, rotation)
     }

@@ -5,6 +5,8 @@ import BlazeTensor
 /// DEQUANTIZE nodes folded away, every other operator kept one for one with its options
 /// written as node attributes. Refuses anything it cannot represent exactly.
 public enum Exporter {
+    /// The weights file for `model`, with `metadata` stored as given; throws for an operator or
+    /// tensor it cannot represent exactly.
     public static func convert(_ model: TFLiteModel, metadata: [(key: String, value: String)]) throws(TFLiteError) -> ModelFile {
         let names = uniqueNames(model.tensors.map(\.name))
         // Float weights by tensor index, after folding DEQUANTIZE(const) into a constant.

@@ -1,10 +1,12 @@
 /// SHA-256 (FIPS 180-4), for recording the provenance of exported weights.
 /// Small and plain: it hashes a model file once per export.
 public enum SHA256 {
+    /// The SHA-256 of `bytes` as 64 lowercase hex digits.
     public static func hex(_ bytes: [UInt8]) -> String {
         digest(bytes).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
     }
 
+    /// The 32-byte SHA-256 digest of `message`.
     public static func digest(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var data = message

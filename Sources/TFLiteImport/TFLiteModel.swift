@@ -1,9 +1,13 @@
 /// Why a TFLite file could not be read or converted.
 public enum TFLiteError: Error, Equatable, CustomStringConvertible {
+    /// The bytes lack the 'TFL3' file identifier.
     case notTFLite
+    /// The flatbuffer is malformed: an offset, index or size out of range (the message says which).
     case corrupt(String)
+    /// A valid model that uses something the importer does not handle (the message says what).
     case unsupported(String)
 
+    /// A readable message naming the problem.
     public var description: String {
         switch self {
         case .notTFLite: "not a TFLite model (no 'TFL3' identifier)"
@@ -16,13 +20,19 @@ public enum TFLiteError: Error, Equatable, CustomStringConvertible {
 /// The parts of a TFLite model (schema.fbs) the exporter needs, read into plain values.
 /// Field numbers below are the schema's field ids.
 public struct TFLiteModel: Sendable {
+    /// TFLite's TensorType: the element types the importer reads.
     public enum ElementType: Int8, Sendable {
+        /// The schema's TensorType values for each type.
         case float32 = 0, float16 = 1, int32 = 2, uint8 = 3, int64 = 4, int8 = 9
     }
 
+    /// One tensor of the subgraph: its name, shape, element type, and data if it is a constant.
     public struct Tensor: Sendable {
+        /// The tensor's name in the file, or `t` and its index when it has none.
         public var name: String
+        /// The dimensions, outermost first.
         public var shape: [Int]
+        /// The element type of its values.
         public var type: ElementType
         /// The raw little-endian bytes of a constant, or nil for an activation.
         public var data: [UInt8]?
@@ -33,18 +43,28 @@ public struct TFLiteModel: Sendable {
     /// TFLite's SparsityParameters (schema.fbs): the dense dimensions, possibly split into
     /// blocks, visited in `traversalOrder`, each stored dense or as CSR (segments, indices).
     public struct Sparsity: Sendable {
+        /// How one traversed dimension is stored: TFLite's DimensionMetadata, DENSE or SPARSE_CSR.
         public enum Dimension: Sendable {
+            /// Stored densely: all `size` positions.
             case dense(size: Int)
+            /// Stored as CSR: `segments` delimit each parent position's run of `indices`.
             case compressed(segments: [Int], indices: [Int])
         }
+        /// The order the dimensions are traversed in: the tensor's own, then any block dimensions.
         public var traversalOrder: [Int]
+        /// For each block dimension, the tensor dimension it splits.
         public var blockMap: [Int]
+        /// The storage of each dimension, in traversal order.
         public var dimensions: [Dimension]
     }
 
+    /// One operator of the subgraph: its builtin code, input and output tensors, and options.
     public struct Operator: Sendable {
+        /// The BuiltinOperator code (see `Code`).
         public var code: Int32            // BuiltinOperator
+        /// Tensor indices of the inputs, -1 for an omitted optional one.
         public var inputs: [Int]          // tensor indices, -1 for an omitted optional input
+        /// Tensor indices of the outputs.
         public var outputs: [Int]
         /// The builtin options table, read by field id and width (see the schema's *Options).
         var options: FlatBuffer.Table?
@@ -58,21 +78,34 @@ public struct TFLiteModel: Sendable {
         func ints(_ id: Int) throws(TFLiteError) -> [Int32] { try options?.i32s(id) ?? [] }
     }
 
+    /// The schema version recorded in the file.
     public var version: UInt32
+    /// The subgraph's tensors, indexed by the operators' inputs and outputs.
     public var tensors: [Tensor]
+    /// The subgraph's operators, in execution order.
     public var operators: [Operator]
+    /// Tensor indices of the subgraph's inputs.
     public var inputs: [Int]
+    /// Tensor indices of the subgraph's outputs.
     public var outputs: [Int]
 
     /// BuiltinOperator codes of the operators the exporter knows.
     public enum Code {
+        /// The codes of ADD, CONCATENATION and CONV_2D.
         public static let add: Int32 = 0, concatenation: Int32 = 2, conv2D: Int32 = 3
+        /// The codes of DEPTHWISE_CONV_2D, DEQUANTIZE and MAX_POOL_2D.
         public static let depthwiseConv2D: Int32 = 4, dequantize: Int32 = 6, maxPool2D: Int32 = 17
+        /// The codes of RELU, RESHAPE and PAD.
         public static let relu: Int32 = 19, reshape: Int32 = 22, pad: Int32 = 34
+        /// The codes of DEPTH_TO_SPACE, RESIZE_BILINEAR and DENSIFY.
         public static let depthToSpace: Int32 = 5, resizeBilinear: Int32 = 23, densify: Int32 = 124
+        /// The codes of LOGISTIC, MUL, TRANSPOSE and MEAN.
         public static let logistic: Int32 = 14, mul: Int32 = 18, transpose: Int32 = 39, mean: Int32 = 40
+        /// The codes of SUB, DIV, STRIDED_SLICE and PRELU.
         public static let sub: Int32 = 41, div: Int32 = 42, stridedSlice: Int32 = 45, prelu: Int32 = 54
+        /// The codes of NEG, SUM, SQRT and RSQRT.
         public static let neg: Int32 = 59, sum: Int32 = 74, sqrt: Int32 = 75, rsqrt: Int32 = 76
+        /// The code of SQUARED_DIFFERENCE.
         public static let squaredDifference: Int32 = 99
 
         static let names: [Int32: String] = [
@@ -83,6 +116,7 @@ public struct TFLiteModel: Sendable {
             49: "SPLIT", 54: "PRELU", 59: "NEG", 74: "SUM", 75: "SQRT", 76: "RSQRT", 99: "SQUARED_DIFFERENCE",
             124: "DENSIFY",
         ]
+        /// The schema's name for `code` (e.g. `CONV_2D`), or `BUILTIN_` and the number if unknown.
         public static func name(_ code: Int32) -> String { names[code] ?? "BUILTIN_\(code)" }
     }
 

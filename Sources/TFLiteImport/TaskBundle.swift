@@ -2,13 +2,20 @@ import Foundation
 
 /// Why a MediaPipe `.task` bundle could not be read.
 public enum TaskBundleError: Error, Equatable, CustomStringConvertible {
+    /// The file at `path` could not be read; the system's reason.
     case io(path: String, reason: String)
+    /// The data is not a zip archive (too short, or no end-of-central-directory record).
     case notAZip(String)
+    /// The zip is broken or unsupported (zip64), or a member fails its CRC-32; what is wrong.
     case corrupt(String)
+    /// A member is compressed (its zip method given); only stored members are read.
     case compressed(member: String, method: Int)
+    /// The bundle's SHA-256 is not the expected one; both, in lowercase hex.
     case checksumMismatch(expected: String, found: String)
+    /// No member of that name; the names the bundle holds.
     case missingMember(String, available: [String])
 
+    /// A readable message saying what is wrong with the bundle.
     public var description: String {
         switch self {
         case .io(let path, let reason): "cannot read '\(path)': \(reason)"
@@ -29,9 +36,11 @@ public enum TaskBundleError: Error, Equatable, CustomStringConvertible {
 public struct TaskBundle: Sendable {
     /// One stored member: its name and where its bytes lie in the bundle.
     public struct Member: Sendable, Equatable {
+        /// The member's path inside the zip.
         public var name: String
         /// Where the member's bytes start in the bundle, and how many there are.
         public var offset: Int
+        /// The member's byte count.
         public var size: Int
         /// The directory's CRC-32 of those bytes.
         public var crc32: UInt32
@@ -53,6 +62,7 @@ public struct TaskBundle: Sendable {
         try self.init(bytes: [UInt8](data), expectedSHA256: expectedSHA256)
     }
 
+    /// Reads a bundle from its bytes; with `expectedSHA256` their hash must match.
     public init(bytes: [UInt8], expectedSHA256: String? = nil) throws(TaskBundleError) {
         let hash = SHA256.hex(bytes)
         if let expectedSHA256, expectedSHA256.lowercased() != hash {

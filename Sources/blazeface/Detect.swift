@@ -32,6 +32,9 @@ struct Detect: ParsableCommand {
     @Option(help: "Turn each image this many degrees clockwise before detecting (0, 90, 180, 270); results stay in the image's coordinates.")
     var rotation: Int = 0
 
+    @Option(help: "How the pixels must be turned to be upright (UIImage's names): up, right, down, left, upMirrored, rightMirrored, downMirrored, leftMirrored. Results are in the stored image's coordinates. --rotation is an alias for the unmirrored four.")
+    var orientation: String?
+
     @Option(help: "Detect only inside this normalized region: left,top,right,bottom in 0...1.")
     var region: String?
 
@@ -48,6 +51,12 @@ struct Detect: ParsableCommand {
         if annotate != nil, images.count != 1 { throw ValidationError("--annotate takes exactly one image") }
         guard ImageOrientation(rotationDegrees: rotation) != nil, (0...270).contains(rotation) else {
             throw ValidationError("--rotation must be 0, 90, 180 or 270")
+        }
+        if let orientation {
+            guard ImageOrientation(rawValue: orientation) != nil else {
+                throw ValidationError("--orientation must be one of \(ImageOrientation.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard rotation == 0 else { throw ValidationError("--orientation and --rotation cannot be combined") }
         }
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be in 1...64") }
         if images.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be given once") }
@@ -67,7 +76,8 @@ struct Detect: ParsableCommand {
     func run() throws {
         let options = FaceDetectorOptions(model: model.detectorModel, weightsPath: weights, minDetectionConfidence: minDetectionConfidence,
                                           minSuppressionThreshold: minSuppressionThreshold, maxFaces: maxFaces)
-        let processing = ImageProcessingOptions(orientation: ImageOrientation(rotationDegrees: rotation) ?? .up,
+        let processing = ImageProcessingOptions(orientation: orientation.flatMap(ImageOrientation.init(rawValue:))
+                                                    ?? ImageOrientation(rotationDegrees: rotation) ?? .up,
                                                 regionOfInterest: try parsedRegion())
         let items = InputList.expand(images)
         let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Self.readStandardInput() : nil

@@ -69,24 +69,33 @@ enum Layouts {
         }
     }
 
-    /// Where a normalized point of the upright picture lies in the copy stored turned so that
-    /// `orientation` makes it upright again.
+    /// Where a normalized point of the upright picture lies in the copy stored so that
+    /// `orientation` makes it upright again (the inverse of Pillow's `exif_transpose`).
     static func map(_ x: Float, _ y: Float, _ orientation: ImageOrientation) -> (Float, Float) {
         switch orientation {
         case .right: (y, 1 - x)        // stored turned counter-clockwise
         case .left: (1 - y, x)         // stored turned clockwise
         case .down: (1 - x, 1 - y)
-        default: (x, y)
+        case .upMirrored: (1 - x, y)
+        case .downMirrored: (x, 1 - y)
+        case .leftMirrored: (y, x)     // transposed
+        case .rightMirrored: (1 - y, 1 - x)
+        case .up: (x, y)
         }
     }
 
-    /// The stored copy of an upright image for `orientation`.
+    /// The stored copy of an upright image for `orientation`: the EXIF transform that undoes it
+    /// (the mirrored ones, and a half turn, undo themselves).
     static func stored(_ upright: RGBImage, _ orientation: ImageOrientation) -> RGBImage {
         switch orientation {
         case .right: upright.applying(.rotated90CounterClockwise)
         case .left: upright.applying(.rotated90Clockwise)
         case .down: upright.applying(.rotated180)
-        default: upright
+        case .upMirrored: upright.applying(.mirrored)
+        case .downMirrored: upright.applying(.flippedVertically)
+        case .leftMirrored: upright.applying(.transposed)
+        case .rightMirrored: upright.applying(.transversed)
+        case .up: upright
         }
     }
 }
@@ -210,10 +219,93 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
         }
     }
 
+    /// Mirrored orientations (a front camera's): the stored copy, mirrored as EXIF 2, 4, 5 or
+    /// 7 says, gives the upright picture's detections in its own coordinates. The orientation's
+    /// EXIF value is the one Pillow's transform undoes: `stored.applying(exif)` is the upright image.
     @Test(arguments: [ImageOrientation.upMirrored, .rightMirrored, .downMirrored, .leftMirrored])
-    func mirroredOrientationsAreRefused(_ orientation: ImageOrientation) throws {
-        let image = try RGBImage(width: 8, height: 8)
-        #expect(throws: DetectorError.self) { try Self.detector.detect(image: image, options: ImageProcessingOptions(orientation: orientation)) }
+    func mirroredOrientationsGiveTheUprightDetections(_ orientation: ImageOrientation) throws {
+        let upright = try Goldens.image("two_faces_1280x853")
+        let expected = try Self.detector.detect(image: upright)
+        let stored = Layouts.stored(upright, orientation)
+        #expect(EXIFOrientation(rawValue: orientation.exifValue).map { stored.applying($0) } == upright)
+        let got = try Self.detector.detect(image: stored, options: ImageProcessingOptions(orientation: orientation))
+        expectSameDetections(got, expected, orientation: orientation)
+    }
+
+    /// Every orientation on a BGRA and an NV12 camera frame: the detections of the frame
+    /// converted to RGB and turned upright by Pillow's transform, in the frame's coordinates.
+    @Test(arguments: [PixelFormat.bgra, .nv12], ImageOrientation.allCases)
+    func everyOrientationWorksOnCameraFrames(_ format: PixelFormat, _ orientation: ImageOrientation) throws {
+        let stored = Layouts.stored(try Goldens.image("astronaut_223x231"), orientation)
+        let run: (PixelBuffer) throws -> Void = { buffer in
+            let upright = RGBImage(buffer).applying(EXIFOrientation(rawValue: orientation.exifValue)!)
+            let expected = try Self.detector.detect(image: upright)
+            #expect(expected.detections.count == 1)
+            expectSameDetections(try Self.detector.detect(pixelBuffer: buffer, options: ImageProcessingOptions(orientation: orientation)),
+                                 expected, orientation: orientation)
+        }
+        if format == .nv12 {
+            try Layouts.withYUV(stored, format, padding: 2, run)
+        } else {
+            let (bytes, stride) = Layouts.packed(stored, format, padding: 3)
+            try bytes.withUnsafeBytes { raw in
+                try run(try PixelBuffer(format: format, width: stored.width, height: stored.height, bytes: raw, rowStride: stride))
+            }
+        }
+    }
+
+    /// A region of interest on a mirrored frame is turned with it: the same detections as the
+    /// upright image with the region turned the same way.
+    @Test func regionOfInterestTurnsWithAMirroredFrame() throws {
+        let upright = try Goldens.image("two_faces_1280x853")
+        let uprightRegion = RegionOfInterest(left: 0.05, top: 0.1, right: 0.55, bottom: 0.9)
+        let expected = try Self.detector.detect(image: upright, options: ImageProcessingOptions(regionOfInterest: uprightRegion))
+        #expect(expected.detections.count == 1)
+        let stored = Layouts.stored(upright, .upMirrored)
+        let storedRegion = RegionOfInterest(left: 1 - 0.55, top: 0.1, right: 1 - 0.05, bottom: 0.9)
+        let got = try Self.detector.detect(image: stored, options: ImageProcessingOptions(orientation: .upMirrored,
+                                                                                          regionOfInterest: storedRegion))
+        expectSameDetections(got, expected, orientation: .upMirrored)
+    }
+
+    /// Video and live-stream modes take pixel buffers and orientations too, with the image
+    /// mode's detections; a live-stream frame's planes are copied, so the caller may overwrite
+    /// its buffer as soon as `detectAsync` returns.
+    @Test func videoAndLiveStreamModesTakeTurnedCameraFrames() async throws {
+        let stored = Layouts.stored(try Goldens.image("two_faces_1280x853"), .leftMirrored)
+        let options = ImageProcessingOptions(orientation: .leftMirrored)
+        let video = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights, runningMode: .video))
+        let live = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights, runningMode: .liveStream))
+        let packed = Layouts.packed(stored, .bgra, padding: 0)
+        var bytes = packed.bytes
+        let stride = packed.stride
+        let expected = try bytes.withUnsafeBytes { raw in
+            try Self.detector.detect(pixelBuffer: try PixelBuffer(format: .bgra, width: stored.width, height: stored.height,
+                                                                  bytes: raw, rowStride: stride), options: options)
+        }
+        #expect(expected.detections.count == 2)
+        for t in [0, 33] {
+            let got = try bytes.withUnsafeBytes { raw in
+                try video.detect(videoFrame: try PixelBuffer(format: .bgra, width: stored.width, height: stored.height,
+                                                             bytes: raw, rowStride: stride), options: options, timestampInMilliseconds: t)
+            }
+            #expect(got == expected)
+        }
+        #expect(throws: DetectorError.self) {
+            try bytes.withUnsafeBytes { raw in
+                try video.detect(videoFrame: try PixelBuffer(format: .bgra, width: stored.width, height: stored.height,
+                                                             bytes: raw, rowStride: stride), options: options, timestampInMilliseconds: 33)
+            }
+        }
+        try bytes.withUnsafeBytes { raw in
+            try live.detectAsync(pixelBuffer: try PixelBuffer(format: .bgra, width: stored.width, height: stored.height,
+                                                              bytes: raw, rowStride: stride), options: options, timestampInMilliseconds: 0)
+        }
+        for i in bytes.indices { bytes[i] = 0 }   // the camera reuses its buffer at once
+        var results = live.liveStreamResults.makeAsyncIterator()
+        let first = await results.next()
+        live.close()
+        #expect(try first?.result.get() == expected)
     }
 
     @Test func defaultOptionsChangeNothing() throws {

@@ -39,13 +39,8 @@ extension FaceDetector {
     /// Either input, sampled in its own format straight into the model's input tensor.
     private func detect<P: SampledPixels & Sendable>(sampled pixels: P, options: ImageProcessingOptions,
                                           into result: inout FaceDetectorResult) throws(DetectorError) {
-        let (turns, region) = try Self.geometry(options, width: pixels.width, height: pixels.height)
         try state.withLock { pipeline throws(DetectorError) in
-            let transform = try pixels.withSampler(ConvertingTurned(converter: pipeline.imageToTensor, quarterTurns: turns,
-                                                                    region: region, tensor: pipeline.network.input(),
-                                                                    rowRunner: pipeline.network.runConcurrently(units:_:))).get()
-            pipeline.run(transform: transform.followed(by: ImageProcessingOptions.storedFromUpright(quarterTurns: turns)),
-                         imageWidth: pixels.width, imageHeight: pixels.height, into: &result)
+            try pipeline.detect(sampled: pixels, options: options, into: &result)
         }
     }
 
@@ -53,24 +48,34 @@ extension FaceDetector {
     /// transform back to the buffer's normalized coordinates.
     public func inputTensor(for pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions())
         throws(DetectorError) -> (tensor: [Float], transform: ImageToTensor.Transform) {
-        let (turns, region) = try Self.geometry(options, width: pixelBuffer.width, height: pixelBuffer.height)
-        return try state.withLock { pipeline throws(DetectorError) in
-            let t = try pixelBuffer.withSampler(ConvertingTurned(converter: pipeline.imageToTensor, quarterTurns: turns,
-                                                                 region: region, tensor: pipeline.network.input(),
-                                                                 rowRunner: pipeline.network.runConcurrently(units:_:))).get()
-            return (Array(pipeline.network.input()), t.followed(by: ImageProcessingOptions.storedFromUpright(quarterTurns: turns)))
+        try state.withLock { pipeline throws(DetectorError) in
+            let t = try pipeline.letterbox(sampled: pixelBuffer, options: options)
+            return (Array(pipeline.network.input()), t)
         }
-    }
-
-    /// Quarter turns and the upright region for a stored picture of `width` x `height`.
-    private static func geometry(_ options: ImageProcessingOptions, width: Int, height: Int) throws(DetectorError) -> (Int, RotatedRect?) {
-        let turns = try options.quarterTurns()
-        let (w, h) = turns & 1 == 1 ? (height, width) : (width, height)
-        return (turns, try options.uprightRegion(uprightWidth: w, uprightHeight: h))
     }
 }
 
 extension Pipeline {
+    /// Either input, turned and cropped as `options` say, sampled straight into the model's input
+    /// tensor; the transform back to the stored picture's normalized coordinates.
+    mutating func letterbox<P: SampledPixels>(sampled pixels: P, options: ImageProcessingOptions)
+        throws(DetectorError) -> ImageToTensor.Transform {
+        let orientation = options.orientation
+        let (w, h) = orientation.swapsSides ? (pixels.height, pixels.width) : (pixels.width, pixels.height)
+        let region = try options.uprightRegion(uprightWidth: w, uprightHeight: h)
+        let transform = try pixels.withSampler(ConvertingOriented(converter: imageToTensor, orientation: orientation,
+                                                                  region: region, tensor: network.input(),
+                                                                  rowRunner: network.runConcurrently(units:_:))).get()
+        return transform.followed(by: ImageProcessingOptions.storedFromUpright(orientation))
+    }
+
+    /// Detection on either input, turned and cropped as `options` say.
+    mutating func detect<P: SampledPixels>(sampled pixels: P, options: ImageProcessingOptions,
+                                           into result: inout FaceDetectorResult) throws(DetectorError) {
+        let transform = try letterbox(sampled: pixels, options: options)
+        run(transform: transform, imageWidth: pixels.width, imageHeight: pixels.height, into: &result)
+    }
+
     /// The network and post-processing on the input tensor already written.
     mutating func run(transform: ImageToTensor.Transform, imageWidth: Int, imageHeight: Int, into result: inout FaceDetectorResult) {
         network.run()

@@ -1,9 +1,10 @@
 import BlazeImage
 
 /// How a picture must be turned to be upright, as MediaPipe's MPImage and ML Kit's VisionImage
-/// take it (UIImage.Orientation's names): `.right` means the pixels must be turned 90 degrees
-/// clockwise (EXIF orientation 6; MediaPipe's rotation_degrees 90). Mirrored orientations are
-/// refused, as MediaPipe refuses them.
+/// take it (UIImage.Orientation's names and meaning): `.right` means the pixels must be turned 90
+/// degrees clockwise (EXIF orientation 6; MediaPipe's rotation_degrees 90), `.upMirrored` that
+/// they must be flipped left to right (EXIF 2): a front camera's frames. Every case is a lossless
+/// re-indexing of the stored pixels; results come back in the stored picture's coordinates.
 public enum ImageOrientation: String, Sendable, CaseIterable {
     case up, right, down, left
     case upMirrored, rightMirrored, downMirrored, leftMirrored
@@ -23,6 +24,58 @@ public enum ImageOrientation: String, Sendable, CaseIterable {
     public init?(rotationDegrees degrees: Int) {
         guard degrees % 90 == 0 else { return nil }
         self = [.up, .right, .down, .left][((degrees / 90) % 4 + 4) % 4]
+    }
+
+    /// The EXIF Orientation tag's value (1...8) that says the same: up 1, upMirrored 2, down 3,
+    /// downMirrored 4, leftMirrored 5, right 6, rightMirrored 7, left 8.
+    public var exifValue: Int {
+        switch self {
+        case .up: 1
+        case .upMirrored: 2
+        case .down: 3
+        case .downMirrored: 4
+        case .leftMirrored: 5
+        case .right: 6
+        case .rightMirrored: 7
+        case .left: 8
+        }
+    }
+
+    /// The orientation whose `exifValue` is `exif` (1...8); nil otherwise.
+    public init?(exifValue exif: Int) {
+        guard let found = Self.allCases.first(where: { $0.exifValue == exif }) else { return nil }
+        self = found
+    }
+
+    /// Whether the upright picture's width is the stored picture's height (a quarter turn).
+    var swapsSides: Bool { exifValue >= 5 }
+
+    /// Where upright normalized (x, y) lies in the stored picture: the inverse of the turn.
+    func stored(fromUpright x: Float, _ y: Float) -> (Float, Float) {
+        switch self {
+        case .up: (x, y)
+        case .upMirrored: (1 - x, y)
+        case .down: (1 - x, 1 - y)
+        case .downMirrored: (x, 1 - y)
+        case .leftMirrored: (y, x)
+        case .right: (y, 1 - x)
+        case .rightMirrored: (1 - y, 1 - x)
+        case .left: (1 - y, x)
+        }
+    }
+
+    /// Where stored normalized (x, y) lies in the upright picture.
+    func upright(fromStored x: Float, _ y: Float) -> (Float, Float) {
+        switch self {
+        case .up: (x, y)
+        case .upMirrored: (1 - x, y)
+        case .down: (1 - x, 1 - y)
+        case .downMirrored: (x, 1 - y)
+        case .leftMirrored: (y, x)
+        case .right: (1 - y, x)
+        case .rightMirrored: (1 - y, 1 - x)
+        case .left: (y, 1 - x)
+        }
     }
 }
 
@@ -48,22 +101,12 @@ public struct ImageProcessingOptions: Sendable, Equatable {
         (self.orientation, self.regionOfInterest) = (orientation, regionOfInterest)
     }
 
-    /// Clockwise quarter turns that make the picture upright (0...3); mirrored ones are refused.
-    public func quarterTurns() throws(DetectorError) -> Int {
-        guard let degrees = orientation.rotationDegrees else {
-            throw .invalidOption(name: "orientation", value: orientation.rawValue,
-                                 allowed: "up, right, down or left (mirrored orientations are not supported, as in MediaPipe)")
-        }
-        return degrees / 90
-    }
-
     /// The region the letterbox cuts from the upright picture (`uprightWidth` x `uprightHeight`):
     /// the region of interest, given in the stored picture's normalized coordinates, turned with
     /// it (the whole picture if none). Checked as MediaPipe's `ConvertToNormalizedRect` checks
     /// it; scaled to pixels as ImageToTensorCalculator's `GetRoi` does (normalized centre and
     /// size times the image size, in float).
     public func uprightRegion(uprightWidth: Int, uprightHeight: Int) throws(DetectorError) -> RotatedRect? {
-        let turns = try quarterTurns()
         guard let r = regionOfInterest else { return nil }
         guard [r.left, r.top, r.right, r.bottom].allSatisfy(\.isFinite), r.left < r.right, r.top < r.bottom else {
             throw .invalidRegion("expected a finite rect with left < right and top < bottom, got \(r)")
@@ -71,28 +114,24 @@ public struct ImageProcessingOptions: Sendable, Equatable {
         guard r.left >= 0, r.top >= 0, r.right <= 1, r.bottom <= 1 else {
             throw .invalidRegion("expected rect values in [0, 1], got \(r)")
         }
-        // The stored rect's edges, turned: clockwise, stored (x, y) goes to upright (1 - y, x).
-        let (left, top, right, bottom): (Float, Float, Float, Float)
-        switch turns {
-        case 1: (left, top, right, bottom) = (1 - r.bottom, r.left, 1 - r.top, r.right)
-        case 2: (left, top, right, bottom) = (1 - r.right, 1 - r.bottom, 1 - r.left, 1 - r.top)
-        case 3: (left, top, right, bottom) = (r.top, 1 - r.right, r.bottom, 1 - r.left)
-        default: (left, top, right, bottom) = (r.left, r.top, r.right, r.bottom)
-        }
+        // The stored rect's corners, turned (each turn takes edges to edges).
+        let a = orientation.upright(fromStored: r.left, r.top), b = orientation.upright(fromStored: r.right, r.bottom)
+        let (left, top, right, bottom) = (min(a.0, b.0), min(a.1, b.1), max(a.0, b.0), max(a.1, b.1))
         let (w, h) = (Float(uprightWidth), Float(uprightHeight))
         return RotatedRect(centerX: (left + right) / 2 * w, centerY: (top + bottom) / 2 * h,
                            width: (right - left) * w, height: (bottom - top) * h)
     }
 
-    /// The 4x4 matrix taking normalized upright coordinates back to the stored picture's:
-    /// an exact quarter turn (entries 0, 1 and -1), so results land in the caller's coordinates.
-    static func storedFromUpright(quarterTurns: Int) -> SIMD16<Float> {
-        switch quarterTurns & 3 {
-        case 1: SIMD16(0, 1, 0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1)    // (x, y) -> (y, 1 - x)
-        case 2: SIMD16(-1, 0, 0, 1, 0, -1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1)   // (1 - x, 1 - y)
-        case 3: SIMD16(0, -1, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)    // (1 - y, x)
-        default: SIMD16(1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1)
-        }
+    /// The 4x4 matrix taking normalized upright coordinates back to the stored picture's (entries
+    /// 0, 1 and -1: exact), so results land in the caller's coordinates.
+    static func storedFromUpright(_ orientation: ImageOrientation) -> SIMD16<Float> {
+        // Row-major on (x, y, z, 1): the images of (0, 0), (1, 0) and (0, 1) give the columns.
+        let o = orientation.stored(fromUpright: 0, 0), ex = orientation.stored(fromUpright: 1, 0)
+        let ey = orientation.stored(fromUpright: 0, 1)
+        return SIMD16(ex.0 - o.0, ey.0 - o.0, 0, o.0,
+                      ex.1 - o.1, ey.1 - o.1, 0, o.1,
+                      0, 0, 1, 0,
+                      0, 0, 0, 1)
     }
 }
 

@@ -1,6 +1,8 @@
 /// An SSD anchor: a centre and size in normalized tensor coordinates.
 public struct Anchor: Sendable, Equatable {
+    /// The centre, normalized to the input tensor, and the size (1 x 1 with `fixedAnchorSize`).
     public var xCenter: Float, yCenter: Float, width: Float, height: Float
+    /// An anchor from its centre and size.
     public init(xCenter: Float, yCenter: Float, width: Float, height: Float) {
         (self.xCenter, self.yCenter, self.width, self.height) = (xCenter, yCenter, width, height)
     }
@@ -8,12 +10,19 @@ public struct Anchor: Sendable, Equatable {
 
 /// The options of MediaPipe's SsdAnchorsCalculator that BlazeFace uses.
 public struct AnchorOptions: Sendable {
+    /// The model's input size in pixels (input_size_width, input_size_height).
     public var inputWidth: Int, inputHeight: Int
+    /// The scales of the first and last layers; those between are interpolated linearly.
     public var minScale: Float, maxScale: Float
+    /// One stride per output layer; consecutive layers with equal strides share one grid.
     public var strides: [Int]
+    /// The aspect ratio of each of a cell's anchors (aspect_ratios).
     public var aspectRatios: [Float] = [1]
+    /// Where an anchor sits in its cell, as a fraction of the cell (anchor_offset_x, _y).
     public var offsetX: Float = 0.5, offsetY: Float = 0.5
+    /// The aspect ratio of the extra interpolated-scale anchor per layer; 0 for none.
     public var interpolatedScaleAspectRatio: Float = 1
+    /// Whether every anchor is 1 x 1 (fixed_anchor_size), as MediaPipe's face detection sets it.
     public var fixedAnchorSize = true
 
     /// face_detector_graph.cc's configuration for the short-range model.

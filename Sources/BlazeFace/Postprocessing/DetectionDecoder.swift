@@ -1,10 +1,14 @@
 /// A detection in normalized tensor or image coordinates, before pixel rounding: what
 /// MediaPipe passes between its post-processing calculators.
 public struct RawDetection: Sendable, Equatable {
+    /// The detection's score, 0...1: the sigmoid of the model's clipped logit.
     public var score: Float
+    /// The box, in the same normalized coordinates as the keypoints.
     public var box: NormalizedRect
+    /// The keypoints, normalized like the box.
     public var keypoints: KeypointList
 
+    /// A detection from its score, box and keypoints.
     public init(score: Float, box: NormalizedRect, keypoints: KeypointList) {
         (self.score, self.box, self.keypoints) = (score, box, keypoints)
     }
@@ -13,13 +17,20 @@ public struct RawDetection: Sendable, Equatable {
 /// MediaPipe's TensorsToDetectionsCalculator (CPU path) for an SSD model whose raw boxes are
 /// XYWH (`reverse_output_order`) followed by keypoint (x, y) pairs, decoded against anchors.
 public struct DetectionDecoder: Sendable {
+    /// The SSD anchors, one per row of the model's outputs, in order.
     public let anchors: [Anchor]
+    /// Values per anchor in `regressors`, keypoints per anchor, and where a row's keypoints start:
+    /// the calculator's num_coords, num_keypoints and keypoint_coord_offset.
     public var coordinateCount = 16, keypointCount = 6, keypointOffset = 4
     /// Regressor scale: the model's input size in pixels.
     public var xScale: Float = 128, yScale: Float = 128, wScale: Float = 128, hScale: Float = 128
+    /// Logits are clipped to this magnitude before the sigmoid (score_clipping_thresh).
     public var scoreClippingThreshold: Float = 100
+    /// The lowest score kept (the calculator's min_score_thresh).
     public var minScore: Float
 
+    /// A decoder over `anchors` keeping scores from `minScore` up; the other settings default
+    /// to the short-range model's.
     public init(anchors: [Anchor], minScore: Float) {
         self.anchors = anchors
         self.minScore = minScore

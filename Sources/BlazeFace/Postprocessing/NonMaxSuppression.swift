@@ -1,13 +1,16 @@
 /// MediaPipe's NonMaxSuppressionCalculator with `algorithm: WEIGHTED` and
 /// `overlap_type: INTERSECTION_OVER_UNION`, single class, no limit on the count.
 public struct WeightedNonMaxSuppression: Sendable {
+    /// IoU over which a detection merges into the best one (MediaPipe's min_suppression_threshold).
     public var minSuppressionThreshold: Float
 
+    /// A suppressor merging detections that overlap by more than `minSuppressionThreshold`.
     public init(minSuppressionThreshold: Float) { self.minSuppressionThreshold = minSuppressionThreshold }
 
     /// Index lists reused from call to call, so that suppression allocates nothing once warm.
     public struct Scratch: Sendable {
         var order: [Int] = [], candidates: [Int] = [], rest: [Int] = []
+        /// Empty lists; they grow on first use and keep their storage afterwards.
         public init() {}
     }
 

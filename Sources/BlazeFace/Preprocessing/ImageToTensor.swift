@@ -9,9 +9,13 @@ import CVectorFMA
 /// The warp is reproduced to the bit: OpenCV's double-precision transform, its rounding of
 /// each sample position to 1/32 pixel, and its 15-bit fixed-point bilinear weights.
 public struct ImageToTensor: Sendable {
+    /// The tensor's width and height in pixels.
     public let width: Int, height: Int
+    /// The values that pixel values 0 and 255 map to (output_tensor_float_range).
     public let valueRange: ClosedRange<Float>
+    /// Whether the region is padded to the tensor's aspect ratio first (keep_aspect_ratio).
     public let keepAspectRatio: Bool
+    /// What the warp reads outside the image.
     public let borderMode: BorderMode
 
     /// What the warp reads outside the image: OpenCV's BORDER_CONSTANT 0 (MediaPipe's
@@ -19,6 +23,7 @@ public struct ImageToTensor: Sendable {
     /// which the landmark graph's crop uses: the nearest edge pixel).
     public enum BorderMode: Sendable, Hashable { case zero, replicate }
 
+    /// A converter into `width` x `height` x 3 tensors; `borderMode` defaults to the zero border.
     public init(width: Int, height: Int, valueRange: ClosedRange<Float>, keepAspectRatio: Bool, borderMode: BorderMode = .zero) {
         (self.width, self.height, self.valueRange, self.keepAspectRatio) = (width, height, valueRange, keepAspectRatio)
         self.borderMode = borderMode
@@ -27,7 +32,9 @@ public struct ImageToTensor: Sendable {
     /// What one conversion did: the region actually sampled (after letterbox padding) and the
     /// 4x4 matrix that maps normalized tensor coordinates back to normalized image coordinates.
     public struct Transform: Sendable, Equatable {
+        /// The region sampled, in image pixels, after any letterbox padding.
         public var region: RotatedRect
+        /// The row-major 4x4 matrix from normalized tensor to normalized image coordinates.
         public var projection: SIMD16<Float>
     }
 

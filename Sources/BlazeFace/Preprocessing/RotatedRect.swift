@@ -1,10 +1,14 @@
 /// A rectangle in pixels, centred at (`centerX`, `centerY`) and turned by `rotation` radians:
 /// MediaPipe's `RotatedRect`, the region an input tensor is cut from.
 public struct RotatedRect: Sendable, Equatable {
+    /// The centre, in pixels.
     public var centerX: Float, centerY: Float
+    /// The side lengths in pixels, along the rect's own axes.
     public var width: Float, height: Float
+    /// The rotation in radians, clockwise as displayed (image y points down).
     public var rotation: Float
 
+    /// A rect from its centre and size in pixels, upright unless `rotation` is given.
     public init(centerX: Float, centerY: Float, width: Float, height: Float, rotation: Float = 0) {
         (self.centerX, self.centerY, self.width, self.height, self.rotation) = (centerX, centerY, width, height, rotation)
     }

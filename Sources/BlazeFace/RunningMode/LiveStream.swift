@@ -29,6 +29,42 @@ extension FaceDetector {
         }
     }
 
+    /// Live-stream mode on any input, turned and cropped as `options` say. A pixel buffer's planes
+    /// are copied before this returns (not converted: sampled in their own format later), so the
+    /// camera may reuse its memory at once.
+    public func detectAsync(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions(),
+                            timestampInMilliseconds: Int) throws(DetectorError) {
+        guard let liveStream else {
+            throw .wrongRunningMode(called: "detectAsync(pixelBuffer:options:timestampInMilliseconds:)", mode: runningMode)
+        }
+        let frame = OwnedPixelBuffer(copying: pixelBuffer)
+        try liveStream.submit(timestampInMilliseconds) { [self] in
+            Result { () throws(DetectorError) in
+                var result = FaceDetectorResult()
+                try frame.withPixelBuffer { buffer throws(DetectorError) in
+                    try state.withLock { pipeline throws(DetectorError) in
+                        try pipeline.detect(sampled: buffer, options: options, into: &result)
+                    }
+                }
+                return result
+            }
+        }
+    }
+
+    /// Live-stream mode on an `RGBImage` with an orientation and a region of interest.
+    public func detectAsync(image: RGBImage, options: ImageProcessingOptions, timestampInMilliseconds: Int) throws(DetectorError) {
+        guard let liveStream else {
+            throw .wrongRunningMode(called: "detectAsync(image:options:timestampInMilliseconds:)", mode: runningMode)
+        }
+        try liveStream.submit(timestampInMilliseconds) { [self] in
+            Result { () throws(DetectorError) in
+                var result = FaceDetectorResult()
+                try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(sampled: image, options: options, into: &result) }
+                return result
+            }
+        }
+    }
+
     /// Live-stream results as an AsyncStream (one consumer), in timestamp order; it finishes at
     /// `close()`. Empty and finished in the other modes.
     public var liveStreamResults: AsyncStream<LiveStreamResult> { liveStream?.results ?? LiveStreamRunner.finished }
@@ -112,5 +148,48 @@ final class LiveStreamRunner: Sendable {
     func shutDown() {
         state.withLock { $0.closed = true }
         continuation.finish()
+    }
+}
+
+/// A camera frame's planes copied into memory of its own, so that a live-stream frame outlives
+/// the caller's buffer; sampled later in its own format, as the caller's buffer would be.
+struct OwnedPixelBuffer: Sendable {
+    let format: PixelFormat, width: Int, height: Int
+    let planes: [[UInt8]], strides: [Int]
+
+    init(copying buffer: PixelBuffer) {
+        (format, width, height) = (buffer.format, buffer.width, buffer.height)
+        let given = [buffer.plane0] + [buffer.plane1, buffer.plane2].compactMap { $0 }
+        planes = given.map { Array(UnsafeRawBufferPointer(start: $0.base, count: $0.byteCount)) }
+        strides = given.map(\.rowStride)
+    }
+
+    /// Calls `body` with a `PixelBuffer` over the copy, valid during the call.
+    func withPixelBuffer<R>(_ body: (PixelBuffer) throws(DetectorError) -> R) throws(DetectorError) -> R {
+        do {
+            return try planes[0].withUnsafeBytes { p0 in
+                if format == .i420 {
+                    return try planes[1].withUnsafeBytes { p1 in
+                        try planes[2].withUnsafeBytes { p2 in
+                            try body(PixelBuffer(i420: p0, yStride: strides[0], u: p1, uStride: strides[1], v: p2,
+                                                 vStride: strides[2], width: width, height: height))
+                        }
+                    }
+                }
+                if format.isYUV {
+                    return try planes[1].withUnsafeBytes { p1 in
+                        try body(PixelBuffer(biPlanar: format, y: p0, yStride: strides[0], chroma: p1, chromaStride: strides[1],
+                                             width: width, height: height))
+                    }
+                }
+                return try body(PixelBuffer(format: format, width: width, height: height, bytes: p0, rowStride: strides[0]))
+            }
+        } catch let error as DetectorError {
+            throw error
+        } catch let error as ImageError {
+            throw .image(error)
+        } catch {
+            throw .invalidImage("\(error)")
+        }
     }
 }

@@ -32,3 +32,45 @@ extension FaceDetector {
         try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image, region: region, into: &result) }
     }
 }
+
+extension FaceDetector {
+    /// Video mode on any input: an `RGBImage` or a camera `PixelBuffer` (sampled in place), turned
+    /// and cropped as `options` say; results in the frame's own (stored) coordinates. Timestamps
+    /// must strictly increase, as for `detect(videoFrame:timestampInMilliseconds:)`.
+    public func detect(videoFrame pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions(),
+                       timestampInMilliseconds: Int) throws(DetectorError) -> FaceDetectorResult {
+        var result = FaceDetectorResult()
+        try detect(sampledVideoFrame: pixelBuffer, options: options, timestampInMilliseconds: timestampInMilliseconds,
+                   into: &result)
+        return result
+    }
+
+    /// Video mode on an `RGBImage` with an orientation and a region of interest.
+    public func detect(videoFrame image: RGBImage, options: ImageProcessingOptions,
+                       timestampInMilliseconds: Int) throws(DetectorError) -> FaceDetectorResult {
+        var result = FaceDetectorResult()
+        try detect(sampledVideoFrame: image, options: options, timestampInMilliseconds: timestampInMilliseconds, into: &result)
+        return result
+    }
+
+    /// Video mode on a pixel buffer, reusing `result`'s storage from frame to frame: a camera
+    /// frame detected with no copy at all.
+    public func detect(videoFrame pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions(),
+                       timestampInMilliseconds: Int, into result: inout FaceDetectorResult) throws(DetectorError) {
+        try detect(sampledVideoFrame: pixelBuffer, options: options, timestampInMilliseconds: timestampInMilliseconds,
+                   into: &result)
+    }
+
+    private func detect<P: SampledPixels & Sendable>(sampledVideoFrame pixels: P, options: ImageProcessingOptions,
+                                          timestampInMilliseconds: Int, into result: inout FaceDetectorResult)
+        throws(DetectorError) {
+        try requireMode(.video, for: "detect(videoFrame:options:timestampInMilliseconds:)")
+        try state.withLock { pipeline throws(DetectorError) in
+            if let last = pipeline.lastTimestamp, timestampInMilliseconds <= last {
+                throw .nonIncreasingTimestamp(previous: last, current: timestampInMilliseconds)
+            }
+            pipeline.lastTimestamp = timestampInMilliseconds
+            try pipeline.detect(sampled: pixels, options: options, into: &result)
+        }
+    }
+}

@@ -6,12 +6,17 @@
 public struct PixelBuffer: @unchecked Sendable {
     /// One plane: its first byte, bytes from one row to the next, and its readable size.
     public struct Plane: @unchecked Sendable {
+        /// The plane's first byte.
         public let base: UnsafeRawPointer
+        /// Bytes from the start of one row to the start of the next.
         public let rowStride: Int
+        /// Bytes readable from `base`.
         public let byteCount: Int
     }
 
+    /// The layout of the pixels: packed RGB, RGBA, BGRA or gray, or a YUV 4:2:0 format.
     public let format: PixelFormat
+    /// Image size in pixels (the Y plane's for YUV).
     public let width: Int, height: Int
     /// Luma or packed pixels; for YUV, `chroma` (NV12/NV21) or `u` and `v` (I420) follow.
     public let plane0: Plane

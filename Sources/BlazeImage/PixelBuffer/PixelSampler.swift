@@ -4,7 +4,9 @@ import CVectorFMA
 /// pre-processing (BlazeFace's ImageToTensor) applies at each bilinear sample, so every
 /// format is converted per tap, straight into the tensor, without an intermediate RGB image.
 public protocol PixelSampler {
+    /// The image's width in pixels.
     var width: Int { get }
+    /// The image's height in pixels.
     var height: Int { get }
     /// R, G, B of the pixel at column `x`, row `y`; both must be inside the image.
     func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32>
@@ -26,13 +28,16 @@ public protocol PixelSampler {
 }
 
 extension PixelSampler {
+    /// The default: no hint; the taps are read when sampled.
     @inlinable
     public func prefetchTaps(_ x: Int, _ y: Int) {}
 
+    /// The default: writes none, so the caller samples pixel by pixel.
     @inlinable @inline(__always)
     public func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
                              output: UnsafeMutablePointer<Float>) -> Int { 0 }
 
+    /// The default: the four taps through `rgb` (`fourTapBilinearSum`).
     @inlinable @inline(__always)
     public func bilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32> {
         fourTapBilinearSum(x, y, ax: ax, ay: ay)
@@ -52,15 +57,20 @@ extension PixelSampler {
 /// Code generic over the sampler, run with the concrete sampler of a buffer's format
 /// (`PixelBuffer.withSampler`): the format is switched on once per image, not per pixel.
 public protocol PixelSamplerVisitor {
+    /// What the visit returns.
     associatedtype Result
+    /// Runs the generic code with `sampler`, the concrete sampler of the pixels' format.
     func visit<S: PixelSampler>(_ sampler: S) -> Result
 }
 
 /// Pixels that hand a `PixelSamplerVisitor` their sampler: `RGBImage` and `PixelBuffer`, so
 /// that code taking either (detection, its input tensor) is written once.
 public protocol SampledPixels {
+    /// The width in pixels.
     var width: Int { get }
+    /// The height in pixels.
     var height: Int { get }
+    /// Calls `visitor` with the sampler for these pixels' layout and returns its result.
     func withSampler<V: PixelSamplerVisitor>(_ visitor: V) -> V.Result
 }
 
@@ -104,22 +114,32 @@ extension RGBImage: SampledPixels {
 
 /// No pixels: what an inconsistent image presents (0x0; `rgb` is never valid to call).
 public struct EmptySampler: PixelSampler {
+    /// Always 0: there are no pixels.
     public var width: Int { 0 }
+    /// Always 0: there are no pixels.
     public var height: Int { 0 }
+    /// The sampler of an inconsistent image.
     @inlinable public init() {}
+    /// Zero: no pixel lies inside a 0x0 image, so readers never call it.
     @inlinable public func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32> { .zero }
 }
 
 /// Packed R, G, B: one 4-byte load when the fourth byte is still inside the buffer.
 public struct RGBSampler: PixelSampler {
+    /// The image size in pixels.
     public let width: Int, height: Int
+    /// The first byte of the top row.
     public let base: UnsafeRawPointer
+    /// Bytes from row to row, and bytes readable from `base` (the bound on the wide loads).
     public let rowStride: Int, byteCount: Int
 
+    /// Samples the packed R, G, B bytes at `base`, which must stay valid while the sampler is used.
     @inlinable public init(width: Int, height: Int, base: UnsafeRawPointer, rowStride: Int, byteCount: Int) {
         (self.width, self.height, self.base, self.rowStride, self.byteCount) = (width, height, base, rowStride, byteCount)
     }
 
+    /// R, G, B of pixel (x, y) from one 4-byte load (lane 3 then holds the next byte), or
+    /// byte by byte where that load would pass the buffer's end.
     @inlinable @inline(__always)
     public func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32> {
         let i = y &* rowStride &+ 3 &* x
@@ -149,8 +169,8 @@ public struct RGBSampler: PixelSampler {
         bf_prefetch(base + min(upper &+ rowStride, byteCount &- 1))
     }
 
-    /// The run in C (`bf_warp_rgb_interior`): the same integers as `bilinearSum`, the same fma.
-
+    /// The run in C (`bf_warp_rgb_interior`): the same integers as `bilinearSum`, the same fma
+    /// (exactly emulated under the `ExactFMA` trait where the build has no FMA).
     @inlinable @inline(__always)
     public func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
                              output: UnsafeMutablePointer<Float>) -> Int {
@@ -166,14 +186,19 @@ public struct RGBSampler: PixelSampler {
 
 /// Four bytes per pixel, red and blue at the given offsets (RGBA or BGRA); alpha ignored.
 public struct FourByteSampler: PixelSampler {
+    /// The image size in pixels.
     public let width: Int, height: Int
+    /// The first byte of the top row.
     public let base: UnsafeRawPointer
+    /// Bytes from row to row, and the byte offsets of red and blue within a pixel.
     public let rowStride: Int, red: Int, blue: Int
 
+    /// Samples the 4-byte pixels at `base` (RGBA: red 0, blue 2; BGRA: red 2, blue 0).
     @inlinable public init(width: Int, height: Int, base: UnsafeRawPointer, rowStride: Int, red: Int, blue: Int) {
         (self.width, self.height, self.base, self.rowStride, self.red, self.blue) = (width, height, base, rowStride, red, blue)
     }
 
+    /// R, G, B of pixel (x, y), from one 4-byte load of the pixel.
     @inlinable @inline(__always)
     public func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32> {
         let v = SIMD4<Int32>(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: y &* rowStride &+ 4 &* x, as: SIMD4<UInt8>.self))
@@ -183,14 +208,19 @@ public struct FourByteSampler: PixelSampler {
 
 /// One luma byte per pixel, replicated to R, G and B.
 public struct GraySampler: PixelSampler {
+    /// The image size in pixels.
     public let width: Int, height: Int
+    /// The first byte of the top row.
     public let base: UnsafeRawPointer
+    /// Bytes from row to row.
     public let rowStride: Int
 
+    /// Samples the 8-bit luma plane at `base`.
     @inlinable public init(width: Int, height: Int, base: UnsafeRawPointer, rowStride: Int) {
         (self.width, self.height, self.base, self.rowStride) = (width, height, base, rowStride)
     }
 
+    /// The luma byte of pixel (x, y) as R, G and B.
     @inlinable @inline(__always)
     public func rgb(_ x: Int, _ y: Int) -> SIMD4<Int32> {
         let v = Int32(base.load(fromByteOffset: y &* rowStride &+ x, as: UInt8.self))
@@ -201,17 +231,24 @@ public struct GraySampler: PixelSampler {
 /// YUV 4:2:0, planar or bi-planar: Y at (x, y), Cb and Cr at (x / 2, y / 2), `chromaStep`
 /// bytes apart along a row (1 planar, 2 interleaved), converted by `YUVToRGB`.
 public struct YUVSampler: PixelSampler {
+    /// The image size in pixels (the size of the Y plane).
     public let width: Int, height: Int
+    /// The first byte of the Y plane, and its bytes from row to row.
     public let y: UnsafeRawPointer, yStride: Int
+    /// The first Cb and the first Cr byte (one byte apart in one plane for NV12 and NV21).
     public let cb: UnsafeRawPointer, cr: UnsafeRawPointer
+    /// Bytes from row to row of the Cb and Cr samples, and from one chroma sample to the next.
     public let cbStride: Int, crStride: Int, chromaStep: Int
 
+    /// Samples I420 (`chromaStep` 1) or NV12 and NV21 (`chromaStep` 2) planes at these pointers.
     @inlinable public init(width: Int, height: Int, y: UnsafeRawPointer, yStride: Int, cb: UnsafeRawPointer, cr: UnsafeRawPointer,
                            cbStride: Int, crStride: Int, chromaStep: Int) {
         (self.width, self.height, self.y, self.yStride) = (width, height, y, yStride)
         (self.cb, self.cr, self.cbStride, self.crStride, self.chromaStep) = (cb, cr, cbStride, crStride, chromaStep)
     }
 
+    /// R, G, B of pixel (x, row): its Y with the Cb and Cr of its 2x2 block, as `YUVToRGB`
+    /// converts them (limited range).
     @inlinable @inline(__always)
     public func rgb(_ x: Int, _ row: Int) -> SIMD4<Int32> {
         let luma = y.load(fromByteOffset: row &* yStride &+ x, as: UInt8.self)

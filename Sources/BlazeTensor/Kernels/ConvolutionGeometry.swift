@@ -2,12 +2,18 @@
 /// that every convolution and pooling microkernel takes. Padding is virtual: kernels skip
 /// taps that fall outside the input instead of reading a padded copy.
 public struct WindowGeometry: Sendable, Hashable {
+    /// The input tensor's shape.
     public var input: NHWC
+    /// The output tensor's shape.
     public var output: NHWC
+    /// The window's height and width in taps.
     public var kernelH: Int, kernelW: Int
+    /// Input rows and columns from one output pixel's window to the next.
     public var strideH: Int, strideW: Int
+    /// Virtual zero rows above and columns left of the input: where the first window starts.
     public var padTop: Int, padLeft: Int
 
+    /// A geometry of these values as given; `make` derives the output and padding TFLite's way.
     public init(input: NHWC, output: NHWC, kernelH: Int, kernelW: Int,
                 strideH: Int, strideW: Int, padTop: Int, padLeft: Int) {
         self.input = input; self.output = output

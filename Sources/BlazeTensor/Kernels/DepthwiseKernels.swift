@@ -14,6 +14,7 @@ import CVectorFMA
 /// column-major order (kx outer, ky inner), zero-padded to a multiple of 8 channels; then a
 /// zero vector, which taps outside the input read (as XNNPACK's indirection buffer does).
 public struct PackedDepthwise3x3Weights: Sendable {
+    /// The channel count, before padding to a multiple of 8.
     public let channels: Int
     let data: [Float]
 

@@ -12,9 +12,11 @@ import CVectorFMA
 /// zero-padded to whole blocks. `nil` from `init` when a weight is not exactly a half or this
 /// build widens halves slowly.
 public struct HalfPackedWeights: Sendable {
+    /// The output channels per block: four 16-lane accumulators.
     public static let blockWidth = 64
     /// Below this many weights (1 MB as floats) a layer's weights stay in cache and halves gain nothing.
     public static let minimumCount = 1 << 18
+    /// The inputs summed per output (the window's taps) and the output channel count.
     public let taps: Int, outputChannels: Int
     let halves: AlignedBuffer<UInt16>
     let bias: AlignedBuffer<Float>

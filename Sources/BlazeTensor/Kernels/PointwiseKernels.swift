@@ -13,6 +13,7 @@ import CVectorFMA
 /// (16; 24 or 32 for the direct convolution; the last block narrower, zero-padded), each
 /// block holding its bias row, then one row per input channel (or per kernel tap and channel).
 public struct PackedPointwiseWeights: Sendable {
+    /// The channel counts of the weights' input and output.
     public let inputChannels: Int, outputChannels: Int
     /// First output channel, width (8 or 16) and offset into `data` of each block.
     let blocks: [(start: Int, width: Int, offset: Int)]
@@ -69,9 +70,13 @@ public struct PackedPointwiseWeights: Sendable {
 /// (TFLite's channel PAD: the rest add zero) and may be max-pooled 2x2 with stride 2 on the fly
 /// (TFLite's MAX_POOL_2D before the PAD), so neither the padded nor the pooled copy is made.
 public struct PointwiseEpilogue {
+    /// The activation, applied after the skip is added.
     public var activation: Activation
+    /// The block input added as the residual, or nil for none.
     public var skip: UnsafePointer<Float>?
+    /// Channels per pixel of the skip; output channels past them add zero.
     public var skipChannels: Int
+    /// Whether the skip is max-pooled 2x2 with stride 2 before it is added.
     public var pooled: Bool
     /// Width of the output (to find a pixel's row and column) and of the skip image.
     public var outputWidth: Int, skipWidth: Int
@@ -79,6 +84,7 @@ public struct PointwiseEpilogue {
     /// activation: TFLite's PRELU folded into the convolution that feeds it.
     public var slopes: UnsafePointer<Float>?
 
+    /// An epilogue of `activation` alone unless a skip or slopes are given.
     public init(activation: Activation, skip: UnsafePointer<Float>? = nil, skipChannels: Int = 0,
                 pooled: Bool = false, outputWidth: Int = 1, skipWidth: Int = 1, slopes: UnsafePointer<Float>? = nil) {
         (self.activation, self.skip, self.skipChannels, self.pooled) = (activation, skip, skipChannels, pooled)

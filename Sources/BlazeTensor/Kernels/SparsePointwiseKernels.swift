@@ -16,6 +16,7 @@ import CVectorFMA
 /// channels are padded with zero weights to its longest channel, so they advance in lockstep;
 /// blocks sort their channels by nonzero count first, so that little padding is needed.
 public struct SparsePointwiseWeights: Sendable {
+    /// The convolution's input and output channel counts (multiples of 8).
     public let inputChannels: Int, outputChannels: Int
     /// Pixels per tile: 16 or 32.
     public let tilePixels: Int

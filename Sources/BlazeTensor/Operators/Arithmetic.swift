@@ -1,13 +1,18 @@
 /// ADD, SUB, MUL, DIV and SQUARED_DIFFERENCE with NumPy broadcasting (TFLite's
 /// broadcast rules: shapes right-aligned, an axis of 1 stretches), then a fused activation.
 public struct BinaryElementwise: TensorOperator {
+    /// The operation: ADD, SUB, MUL, DIV or SQUARED_DIFFERENCE.
     public let kind: BinaryKind
+    /// The activation applied to each result (TFLite's fused_activation_function).
     public let activation: Activation
+    /// Whether to bind the 8-wide kernel where the shapes allow, or only the reference loops.
     public let kernels: KernelChoice
+    /// An operator for `kind` with a fused activation, on the fastest kernels by default.
     public init(_ kind: BinaryKind, activation: Activation = .none, kernels: KernelChoice = .fastest) {
         (self.kind, self.activation, self.kernels) = (kind, activation, kernels)
     }
 
+    /// The broadcast shape of the two inputs, or why they do not broadcast.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 2, kind.rawValue)
         return [try Self.broadcast(inputs[0], inputs[1])]
@@ -68,6 +73,8 @@ public struct BinaryElementwise: TensorOperator {
         return strides
     }
 
+    /// Binds the fastest loop the shapes allow: the 8-wide row kernel (no activation), an
+    /// equal-shape loop, a strided rows x columns loop, or a general broadcast.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let out = try outputShapes(for: shapes)[0]
@@ -113,14 +120,18 @@ public struct BinaryElementwise: TensorOperator {
 
 /// LOGISTIC, NEG, SQRT and RSQRT, elementwise.
 public struct Unary: TensorOperator {
+    /// The function: LOGISTIC, NEG, SQRT or RSQRT.
     public let kind: UnaryKind
+    /// An operator applying `kind` to every element.
     public init(_ kind: UnaryKind) { self.kind = kind }
 
+    /// One input; the output has its shape.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 1, kind.rawValue)
         return inputs
     }
 
+    /// Binds the reference loop over every element.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let count = try outputShapes(for: shapes)[0].count
@@ -132,11 +143,14 @@ public struct Unary: TensorOperator {
 /// PRELU with one slope per channel (the innermost axis): TFLite's `x >= 0 ? x : x * alpha`
 /// for an alpha that broadcasts along every other axis (the landmark network's `[1, 1, C]`).
 public struct PReLU: TensorOperator {
+    /// Whether to bind the 8-wide kernel or the reference loop.
     public let kernels: KernelChoice
     /// The slopes, padded with `kernelSlack` zeros for whole-vector loads.
     let slopes: AlignedBuffer<Float>
+    /// The number of slopes: the size of the input's innermost axis.
     public let channels: Int
 
+    /// Takes the slopes from `alpha`, which must hold one value per channel (shape `[..., 1, C]`).
     public init(alpha: Tensor, kernels: KernelChoice = .fastest) throws(TensorError) {
         guard let c = alpha.shape.dims.last, c > 0, alpha.shape.count == c else {
             throw .shapeMismatch("PRELU needs one slope per channel ([..., 1, C]), got \(alpha.shape)")
@@ -149,6 +163,7 @@ public struct PReLU: TensorOperator {
     /// The slope of channel `c`.
     public func slope(_ c: Int) -> Float { slopes.pointer[c] }
 
+    /// The input's shape, unchanged; its innermost axis must have `channels` values.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 1, "PRELU")
         guard inputs[0].dims.last == channels else {
@@ -157,6 +172,7 @@ public struct PReLU: TensorOperator {
         return inputs
     }
 
+    /// Binds the 8-wide kernel over pixels, or the reference loop with `.reference`.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let count = try outputShapes(for: shapes)[0].count
@@ -173,14 +189,18 @@ public struct PReLU: TensorOperator {
 /// A weight tensor read as a runtime value (a constant operand of arithmetic or concatenation),
 /// copied into its planned buffer on each run.
 public struct ConstantValue: TensorOperator {
+    /// The value the operator outputs.
     public let tensor: Tensor
+    /// An operator with no inputs whose output is `tensor`.
     public init(_ tensor: Tensor) { self.tensor = tensor }
 
+    /// The tensor's shape; the operator takes no inputs.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 0, "CONSTANT")
         return [tensor.shape]
     }
 
+    /// Binds a copy of the tensor's values into the output buffer.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let (values, y) = (tensor.scalars, outputs[0])

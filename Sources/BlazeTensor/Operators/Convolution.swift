@@ -1,6 +1,8 @@
 /// Which kernels an operator binds: the fastest that fits, or the plain reference loops
 /// (the ground truth; both give identical results).
 public enum KernelChoice: Sendable, Hashable {
+    /// `fastest`: SIMD kernels on packed weights where they fit; `reference`: the plain loops
+    /// the fast kernels must match.
     case fastest, reference
 }
 
@@ -11,20 +13,28 @@ public enum KernelChoice: Sendable, Hashable {
 public struct Residual: Sendable, Hashable {
     /// Whether the skip is max-pooled 2x2 with stride 2 before it is added.
     public var pooled: Bool
+    /// A skip connection, max-pooled 2x2 with stride 2 before the add when `pooled` is true.
     public init(pooled: Bool) { self.pooled = pooled }
 }
 
 /// CONV_2D: a 2-D convolution with bias and a fused activation (TFLite's conv.cc semantics),
 /// optionally with a fused residual (a second input).
 public struct Conv2D: TensorOperator {
+    /// The output and input channel counts (the weights' O and I).
     public let outputChannels: Int, inputChannels: Int
+    /// The filter's height and width.
     public let kernelH: Int, kernelW: Int
+    /// The vertical and horizontal strides.
     public let strideH: Int, strideW: Int
+    /// TFLite's SAME or VALID padding, or explicit pad rows and columns.
     public let padding: Padding
+    /// The fused activation (TFLite's fused_activation_function): none, ReLU or ReLU6.
     public let activation: Activation
+    /// The fused skip connection, if any: it is the second input.
     public let residual: Residual?
     /// A PRELU folded in: applied to the result last (after the residual and activation).
     public let prelu: PReLU?
+    /// Whether `bind` uses the fastest kernels or the reference loops.
     public let kernels: KernelChoice
     /// Weights packed once, at load: HWIO for the reference kernel, and in 8/16-channel blocks
     /// (bias first) for the SIMD kernels.
@@ -100,6 +110,7 @@ public struct Conv2D: TensorOperator {
         }
     }
 
+    /// The NHWC output for the input (and the residual's skip), by TFLite's padding rules.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try [geometry(inputs).output.shape]
     }
@@ -122,6 +133,8 @@ public struct Conv2D: TensorOperator {
         return g
     }
 
+    /// The fastest kernel that fits (pointwise GEMM or SpMM, half-weight GEMV, direct kxk),
+    /// or the reference loops.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let g = try geometry(shapes)
@@ -183,11 +196,17 @@ public struct Conv2D: TensorOperator {
 
 /// DEPTHWISE_CONV_2D with depth multiplier 1: one 2-D filter per channel, bias, activation.
 public struct DepthwiseConv2D: TensorOperator {
+    /// The channel count of input and output (depth multiplier 1).
     public let channels: Int
+    /// The filter's height and width.
     public let kernelH: Int, kernelW: Int
+    /// The vertical and horizontal strides.
     public let strideH: Int, strideW: Int
+    /// TFLite's SAME or VALID padding, or explicit pad rows and columns.
     public let padding: Padding
+    /// The fused activation (TFLite's fused_activation_function): none, ReLU or ReLU6.
     public let activation: Activation
+    /// Whether `bind` uses the fastest kernels or the reference loops.
     public let kernels: KernelChoice
     /// Weights as HWC; TFLite's `[1, kh, kw, c]` is already that layout.
     let weightsHWC: [Float]
@@ -214,6 +233,7 @@ public struct DepthwiseConv2D: TensorOperator {
         packed3x3 = kh == 3 && kw == 3 ? PackedDepthwise3x3Weights(weightsHWC: weightsHWC, bias: self.bias, channels: c) : nil
     }
 
+    /// The NHWC output for the input, by TFLite's padding rules.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try [geometry(inputs).output.shape]
     }
@@ -228,6 +248,7 @@ public struct DepthwiseConv2D: TensorOperator {
                          strideH: strideH, strideW: strideW, padding: padding)
     }
 
+    /// The SIMD kernel for 3x3 filters with `.fastest`, else the reference loops.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let g = try geometry(shapes)

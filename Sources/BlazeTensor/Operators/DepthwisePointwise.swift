@@ -4,9 +4,13 @@
 /// reads them back while they are still in L1, so the depthwise result never travels to L2 or
 /// memory. The same kernels, on the same values: results equal the two operators run apart.
 public struct DepthwisePointwise: TensorOperator {
+    /// The 3x3 depthwise convolution, with packed weights.
     public let depthwise: DepthwiseConv2D
+    /// The 1x1 stride-1 convolution that consumes it, with its fused epilogue.
     public let pointwise: Conv2D
 
+    /// Pairs the two; throws unless a packed 3x3 depthwise feeds a 1x1 stride-1 convolution
+    /// with as many input channels.
     public init(depthwise: DepthwiseConv2D, pointwise: Conv2D) throws(TensorError) {
         guard depthwise.kernelH == 3, depthwise.kernelW == 3, depthwise.packed3x3 != nil,
               pointwise.kernelH == 1, pointwise.kernelW == 1, pointwise.strideH == 1, pointwise.strideW == 1,
@@ -24,6 +28,7 @@ public struct DepthwisePointwise: TensorOperator {
         return try pointwise.outputShapes(for: [middle] + inputs.dropFirst())
     }
 
+    /// Binds the band-by-band run: one unit per output row, the band in each call's scratch.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let g = try depthwise.geometry([shapes[0]])

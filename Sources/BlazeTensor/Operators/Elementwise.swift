@@ -1,9 +1,12 @@
 /// ADD of two tensors of the same shape, with a fused activation.
 /// (BlazeFace never broadcasts; a broadcast is refused rather than guessed.)
 public struct Add: TensorOperator {
+    /// The activation applied to each sum.
     public let activation: Activation
+    /// An ADD, with no activation by default.
     public init(activation: Activation = .none) { self.activation = activation }
 
+    /// The shared shape of the two inputs; unequal shapes are refused.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 2, "ADD")
         guard inputs[0] == inputs[1] else {
@@ -12,6 +15,7 @@ public struct Add: TensorOperator {
         return [inputs[0]]
     }
 
+    /// Binds the reference loop: the sum, then the activation.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let count = try outputShapes(for: shapes)[0].count
@@ -22,13 +26,16 @@ public struct Add: TensorOperator {
 
 /// RELU: `max(x, 0)`.
 public struct ReLU: TensorOperator {
+    /// A RELU (it has no parameters).
     public init() {}
 
+    /// One input; the output has its shape.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 1, "RELU")
         return inputs
     }
 
+    /// Binds the reference loop over every element.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let count = try outputShapes(for: shapes)[0].count

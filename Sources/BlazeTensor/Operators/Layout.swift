@@ -1,17 +1,21 @@
 /// TRANSPOSE by a permutation of the axes: `out.dims[i] = in.dims[perm[i]]`.
 public struct Transpose: TensorOperator {
+    /// Output axis `i` is input axis `perm[i]`.
     public let perm: [Int]
+    /// Throws unless `perm` is a permutation of `0..<perm.count`.
     public init(perm: [Int]) throws(TensorError) {
         guard perm.sorted() == Array(0..<perm.count) else { throw .invalidAttribute("TRANSPOSE perm \(perm) is not a permutation") }
         self.perm = perm
     }
 
+    /// The input's dimensions in `perm` order.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 1, "TRANSPOSE")
         guard inputs[0].rank == perm.count else { throw .shapeMismatch("TRANSPOSE perm \(perm) for input \(inputs[0])") }
         return [Shape(perm.map { inputs[0][$0] })]
     }
 
+    /// A batch of 2-D transposes when only the last two axes swap, else a strided gather.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let out = try outputShapes(for: shapes)[0]
@@ -38,7 +42,10 @@ public struct Transpose: TensorOperator {
 /// STRIDED_SLICE as the exporter resolves it: `begin` and `size` per input axis (stride 1),
 /// then the output `shape` (TFLite's shrunk axes dropped).
 public struct Slice: TensorOperator {
+    /// The first index and extent per input axis, and the output's shape.
     public let begin: [Int], size: [Int], shape: [Int]
+    /// Throws unless `begin` and `size` have one value per axis, `begin` is not negative,
+    /// and `size` and `shape` are positive with the same element count.
     public init(begin: [Int], size: [Int], shape: [Int]) throws(TensorError) {
         /// The product of positive extents, or nil if one is not positive or it overflows.
         func product(_ dims: [Int]) -> Int? {
@@ -57,6 +64,7 @@ public struct Slice: TensorOperator {
         (self.begin, self.size, self.shape) = (begin, size, shape)
     }
 
+    /// `shape`, once the slice is checked to lie inside the input.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 1, "STRIDED_SLICE")
         guard inputs[0].rank == begin.count, zip(inputs[0].dims, zip(begin, size)).allSatisfy({ $1.0 <= $0 && $1.1 <= $0 - $1.0 }) else {
@@ -65,6 +73,7 @@ public struct Slice: TensorOperator {
         return [Shape(shape)]
     }
 
+    /// A strided gather of the slice.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         _ = try outputShapes(for: shapes)

@@ -5,10 +5,13 @@
 /// (see `f32LayerNormRowsReference`), so the same bits, in one pass over each row block
 /// instead of ten passes with the intermediate tensors written out.
 public struct LayerNorm: TensorOperator {
+    /// The length of the normalised axis: one scale per channel.
     public let channels: Int
+    /// Added to the variance before its reciprocal square root.
     public let epsilon: Float
     /// The axis normalised over, as the fused MEANs name it: only the last is supported.
     public let axis: Int
+    /// Whether `bind` uses the eight-row SIMD kernel or the reference loops.
     public let kernels: KernelChoice
     /// The scale, padded with `kernelSlack` zeros for whole-vector loads.
     let gamma: AlignedBuffer<Float>
@@ -26,6 +29,7 @@ public struct LayerNorm: TensorOperator {
         self.gamma = AlignedBuffer(gamma.scalars, padding: kernelSlack)
     }
 
+    /// The input's shape, once the axis and channel count are checked.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 1, "LAYER_NORM")
         guard axis == -1 || axis == inputs[0].rank - 1 else {
@@ -37,6 +41,7 @@ public struct LayerNorm: TensorOperator {
         return inputs
     }
 
+    /// Normalises each row: eight rows at a time with `.fastest`, else the reference loops.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let rows = try outputShapes(for: shapes)[0].count / channels

@@ -15,18 +15,22 @@ public protocol TensorOperator: Sendable {
 /// so that threads can share it: `run` may be called on disjoint unit ranges concurrently,
 /// each call with its own scratch memory of `scratchFloats` floats (planned by the network).
 public struct BoundWork {
+    /// The number of independent units (at least 1).
     public let units: Int
     /// Multiply-adds (or element operations) per unit: what decides whether threads pay off.
     public let costPerUnit: Int
     /// Floats of scratch each concurrent call needs (0 for most operators).
     public let scratchFloats: Int
+    /// Runs a range of units with one scratch buffer of at least `scratchFloats` floats.
     public let run: (Range<Int>, UnsafeMutablePointer<Float>) -> Void
 
+    /// Work of `units` units (at least 1), each call needing `scratchFloats` floats of scratch.
     public init(units: Int, costPerUnit: Int, scratchFloats: Int,
                 run: @escaping (Range<Int>, UnsafeMutablePointer<Float>) -> Void) {
         (self.units, self.costPerUnit, self.scratchFloats, self.run) = (max(units, 1), costPerUnit, scratchFloats, run)
     }
 
+    /// Work of `units` units that needs no scratch memory.
     public init(units: Int, costPerUnit: Int, run: @escaping (Range<Int>) -> Void) {
         self.init(units: units, costPerUnit: costPerUnit, scratchFloats: 0) { r, _ in run(r) }
     }
@@ -54,6 +58,7 @@ extension TensorOperator {
         try apply(inputs)[0]
     }
 
+    /// Runs the operator once on tensors, returning all its outputs in order: for tests and tools.
     public func apply(_ inputs: [Tensor]) throws(TensorError) -> [Tensor] {
         let shapes = inputs.map(\.shape)
         let outputShapes = try outputShapes(for: shapes)

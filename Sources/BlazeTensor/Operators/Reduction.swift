@@ -4,11 +4,16 @@
 public struct Reduce: TensorOperator {
     /// MEAN divides the sum by the element count; SUM does not.
     public enum Kind: String, Sendable { case mean, sum }
+    /// Whether the result is the sum or the mean.
     public let kind: Kind
+    /// The axes reduced; negative counts from the end.
     public let axes: [Int]
+    /// Whether the reduced axes stay in the output as size 1 (TFLite's keep_dims).
     public let keepDims: Bool
+    /// `.fastest` allows the vectorised summing loops; `.reference` keeps the plain ones.
     public let kernels: KernelChoice
 
+    /// A MEAN or SUM over `axes`, checked against the input's rank when its shape is known.
     public init(_ kind: Kind, axes: [Int], keepDims: Bool, kernels: KernelChoice = .fastest) {
         (self.kind, self.axes, self.keepDims, self.kernels) = (kind, axes, keepDims, kernels)
     }
@@ -23,6 +28,7 @@ public struct Reduce: TensorOperator {
         return set
     }
 
+    /// The input's shape, reduced axes as 1 or dropped; throws for an axis outside the rank.
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 1, kind.rawValue)
         let reduced = try reducedAxes(inputs[0].rank)
@@ -32,6 +38,7 @@ public struct Reduce: TensorOperator {
         return [Shape(dims)]
     }
 
+    /// Binds the loop that fits the reduced axes: trailing, one adjacent run, or any set.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let outCount = try outputShapes(for: shapes)[0].count

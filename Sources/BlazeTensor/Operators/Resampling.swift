@@ -1,12 +1,15 @@
 /// DEPTH_TO_SPACE: moves blocks of channels into space (TFLite's DCR order):
 /// `out[n, y*b + i, x*b + j, c] = in[n, y, x, (i*b + j) * C + c]`.
 public struct DepthToSpace: TensorOperator {
+    /// The side of the square of output pixels that one input pixel's channels fill.
     public let blockSize: Int
+    /// A DEPTH_TO_SPACE with this block size; throws below 1.
     public init(blockSize: Int) throws(TensorError) {
         guard blockSize >= 1 else { throw .invalidAttribute("DEPTH_TO_SPACE block size \(blockSize)") }
         self.blockSize = blockSize
     }
 
+    /// Height and width times `blockSize`, channels over its square (which must divide them).
     public func outputShapes(for inputs: [Shape]) throws(TensorError) -> [Shape] {
         try requireInputs(inputs, 1, "DEPTH_TO_SPACE")
         let x = try requireNHWC(inputs[0], "DEPTH_TO_SPACE")
@@ -16,6 +19,7 @@ public struct DepthToSpace: TensorOperator {
         return [Shape([x.n, x.h * blockSize, x.w * blockSize, x.c / (blockSize * blockSize)])]
     }
 
+    /// Copies each block of channels to its output pixel, as one unit of work.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         let out = try requireNHWC(outputShapes(for: shapes)[0], "DEPTH_TO_SPACE")
@@ -37,11 +41,14 @@ public struct DepthToSpace: TensorOperator {
 /// a second input of the output's shape is added, then `activation`: the same operations on
 /// the same values as the two operators apart, without writing the resized tensor.
 public struct ResizeBilinear: TensorOperator {
+    /// The output's height and width.
     public let height: Int, width: Int
+    /// TFLite's ResizeBilinearOptions flags: where each output pixel samples the input.
     public let alignCorners: Bool, halfPixelCenters: Bool
     /// The activation after the fused addition (only with a second input).
     public let activation: Activation
 
+    /// A RESIZE_BILINEAR to `height` x `width`; throws unless both are at least 1.
     public init(height: Int, width: Int, alignCorners: Bool, halfPixelCenters: Bool,
                 activation: Activation = .none) throws(TensorError) {
         guard height >= 1, width >= 1 else { throw .invalidAttribute("RESIZE_BILINEAR size \(height)x\(width)") }
@@ -70,6 +77,7 @@ public struct ResizeBilinear: TensorOperator {
         return (scaled, lower, upper)
     }
 
+    /// Binds the resize (and the fused addition) with one unit of work per output row.
     public func bind(inputs: [UnsafePointer<Float>], shapes: [Shape],
                      outputs: [UnsafeMutablePointer<Float>]) throws(TensorError) -> BoundWork {
         _ = try outputShapes(for: shapes)
