@@ -43,6 +43,11 @@ public struct FaceDetectorOptions: Sendable {
     public var minSuppressionThreshold: Float = 0.3
     /// At most this many faces, best first; nil for no limit. Must be at least 1.
     public var maxFaces: Int?
+    /// The smallest face to report, as its box's width over the image's width (the image as
+    /// given), in 0...1: Mobile Vision's and ML Kit's `minFaceSize`. Applied before `maxFaces`,
+    /// so small faces never take the place of larger ones. Default 0 (MediaPipe has no such
+    /// option; ML Kit's default is 0.1).
+    public var minFaceSize: Float = 0
     /// Threads the network may use (1...64, default 1: the lowest latency per core), at most
     /// the cores the process may use (`AvailableCores`). `FaceDetectorOptions.automaticThreads`
     /// leaves the choice to the library. Results do not depend on it.
@@ -59,13 +64,14 @@ public struct FaceDetectorOptions: Sendable {
     public var liveStreamHandler: (@Sendable (LiveStreamResult) -> Void)?
 
     public init(model: FaceDetectorModel = .shortRange, weightsPath: String? = nil, minDetectionConfidence: Float? = nil,
-                minSuppressionThreshold: Float = 0.3, maxFaces: Int? = nil, threads: Int = 1,
+                minSuppressionThreshold: Float = 0.3, maxFaces: Int? = nil, threads: Int = 1, minFaceSize: Float = 0,
                 runningMode: RunningMode = .image, liveStreamHandler: (@Sendable (LiveStreamResult) -> Void)? = nil) {
         self.model = model
         self.weightsPath = weightsPath
         self.minDetectionConfidence = minDetectionConfidence
         self.minSuppressionThreshold = minSuppressionThreshold
         self.maxFaces = maxFaces
+        self.minFaceSize = minFaceSize
         self.threads = threads
         self.runningMode = runningMode
         self.liveStreamHandler = liveStreamHandler
@@ -85,6 +91,9 @@ public struct FaceDetectorOptions: Sendable {
         }
         if let maxFaces, maxFaces < 1 {
             throw .invalidOption(name: "maxFaces", value: "\(maxFaces)", allowed: "at least 1, or nil for no limit")
+        }
+        guard minFaceSize.isFinite, (0...1).contains(minFaceSize) else {
+            throw .invalidOption(name: "minFaceSize", value: "\(minFaceSize)", allowed: "a number in 0...1")
         }
         try validateRunningMode()
         return self
@@ -195,6 +204,7 @@ struct Pipeline {
     let decoder: DetectionDecoder
     let nms: WeightedNonMaxSuppression
     let maxFaces: Int?
+    let minFaceSize: Float
     let regressorsIndex: Int, logitsIndex: Int
     var decoded: [RawDetection] = [], merged: [RawDetection] = []
     var nmsScratch = WeightedNonMaxSuppression.Scratch()
@@ -220,6 +230,7 @@ struct Pipeline {
         self.decoder = decoder
         nms = WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)
         maxFaces = options.maxFaces
+        minFaceSize = options.minFaceSize
         decoded.reserveCapacity(anchors.count)
         merged.reserveCapacity(anchors.count)
     }
@@ -249,6 +260,7 @@ struct Pipeline {
             // A NaN anywhere (from NaN pixels or weights) makes a detection meaningless: drop it.
             guard d.score.isFinite, d.box.xMin.isFinite, d.box.yMin.isFinite, d.box.width.isFinite,
                   d.box.height.isFinite, d.keypoints.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
+            guard d.box.width >= minFaceSize else { continue }
             if let maxFaces, result.detections.count == maxFaces { break }
             result.detections.append(Detection(
                 boundingBox: BoundingBox(d.box, imageWidth: imageWidth, imageHeight: imageHeight),

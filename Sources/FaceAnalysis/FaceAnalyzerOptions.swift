@@ -7,6 +7,9 @@ public struct FaceAnalyzerOptions: Equatable, Sendable {
     public enum PerformanceMode: String, Sendable { case fast, accurate }
     /// Whether to compute something: nothing, or all of it (ML Kit's NONE / ALL).
     public enum Mode: String, Sendable { case none, all }
+    /// Which faces get contours: ML Kit's rule, the most prominent face only (the largest
+    /// detection box), or every face (not an ML Kit option: every face has a mesh here).
+    public enum ContourFaces: String, Sendable { case mostProminent, all }
 
     /// Which detector the pipeline runs (`.fast`: short range, `.accurate`: full range).
     public var performanceMode: PerformanceMode
@@ -14,6 +17,9 @@ public struct FaceAnalyzerOptions: Equatable, Sendable {
     public var landmarkMode: Mode
     /// The 15 `FaceContourType` polylines.
     public var contourMode: Mode
+    /// With `contourMode` `.all`: contours for the most prominent face only (ML Kit's
+    /// behaviour, the default) or for every face.
+    public var contourFaces: ContourFaces = .mostProminent
     /// smilingProbability and the eye-open probabilities (needs the blendshape network).
     public var classificationMode: Mode
     /// MediaPipe's raw outputs as well: the 478 mesh points, the 52 blendshapes and the 4x4
@@ -23,11 +29,14 @@ public struct FaceAnalyzerOptions: Equatable, Sendable {
     /// minFaceSize, default 0.1), in 0...1.
     public var minFaceSize: Float
 
-    /// ML Kit's defaults: fast, no landmarks, no contours, no classification, minFaceSize 0.1.
+    /// ML Kit's defaults: fast, no landmarks, no contours (and then the most prominent face's
+    /// only), no classification, minFaceSize 0.1.
     public init(performanceMode: PerformanceMode = .fast, landmarkMode: Mode = .none, contourMode: Mode = .none,
-                classificationMode: Mode = .none, meshMode: Mode = .none, minFaceSize: Float = 0.1) {
+                classificationMode: Mode = .none, meshMode: Mode = .none, minFaceSize: Float = 0.1,
+                contourFaces: ContourFaces = .mostProminent) {
         (self.performanceMode, self.landmarkMode, self.contourMode, self.classificationMode, self.meshMode, self.minFaceSize) =
             (performanceMode, landmarkMode, contourMode, classificationMode, meshMode, minFaceSize)
+        self.contourFaces = contourFaces
     }
 
     /// Checks the one numeric option: minFaceSize in 0...1 (NaN refused).

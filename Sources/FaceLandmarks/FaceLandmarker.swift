@@ -48,7 +48,7 @@ public final class FaceLandmarker: Sendable {
             model: options.detectorModel, weightsPath: try path(options.detectorModel.weightsFile),
             minDetectionConfidence: options.minFaceDetectionConfidence, maxFaces: options.numFaces,
             // The detector runs alone, before the faces: it may use every face lane's core.
-            threads: max(options.threads, min(options.faceThreads, Self.availableCores))))
+            threads: max(options.threads, min(options.faceThreads, Self.availableCores)), minFaceSize: options.minFaceSize))
         let landmarks = try Self.load(try path(Self.landmarksWeightsFile))
         let blendshapes = options.outputFaceBlendshapes ? try Self.load(try path(Self.blendshapesWeightsFile)) : nil
         self.options = options

@@ -32,6 +32,9 @@ public struct FaceLandmarkerOptions: Sendable {
     /// at `FaceLandmarker.availableCores`). Results do not depend on it. Video mode runs one
     /// face at a time.
     public var faceThreads: Int = 1
+    /// The smallest face the detector reports, as its width over the image's width (0...1,
+    /// default 0), applied before `numFaces` (`FaceDetectorOptions.minFaceSize`).
+    public var minFaceSize: Float = 0
 
     /// Options as given; `FaceLandmarker` checks their ranges when it is created.
     public init(runningMode: RunningMode = .image, numFaces: Int = 1, minFaceDetectionConfidence: Float = 0.5,

@@ -17,8 +17,11 @@ struct Analyze: ParsableCommand {
     @Flag(help: "The 10 ML Kit landmarks.")
     var landmarks = false
 
-    @Flag(help: "The 15 ML Kit contours.")
+    @Flag(help: "The 15 ML Kit contours, for the most prominent face (the largest), as ML Kit gives them.")
     var contours = false
+
+    @Flag(help: "With --contours: contours for every face, not only the most prominent one.")
+    var allContours = false
 
     @Flag(help: "smilingProbability, leftEyeOpenProbability, rightEyeOpenProbability (runs the blendshape network).")
     var classify = false
@@ -61,7 +64,8 @@ struct Analyze: ParsableCommand {
     func run() throws {
         let options = FaceAnalyzerOptions(
             performanceMode: performanceMode.mode, landmarkMode: landmarks ? .all : .none, contourMode: contours ? .all : .none,
-            classificationMode: classify ? .all : .none, meshMode: mesh ? .all : .none, minFaceSize: minFaceSize)
+            classificationMode: classify ? .all : .none, meshMode: mesh ? .all : .none, minFaceSize: minFaceSize,
+            contourFaces: allContours ? .all : .mostProminent)
         let pipeline: FaceAnalysisPipeline
         do {
             pipeline = try FaceAnalysisPipeline(options: options, numFaces: numFaces,

@@ -32,7 +32,8 @@ struct BenchAnalyze: ParsableCommand {
     }
 
     func run() throws {
-        let everything = FaceAnalyzerOptions(landmarkMode: .all, contourMode: .all, classificationMode: .all, meshMode: .all, minFaceSize: 0)
+        let everything = FaceAnalyzerOptions(landmarkMode: .all, contourMode: .all, classificationMode: .all, meshMode: .all, minFaceSize: 0,
+                                             contourFaces: .all)
         let pipeline: FaceAnalysisPipeline
         let photo: RGBImage
         do {

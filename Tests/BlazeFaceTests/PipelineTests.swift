@@ -182,3 +182,25 @@ import Testing
                 == "{\"image\":\"x\",\"width\":1,\"height\":1,\"detections\":[]}")
     }
 }
+
+/// Mobile Vision's and ML Kit's `minFaceSize` on the detector (issue 24): small faces are dropped
+/// before the `maxFaces` cap, so they never take a larger face's place.
+@Suite struct MinFaceSizeTests {
+    @Test func smallFacesGoBeforeTheCap() throws {
+        let image = try Goldens.image("multi_face")   // 640 wide: faces of 118 (best score), 189 and 90 px
+        let all = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights)).detect(image: image)
+        #expect(all.detections.map(\.boundingBox.width) == [118, 189, 90])
+        let capped = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights, maxFaces: 1, minFaceSize: 0.25))
+            .detect(image: image)
+        #expect(capped.detections.map(\.boundingBox) == [all.detections[1].boundingBox])
+        let some = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights, minFaceSize: 0.15)).detect(image: image)
+        #expect(some.detections == Array(all.detections.prefix(2)))
+    }
+
+    @Test(arguments: [-0.1, 1.5, Float.nan])
+    func outOfRangeIsRefused(_ size: Float) {
+        #expect(throws: DetectorError.self) {
+            _ = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights, minFaceSize: size))
+        }
+    }
+}

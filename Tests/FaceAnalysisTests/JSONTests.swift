@@ -10,7 +10,8 @@ import Testing
     let geometry: GeometryPipeline
     init() throws { geometry = try GeometryPipeline(metadata: try GeometryMetadata(contentsOf: LandmarkerGoldens.geometryWeights)) }
 
-    static let everything = FaceAnalyzerOptions(landmarkMode: .all, contourMode: .all, classificationMode: .all, meshMode: .all, minFaceSize: 0)
+    static let everything = FaceAnalyzerOptions(landmarkMode: .all, contourMode: .all, classificationMode: .all, meshMode: .all, minFaceSize: 0,
+                                                contourFaces: .all)
 
     /// Every face of every landmarker golden, with everything on and with each part alone.
     @Test(arguments: LandmarkerGoldens.fixtures)

@@ -11,7 +11,8 @@ import Testing
 /// within 1e-2, matrix entries within 1e-2 (README, "Face analysis": the measured differences).
 @Suite struct PipelineGoldenTests {
     static let weights = URL(fileURLWithPath: LandmarkerGoldens.geometryWeights).deletingLastPathComponent().path
-    static let everything = FaceAnalyzerOptions(landmarkMode: .all, contourMode: .all, classificationMode: .all, meshMode: .all, minFaceSize: 0)
+    static let everything = FaceAnalyzerOptions(landmarkMode: .all, contourMode: .all, classificationMode: .all, meshMode: .all, minFaceSize: 0,
+                                                contourFaces: .all)
 
     static func image(_ name: String) throws -> RGBImage {
         try PNG.read(contentsOf: LandmarkerGoldens.root.appendingPathComponent("images/\(name).png").path)
@@ -103,5 +104,45 @@ import Testing
         #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: Self.weights, faceThreads: 0) }
         #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: Self.weights, faceThreads: 9) }
         #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: "/nonexistent") }
+    }
+
+    /// ML Kit's minFaceSize comes before the face cap (issue 24): on the three-face canvas, with
+    /// one face allowed and a size only its 189-pixel face reaches, that face is the one analysed
+    /// (the best-scoring face, 118 pixels wide, is dropped first instead of filling the cap).
+    @Test func minFaceSizeComesBeforeTheFaceCap() throws {
+        let image = try Self.image("multi_face")
+        let all = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0), numFaces: 4, weightsFolder: Self.weights)
+            .analyze(image: image)
+        #expect(all.faces.map(\.detection.boundingBox.width) == [118, 189, 90])
+        let one = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0.25), numFaces: 1, weightsFolder: Self.weights)
+            .analyze(image: image)
+        #expect(one.faces.map(\.detection.boundingBox) == [all.faces[1].detection.boundingBox])
+    }
+
+    /// ML Kit's contour rule (issue 24): by default only the most prominent face (the largest
+    /// box) gets contours; `contourFaces: .all` gives every face the same contours it gets alone.
+    /// Lookups by type give ML Kit's pixel coordinates: the normalized points times the image size.
+    @Test func contoursForTheMostProminentFaceAndLookupsInPixels() throws {
+        let image = try Self.image("multi_face")
+        var options = FaceAnalyzerOptions(landmarkMode: .all, contourMode: .all, minFaceSize: 0)
+        let prominent = try FaceAnalysisPipeline(options: options, weightsFolder: Self.weights).analyze(image: image)
+        options.contourFaces = .all
+        let every = try FaceAnalysisPipeline(options: options, weightsFolder: Self.weights).analyze(image: image)
+        #expect(prominent.faces.count == 3 && every.faces.count == 3)
+        #expect(prominent.faces.map { $0.analysis.contours != nil } == [false, true, false])   // 118, 189, 90 px wide
+        #expect(prominent.faces[1].analysis.contours == every.faces[1].analysis.contours)
+        #expect(every.faces.allSatisfy { $0.analysis.contours?.count == FaceContourType.allCases.count })
+
+        let face = every.faces[0]
+        let scale = SIMD2<Float>(Float(image.width), Float(image.height))
+        for type in FaceLandmarkType.allCases {
+            let normalized = try #require(face.analysis.landmarks?.first { $0.type == type }).position
+            #expect(face.landmark(ofType: type) == normalized * scale)
+        }
+        let oval = try #require(face.contour(ofType: .face))
+        #expect(oval.count == FaceContourType.face.pointCount)
+        #expect(oval == face.analysis.contours?.first { $0.type == .face }?.points.map { $0 * scale })
+        #expect(prominent.faces[0].contour(ofType: .face) == nil)
+        #expect(prominent.faces[0].landmark(ofType: .noseBase) != nil)
     }
 }

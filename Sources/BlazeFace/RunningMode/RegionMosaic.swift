@@ -51,6 +51,8 @@ extension Pipeline {
             DetectionProjection(m: transforms[index].projection)(&d)
             guard d.score.isFinite, d.box.xMin.isFinite, d.box.yMin.isFinite, d.box.width.isFinite,
                   d.box.height.isFinite, d.keypoints.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
+            // minFaceSize against the whole image (the box is in its normalized coordinates now).
+            guard d.box.width >= minFaceSize else { continue }
             if let maxFaces, results[index].detections.count == maxFaces { continue }
             results[index].detections.append(Detection(
                 boundingBox: BoundingBox(d.box, imageWidth: image.width, imageHeight: image.height),

@@ -43,10 +43,12 @@ public final class FaceAnalysisPipeline: Sendable {
                 minFaceDetectionConfidence: Float = 0.5, weightsFolder: String? = nil, threads: Int = 1,
                 faceThreads: Int = FaceAnalysisPipeline.automaticFaceThreads) throws(FaceAnalysisError) {
         try options.validate()
-        let landmarkerOptions = FaceLandmarkerOptions(
+        var landmarkerOptions = FaceLandmarkerOptions(
             numFaces: numFaces, minFaceDetectionConfidence: minFaceDetectionConfidence,
             outputFaceBlendshapes: options.needsBlendshapes, weightsFolder: weightsFolder, threads: threads,
             detectorModel: options.performanceMode == .fast ? .shortRange : .fullRange, faceThreads: faceThreads)
+        // ML Kit's minFaceSize before the face cap: the detector drops small faces first.
+        landmarkerOptions.minFaceSize = options.minFaceSize
         do {
             landmarker = try FaceLandmarker(options: landmarkerOptions)
         } catch { throw .landmarker(error) }
@@ -83,16 +85,20 @@ public final class FaceAnalysisPipeline: Sendable {
         let faces: [Result<(AnalyzedFace, T)?, FaceAnalysisError>?]
         let (options, analyzer) = (options, analyzer)
         do {
-            detections = try landmarker.detections(for: image).filter {
-                options.accepts(faceWidth: $0.relativeBoundingBox.width)
-            }
+            detections = try landmarker.detections(for: image)
+            // ML Kit computes contours for the most prominent face alone: the largest box.
+            let prominent = options.contourMode == .all && options.contourFaces == .mostProminent
+                ? detections.max { $0.boundingBox.width * $0.boundingBox.height < $1.boundingBox.width * $1.boundingBox.height }
+                : nil
             faces = try landmarker.landmarks(for: image, detections: detections) { face in
                 Result { () throws(FaceAnalysisError) -> (AnalyzedFace, T)? in
                     guard let detection = face.detection else { return nil }
                     let blendshapes = options.needsBlendshapes ? face.blendshapes.map { (name: $0.name, score: $0.score) } : nil
-                    guard let analysis = try analyzer.analyze(landmarks: face.landmarks, blendshapes: blendshapes,
+                    guard var analysis = try analyzer.analyze(landmarks: face.landmarks, blendshapes: blendshapes,
                                                               imageWidth: image.width, imageHeight: image.height) else { return nil }
-                    let analyzed = AnalyzedFace(detection: detection, analysis: analysis)
+                    if let prominent, prominent != detection { analysis.contours = nil }
+                    let analyzed = AnalyzedFace(detection: detection, analysis: analysis, imageWidth: image.width,
+                                                imageHeight: image.height)
                     return (analyzed, eachFace(analyzed))
                 }
             }
@@ -115,6 +121,23 @@ public struct AnalyzedFace: Sendable {
     public var detection: Detection
     /// Landmarks, contours, head angles, classification and, with `meshMode`, the raw outputs.
     public var analysis: FaceAnalysis
+    /// The size of the image the face was found in: what `landmark(ofType:)` and
+    /// `contour(ofType:)` scale the normalized points by.
+    public var imageWidth: Int, imageHeight: Int
+
+    /// ML Kit's `landmark(ofType:)`: the landmark's position in image pixels (x right, y down,
+    /// from the top-left corner); nil when `landmarkMode` is `.none`.
+    public func landmark(ofType type: FaceLandmarkType) -> SIMD2<Float>? {
+        analysis.landmarks?.first { $0.type == type }.map { $0.position * pixelScale }
+    }
+
+    /// ML Kit's `contour(ofType:)`: the contour's points in image pixels, in order; nil when
+    /// `contourMode` is `.none` or this face has no contours (`FaceAnalyzerOptions.contourFaces`).
+    public func contour(ofType type: FaceContourType) -> [SIMD2<Float>]? {
+        analysis.contours?.first { $0.type == type }.map { $0.points.map { $0 * pixelScale } }
+    }
+
+    private var pixelScale: SIMD2<Float> { SIMD2(Float(imageWidth), Float(imageHeight)) }
 }
 
 /// Everything `FaceAnalysisPipeline.analyze(image:)` found in one image.
