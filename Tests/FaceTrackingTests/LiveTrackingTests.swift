@@ -38,3 +38,65 @@ import Testing
         #expect(Set(score.ids.values.flatMap { $0 }).count == 2)
     }
 }
+
+/// Mobile Vision's live pipeline (`LiveFaceTracking`, issue 24): BGRA camera frames sent as
+/// fast as they come (faster than the detector), a tracker per face. Frames are dropped while
+/// one is in flight; each tracker sees its frames in timestamp order; the two faces keep their
+/// IDs; `close()` ends every tracker.
+@Suite struct LiveFaceTrackingTests {
+    /// Records what one face's tracker was told.
+    final class Recorder: PerFaceTracker, @unchecked Sendable {
+        let log: Log
+        var id = -1
+        init(log: Log) { self.log = log }
+        func onNew(trackingID: Int, face: TrackedFace) { id = trackingID; log.add("new \(trackingID)") }
+        func onUpdate(face: TrackedFace, frame: TrackingFrame) { log.update(id, frame.timestampInMilliseconds) }
+        func onMissing(frame: TrackingFrame) { log.add("missing \(id)") }
+        func onDone() { log.add("done \(id)") }
+    }
+
+    final class Log: Sendable {
+        private let state = Mutex((events: [String](), updates: [Int: [Int]]()))
+        func add(_ event: String) { state.withLock { $0.events.append(event) } }
+        func update(_ id: Int, _ timestamp: Int) { state.withLock { $0.updates[id, default: []].append(timestamp) } }
+        var events: [String] { state.withLock { $0.events } }
+        var updates: [Int: [Int]] { state.withLock { $0.updates } }
+    }
+
+    @Test func framesFasterThanTheDetectorAreDroppedAndTrackersStayInOrder() async throws {
+        let scene = SyntheticVideoTests.separate
+        let sprites = try SyntheticVideoTests.sprites(scene)
+        let log = Log()
+        let pipeline = try LiveFaceTracking(detectorOptions: FaceDetectorOptions(weightsPath: SyntheticVideo.weights)) { _ in
+            Recorder(log: log)
+        }
+        var sent = 0
+        for i in scene.frames.indices {
+            let frame = try scene.render(i, sprites: sprites)
+            var bgra = [UInt8](repeating: 255, count: frame.width * frame.height * 4)
+            for p in 0..<frame.width * frame.height {
+                (bgra[4 * p], bgra[4 * p + 1], bgra[4 * p + 2]) = (frame.pixels[3 * p + 2], frame.pixels[3 * p + 1], frame.pixels[3 * p])
+            }
+            try bgra.withUnsafeBytes { raw in
+                try pipeline.send(pixelBuffer: try PixelBuffer(format: .bgra, width: frame.width, height: frame.height, bytes: raw),
+                                  timestampInMilliseconds: i * 33)
+            }
+            sent += 1
+        }
+        for _ in 0..<400 where pipeline.deliveredFrameCount + pipeline.droppedFrameCount < sent {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        pipeline.close()
+        #expect(pipeline.droppedFrameCount > 0)
+        #expect(pipeline.deliveredFrameCount + pipeline.droppedFrameCount == sent)
+        #expect(pipeline.failedFrameCount == 0)
+        let events = log.events
+        #expect(events.filter { $0.hasPrefix("new") } == ["new 1", "new 2"])
+        #expect(events.suffix(2).sorted() == ["done 1", "done 2"])
+        for (_, timestamps) in log.updates { #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count) }
+        #expect(Set(log.updates.keys) == [1, 2])
+        #expect(throws: DetectorError.self) {
+            try pipeline.send(image: try RGBImage(width: 8, height: 8), timestampInMilliseconds: 1_000_000)
+        }
+    }
+}
