@@ -3,7 +3,7 @@
 //
 //   BlazeTensor -> BlazeModel -> BlazeFace -> FaceTracking       (video, IDs, lifecycle)
 //                              BlazeFace -> FaceLandmarks      (MediaPipe's Face Landmarker)
-//   BlazeModel -> FaceGeometry -> FaceAnalysis <- FaceLandmarks   (ML Kit's view)
+//   BlazeModel -> FaceGeometry -> FaceAnalysis <- FaceLandmarks, FaceTracking   (ML Kit's view)
 //   BlazeModel -> TFLiteImport                                  (the exporter)
 //   BlazeImage (pixels) -> BlazeFace;  BlazeImage -> BlazeImageIO (PNG, JPEG, PPM, Y4M files)
 //   BlazeWeights (Weights/, the bundled models as resources) -> BlazeFace
@@ -108,7 +108,7 @@ let package = Package(
         .target(name: "FaceGeometry", dependencies: ["BlazeModel", "BlazeTensor"]),
         // The ML Kit view of a face mesh: landmark and contour types, head angles, classification,
         // and the end-to-end pipeline (detector, landmarker, geometry, that view).
-        .target(name: "FaceAnalysis", dependencies: ["FaceGeometry", "FaceLandmarks"]),
+        .target(name: "FaceAnalysis", dependencies: ["FaceGeometry", "FaceLandmarks", "FaceTracking"]),
         // Tracking IDs, per-face tracker lifecycle, smoothing and detection skipping over video.
         .target(name: "FaceTracking", dependencies: ["BlazeFace"]),
         // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.
@@ -128,7 +128,7 @@ let package = Package(
         // MediaPipe's FaceLandmarker goldens, read by the geometry and analysis tests.
         .target(name: "LandmarkerGoldens", path: "Tests/Support/LandmarkerGoldens"),
         .testTarget(name: "FaceGeometryTests", dependencies: ["FaceGeometry", "BlazeModel", "LandmarkerGoldens", "TestSupport"]),
-        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "BlazeFace", "BlazeImageIO",
+        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "FaceTracking", "BlazeFace", "BlazeImageIO",
                                                              "LandmarkerGoldens"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "BlazeImageIO"]),
         .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImageIO"]),

@@ -110,7 +110,7 @@ public final class FaceDetector: Sendable {
     public let options: FaceDetectorOptions
     let state: Mutex<Pipeline>   // internal: FaceDetector+Inputs.swift extends the API
     /// The live-stream machinery; nil unless `options.runningMode` is `.liveStream`.
-    let liveStream: LiveStreamRunner?
+    let liveStream: LiveStreamRunner<LiveStreamResult>?
 
     public init(options: FaceDetectorOptions = FaceDetectorOptions()) throws(DetectorError) {
         let options = try options.validated()
@@ -125,7 +125,7 @@ public final class FaceDetector: Sendable {
         }
         self.options = options
         self.state = Mutex(try Pipeline(model: model, options: options))
-        self.liveStream = options.runningMode == .liveStream ? LiveStreamRunner(handler: options.liveStreamHandler) : nil
+        self.liveStream = options.runningMode == .liveStream ? LiveStreamRunner(label: "BlazeFace.liveStream", handler: options.liveStreamHandler) : nil
     }
 
     deinit { liveStream?.shutDown() }
@@ -209,7 +209,7 @@ struct Pipeline {
     var decoded: [RawDetection] = [], merged: [RawDetection] = []
     var nmsScratch = WeightedNonMaxSuppression.Scratch()
     /// Video mode: the last frame's timestamp, checked and advanced under the same lock as the frame.
-    var lastTimestamp: Int?
+    var timestamps = TimestampGate()
 
     init(model: ModelFile, options: FaceDetectorOptions) throws(DetectorError) {
         do { network = try Network(model: model, options: Network.Options(threads: options.threads)) } catch { throw .weights(error) }

@@ -135,10 +135,7 @@ public final class FaceLandmarker: Sendable {
             throw .invalidOption(name: "runningMode", value: "image", allowed: "video for detect(videoFrame:timestampInMilliseconds:)")
         }
         let tracked = try state.withLock { s throws(DetectorError) -> [FaceRegion] in
-            if let last = s.lastTimestamp, t <= last {
-                throw .invalidOption(name: "timestampInMilliseconds", value: "\(t)", allowed: "greater than the previous frame's \(last)")
-            }
-            s.lastTimestamp = t
+            try s.timestamps.admit(t)
             return s.trackedRegions
         }
         var regions = tracked
@@ -156,7 +153,7 @@ public final class FaceLandmarker: Sendable {
 
     /// Forgets the faces tracked in video mode (the next frame runs the detector).
     public func resetTracking() {
-        state.withLock { $0.trackedRegions = []; $0.lastTimestamp = nil }
+        state.withLock { $0.trackedRegions = []; $0.timestamps.reset() }
     }
 
     // MARK: Stages, for tests and tools
@@ -239,7 +236,7 @@ struct LandmarkerState {
     let cropper = ImageToTensor(width: 256, height: 256, valueRange: 0...1, keepAspectRatio: false, borderMode: .replicate)
     let minPresence: Float
     var trackedRegions: [FaceRegion] = []
-    var lastTimestamp: Int?
+    var timestamps = TimestampGate()
 
     init(landmarks: ModelFile, blendshapes: ModelFile?, options: FaceLandmarkerOptions) throws(DetectorError) {
         // The face lanes divide the cores: lanes x threads per network never exceeds them.

@@ -11,7 +11,7 @@ public struct FaceTracker: Sendable {
     public let options: FaceTrackingOptions
     private var tracks: [Track] = []
     private var nextID = 1
-    private var lastTimestamp: Int?
+    private var timestamps = TimestampGate()
 
     public init(options: FaceTrackingOptions = FaceTrackingOptions()) throws(DetectorError) {
         self.options = try options.validated()
@@ -34,13 +34,11 @@ public struct FaceTracker: Sendable {
     /// Timestamps (ms) must strictly increase.
     public mutating func update(_ result: FaceDetectorResult, imageWidth: Int, imageHeight: Int,
                                 timestampInMilliseconds timestamp: Int) throws(DetectorError) -> TrackingFrame {
-        if let lastTimestamp, timestamp <= lastTimestamp {
-            throw .nonIncreasingTimestamp(previous: lastTimestamp, current: timestamp)
-        }
+        try timestamps.check(timestamp)
         guard imageWidth > 0, imageHeight > 0 else {
             throw .invalidImage("image size \(imageWidth)x\(imageHeight) must be positive")
         }
-        lastTimestamp = timestamp
+        timestamps.record(timestamp)
         let detections = result.detections.sorted { $0.score > $1.score }
         guard options.trackingEnabled else {
             return TrackingFrame(timestampInMilliseconds: timestamp,

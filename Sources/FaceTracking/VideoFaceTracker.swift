@@ -15,7 +15,7 @@ public final class VideoFaceTracker {
     private let detector: FaceDetector
     private let searcher: FaceDetector
     private var tracker: FaceTracker
-    private var gate: Int?
+    private var timestamps = TimestampGate()
     private var framesSinceFullDetection = 0
     private var scratch = FaceDetectorResult()
 
@@ -48,8 +48,7 @@ public final class VideoFaceTracker {
 
     /// Detects and tracks the faces of one frame. Timestamps (ms) must strictly increase.
     public func track(videoFrame image: RGBImage, timestampInMilliseconds timestamp: Int) throws(DetectorError) -> TrackingFrame {
-        if let gate, timestamp <= gate { throw .nonIncreasingTimestamp(previous: gate, current: timestamp) }
-        gate = timestamp
+        try timestamps.admit(timestamp)
         statistics.frames += 1
         var result = FaceDetectorResult()
         let interval = trackingOptions.trackingEnabled ? trackingOptions.detectionInterval : 1

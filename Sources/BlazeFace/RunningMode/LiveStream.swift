@@ -21,11 +21,11 @@ extension FaceDetector {
     public func detectAsync(image: RGBImage, timestampInMilliseconds: Int) throws(DetectorError) {
         guard let liveStream else { throw .wrongRunningMode(called: "detectAsync(image:timestampInMilliseconds:)", mode: runningMode) }
         try liveStream.submit(timestampInMilliseconds) { [self] in
-            Result { () throws(DetectorError) in
+            LiveStreamResult(timestampInMilliseconds: timestampInMilliseconds, result: Result { () throws(DetectorError) in
                 var result = FaceDetectorResult()
                 try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image, into: &result) }
                 return result
-            }
+            })
         }
     }
 
@@ -39,7 +39,7 @@ extension FaceDetector {
         }
         let frame = OwnedPixelBuffer(copying: pixelBuffer)
         try liveStream.submit(timestampInMilliseconds) { [self] in
-            Result { () throws(DetectorError) in
+            LiveStreamResult(timestampInMilliseconds: timestampInMilliseconds, result: Result { () throws(DetectorError) in
                 var result = FaceDetectorResult()
                 try frame.withPixelBuffer { buffer throws(DetectorError) in
                     try state.withLock { pipeline throws(DetectorError) in
@@ -47,7 +47,7 @@ extension FaceDetector {
                     }
                 }
                 return result
-            }
+            })
         }
     }
 
@@ -57,17 +57,17 @@ extension FaceDetector {
             throw .wrongRunningMode(called: "detectAsync(image:options:timestampInMilliseconds:)", mode: runningMode)
         }
         try liveStream.submit(timestampInMilliseconds) { [self] in
-            Result { () throws(DetectorError) in
+            LiveStreamResult(timestampInMilliseconds: timestampInMilliseconds, result: Result { () throws(DetectorError) in
                 var result = FaceDetectorResult()
                 try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(sampled: image, options: options, into: &result) }
                 return result
-            }
+            })
         }
     }
 
     /// Live-stream results as an AsyncStream (one consumer), in timestamp order; it finishes at
     /// `close()`. Empty and finished in the other modes.
-    public var liveStreamResults: AsyncStream<LiveStreamResult> { liveStream?.results ?? LiveStreamRunner.finished }
+    public var liveStreamResults: AsyncStream<LiveStreamResult> { liveStream?.results ?? LiveStreamRunner<LiveStreamResult>.finished }
 
     /// Frames dropped so far because one was in flight (live stream; 0 in the other modes).
     public var droppedFrameCount: Int { liveStream?.counts.dropped ?? 0 }
@@ -81,9 +81,12 @@ extension FaceDetector {
     public func close() { liveStream?.close() }
 }
 
-/// The live-stream plumbing, data-race free by construction: all mutable state sits in one
-/// mutex; the work and the delivery run on one serial queue; at most one frame is in flight.
-final class LiveStreamRunner: Sendable {
+/// The live-stream plumbing every live mode shares (the detector's, the face analysis's),
+/// data-race free by construction: all mutable state sits in one mutex; the work and the
+/// delivery run on one serial queue; at most one frame is in flight, and a frame that comes
+/// while one is (MediaPipe's FlowLimiterCalculator) is dropped and counted. Timestamps must
+/// strictly increase (`TimestampGate`). Outputs go to a handler and an AsyncStream, in order.
+package final class LiveStreamRunner<Output: Sendable>: Sendable {
     private struct State {
         var timestamps = TimestampGate()
         var inFlight = false
@@ -93,24 +96,28 @@ final class LiveStreamRunner: Sendable {
     }
 
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "BlazeFace.liveStream")
+    private let queue: DispatchQueue
     private let onQueue = DispatchSpecificKey<Bool>()
-    private let handler: (@Sendable (LiveStreamResult) -> Void)?
-    private let continuation: AsyncStream<LiveStreamResult>.Continuation
-    let results: AsyncStream<LiveStreamResult>
+    private let handler: (@Sendable (Output) -> Void)?
+    private let continuation: AsyncStream<Output>.Continuation
+    /// Every output, in timestamp order (one consumer); finished at `close()`.
+    package let results: AsyncStream<Output>
 
-    static let finished: AsyncStream<LiveStreamResult> = AsyncStream { $0.finish() }
+    /// A finished, empty stream: what the other running modes offer.
+    package static var finished: AsyncStream<Output> { AsyncStream { $0.finish() } }
 
-    init(handler: (@Sendable (LiveStreamResult) -> Void)?) {
+    package init(label: String, handler: (@Sendable (Output) -> Void)?) {
         self.handler = handler
-        (results, continuation) = AsyncStream.makeStream(of: LiveStreamResult.self, bufferingPolicy: .unbounded)
+        queue = DispatchQueue(label: label)
+        (results, continuation) = AsyncStream.makeStream(of: Output.self, bufferingPolicy: .unbounded)
         queue.setSpecific(key: onQueue, value: true)
     }
 
-    var counts: (dropped: Int, delivered: Int) { state.withLock { ($0.dropped, $0.delivered) } }
+    /// Frames dropped while one was in flight, and outputs delivered.
+    package var counts: (dropped: Int, delivered: Int) { state.withLock { ($0.dropped, $0.delivered) } }
 
     /// Admits the timestamp; starts `work` on the queue unless a frame is in flight (then drops it).
-    func submit(_ timestamp: Int, work: @escaping @Sendable () -> Result<FaceDetectorResult, DetectorError>) throws(DetectorError) {
+    package func submit(_ timestamp: Int, work: @escaping @Sendable () -> Output) throws(DetectorError) {
         let start = try state.withLock { s throws(DetectorError) -> Bool in
             if s.closed { throw .closed }
             try s.timestamps.admit(timestamp)
@@ -120,7 +127,7 @@ final class LiveStreamRunner: Sendable {
         }
         guard start else { return }
         queue.async { [self] in
-            let output = LiveStreamResult(timestampInMilliseconds: timestamp, result: work())
+            let output = work()
             // Checked on the delivery queue, which `close()` drains: nothing passes after it.
             let open = state.withLock { s in
                 if !s.closed { s.delivered += 1 }
@@ -136,7 +143,9 @@ final class LiveStreamRunner: Sendable {
         }
     }
 
-    func close() {
+    /// Ends the stream: later `submit` calls throw `.closed`, and once this returns nothing more
+    /// is delivered (called from the handler itself, it takes effect after that handler returns).
+    package func close() {
         state.withLock { $0.closed = true }
         // Wait out a delivery under way (every caller does, so a second close() returns no
         // earlier than the first), unless this is that delivery's own handler.
@@ -144,8 +153,8 @@ final class LiveStreamRunner: Sendable {
         continuation.finish()
     }
 
-    /// At the detector's end: no waiting (the last reference may go on the queue itself).
-    func shutDown() {
+    /// At the owner's end: no waiting (the last reference may go on the queue itself).
+    package func shutDown() {
         state.withLock { $0.closed = true }
         continuation.finish()
     }
@@ -153,11 +162,11 @@ final class LiveStreamRunner: Sendable {
 
 /// A camera frame's planes copied into memory of its own, so that a live-stream frame outlives
 /// the caller's buffer; sampled later in its own format, as the caller's buffer would be.
-struct OwnedPixelBuffer: Sendable {
+package struct OwnedPixelBuffer: Sendable {
     let format: PixelFormat, width: Int, height: Int
     let planes: [[UInt8]], strides: [Int]
 
-    init(copying buffer: PixelBuffer) {
+    package init(copying buffer: PixelBuffer) {
         (format, width, height) = (buffer.format, buffer.width, buffer.height)
         let given = [buffer.plane0] + [buffer.plane1, buffer.plane2].compactMap { $0 }
         planes = given.map { Array(UnsafeRawBufferPointer(start: $0.base, count: $0.byteCount)) }
@@ -165,7 +174,7 @@ struct OwnedPixelBuffer: Sendable {
     }
 
     /// Calls `body` with a `PixelBuffer` over the copy, valid during the call.
-    func withPixelBuffer<R>(_ body: (PixelBuffer) throws(DetectorError) -> R) throws(DetectorError) -> R {
+    package func withPixelBuffer<R>(_ body: (PixelBuffer) throws(DetectorError) -> R) throws(DetectorError) -> R {
         do {
             return try planes[0].withUnsafeBytes { p0 in
                 if format == .i420 {

@@ -32,13 +32,29 @@ extension FaceDetector {
 }
 
 /// The strictly-increasing timestamp rule of MediaPipe's video and live-stream modes
-/// (task_runner.cc: "Input timestamp must be monotonically increasing").
-struct TimestampGate: Sendable {
-    private(set) var last: Int?
+/// (task_runner.cc: "Input timestamp must be monotonically increasing"): the one place every
+/// timestamped entry point (detector, landmarker, trackers, live streams) checks it, with the one
+/// error `DetectorError.nonIncreasingTimestamp`.
+package struct TimestampGate: Sendable {
+    /// The last timestamp accepted; nil before the first.
+    package private(set) var last: Int?
 
-    /// Accepts `timestamp` if it is past the last one accepted, else throws naming both.
-    mutating func admit(_ timestamp: Int) throws(DetectorError) {
+    package init() {}
+
+    /// Throws unless `timestamp` is past the last one accepted, naming both; records nothing.
+    package func check(_ timestamp: Int) throws(DetectorError) {
         if let last, timestamp <= last { throw .nonIncreasingTimestamp(previous: last, current: timestamp) }
-        last = timestamp
     }
+
+    /// Records `timestamp` as the last accepted (after `check`).
+    package mutating func record(_ timestamp: Int) { last = timestamp }
+
+    /// `check`, then `record`.
+    package mutating func admit(_ timestamp: Int) throws(DetectorError) {
+        try check(timestamp)
+        record(timestamp)
+    }
+
+    /// Forgets the last timestamp (a reset stream starts anew).
+    package mutating func reset() { last = nil }
 }

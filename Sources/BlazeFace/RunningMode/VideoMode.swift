@@ -15,11 +15,8 @@ extension FaceDetector {
                        into result: inout FaceDetectorResult) throws(DetectorError) {
         try requireMode(.video, for: "detect(videoFrame:timestampInMilliseconds:)")
         try state.withLock { pipeline throws(DetectorError) in
-            if let last = pipeline.lastTimestamp, timestampInMilliseconds <= last {
-                throw .nonIncreasingTimestamp(previous: last, current: timestampInMilliseconds)
-            }
             // The timestamp is spent even if the frame turns out bad, as a packet sent to MediaPipe's graph is.
-            pipeline.lastTimestamp = timestampInMilliseconds
+            try pipeline.timestamps.admit(timestampInMilliseconds)
             try pipeline.detect(videoFrame, into: &result)
         }
     }
@@ -66,10 +63,7 @@ extension FaceDetector {
         throws(DetectorError) {
         try requireMode(.video, for: "detect(videoFrame:options:timestampInMilliseconds:)")
         try state.withLock { pipeline throws(DetectorError) in
-            if let last = pipeline.lastTimestamp, timestampInMilliseconds <= last {
-                throw .nonIncreasingTimestamp(previous: last, current: timestampInMilliseconds)
-            }
-            pipeline.lastTimestamp = timestampInMilliseconds
+            try pipeline.timestamps.admit(timestampInMilliseconds)
             try pipeline.detect(sampled: pixels, options: options, into: &result)
         }
     }

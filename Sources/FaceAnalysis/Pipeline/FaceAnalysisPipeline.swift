@@ -68,6 +68,15 @@ public final class FaceAnalysisPipeline: Sendable {
         self.options = options
     }
 
+    /// ML Kit's `VisionImage` with an orientation: the faces in `pixels` (an `RGBImage` or a
+    /// camera `PixelBuffer`: RGB, RGBA, BGRA, gray, I420, NV12, NV21) turned upright for
+    /// `orientation`, mirrored ones included. As ML Kit reports them, the results are in the
+    /// upright picture's coordinates (`imageWidth` x `imageHeight` are its size): the same
+    /// faces, mesh and angles as `analyze(image:)` gives on that upright picture.
+    public func analyze(pixels: some SampledPixels, orientation: ImageOrientation) throws(FaceAnalysisError) -> FaceAnalysisResult {
+        try analyze(image: RGBImage(upright: pixels, orientation: orientation))
+    }
+
     /// The faces in `image`, best detection first: each face's detection (the detect
     /// contract) and its ML Kit view. Faces whose region holds no face (the landmark network's
     /// presence gate) are left out, as MediaPipe leaves them out.
@@ -124,6 +133,9 @@ public struct AnalyzedFace: Sendable {
     /// The size of the image the face was found in: what `landmark(ofType:)` and
     /// `contour(ofType:)` scale the normalized points by.
     public var imageWidth: Int, imageHeight: Int
+    /// ML Kit's `trackingID`: the same number while the face stays in view, from a live
+    /// analysis with tracking on (`LiveFaceAnalysis`); nil otherwise.
+    public var trackingID: Int?
 
     /// ML Kit's `landmark(ofType:)`: the landmark's position in image pixels (x right, y down,
     /// from the top-left corner); nil when `landmarkMode` is `.none`.
