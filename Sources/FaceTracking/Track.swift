@@ -24,14 +24,12 @@ struct FaceGeometry: Sendable {
         FaceGeometry(center: center + offset, size: size, keypoints: keypoints.map { $0 + offset })
     }
 
-    /// Intersection over union of the two boxes.
+    /// Intersection over union of the two boxes (`NormalizedRect.intersectionOverUnion`, in pixels).
     func iou(_ other: FaceGeometry) -> Float {
-        let lo = pointwiseMax(center - size / 2, other.center - other.size / 2)
-        let hi = pointwiseMin(center + size / 2, other.center + other.size / 2)
-        let overlap = pointwiseMax(hi - lo, .zero)
-        let inter = overlap.x * overlap.y
-        let union = size.x * size.y + other.size.x * other.size.y - inter
-        return union > 0 ? inter / union : 0
+        func rect(_ g: FaceGeometry) -> NormalizedRect {
+            NormalizedRect(xMin: g.center.x - g.size.x / 2, yMin: g.center.y - g.size.y / 2, width: g.size.x, height: g.size.y)
+        }
+        return rect(self).intersectionOverUnion(rect(other))
     }
 
     /// Mean distance between corresponding keypoints, in units of this face's scale.

@@ -76,6 +76,28 @@ import Testing
         #expect(bad.status != 0 && bad.lines.isEmpty)
     }
 
+    /// `--orientation` takes the mirrored names too (issue 24): a photo told it is `upMirrored`
+    /// gives the face of the flipped picture, reported in the stored picture's coordinates
+    /// (x mirrored back); a name that is not an orientation is refused.
+    @Test func mirroredOrientationFromTheCommandLine() throws {
+        let path = Goldens.root.appendingPathComponent("images/astronaut.png").path
+        func keypoints(_ line: String) throws -> [(Double, Double)] {
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let faces = try #require(json["detections"] as? [[String: Any]])
+            try #require(faces.count == 1)
+            return (faces[0]["keypoints"] as? [[String: Any]] ?? []).map { ($0["x"] as? Double ?? -9, $0["y"] as? Double ?? -9) }
+        }
+        let plain = try keypoints(try #require(try Self.run(["detect", path]).lines.first))
+        let mirrored = try keypoints(try #require(try Self.run(["detect", "--orientation", "upMirrored", path]).lines.first))
+        #expect(plain.count == 6 && mirrored.count == 6)
+        // The flipped picture's right eye is the stored left eye: compare as sets of points.
+        for p in plain {
+            #expect(mirrored.contains { abs($0.0 - p.0) <= 0.02 && abs($0.1 - p.1) <= 0.02 }, "\(p) in \(mirrored)")
+        }
+        let bad = try Self.run(["detect", "--orientation", "sideways", path])
+        #expect(bad.status != 0 && bad.lines.isEmpty && bad.stderr.contains("upMirrored"))
+    }
+
     @Test func exifOrientationOrExplicitRotationGiveTheSameFace() throws {
         // Stored turned counter-clockwise with EXIF orientation 6: by default the tool turns it
         // upright; with --no-exif-orientation and --rotation 90 it detects on the same turned
