@@ -324,3 +324,17 @@ struct LandmarkerState {
         return BlendshapeModel.names.enumerated().map { Blendshape(name: $1, score: scores[$0]) }
     }
 }
+
+extension FaceLandmarker {
+    /// Image mode on any input (an `RGBImage` or a camera `PixelBuffer`) turned upright for
+    /// `orientation`; results in the upright picture's coordinates.
+    public func detect(pixels: some SampledPixels, orientation: ImageOrientation) throws(DetectorError) -> FaceLandmarkerResult {
+        try detect(image: RGBImage(upright: pixels, orientation: orientation))
+    }
+
+    /// Video mode on any input turned upright for `orientation`; timestamps must strictly increase.
+    public func detect(videoFrame pixels: some SampledPixels, orientation: ImageOrientation,
+                       timestampInMilliseconds t: Int) throws(DetectorError) -> FaceLandmarkerResult {
+        try detect(videoFrame: RGBImage(upright: pixels, orientation: orientation), timestampInMilliseconds: t)
+    }
+}

@@ -102,3 +102,13 @@ public final class VideoFaceTracker {
         return true
     }
 }
+
+extension VideoFaceTracker {
+    /// Tracks one frame of any input (an `RGBImage` or a camera `PixelBuffer`) turned upright
+    /// for `orientation`, as Mobile Vision rotates a frame by its metadata; results in the
+    /// upright frame's coordinates. Timestamps must strictly increase.
+    public func track(videoFrame pixels: some SampledPixels, orientation: ImageOrientation,
+                      timestampInMilliseconds timestamp: Int) throws(DetectorError) -> TrackingFrame {
+        try track(videoFrame: RGBImage(upright: pixels, orientation: orientation), timestampInMilliseconds: timestamp)
+    }
+}

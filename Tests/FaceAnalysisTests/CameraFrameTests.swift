@@ -1,6 +1,7 @@
 import BlazeFace
 import BlazeImageIO
 import FaceAnalysis
+import FaceLandmarks
 import FaceTracking
 import Foundation
 import LandmarkerGoldens
@@ -115,5 +116,29 @@ import Testing
         }
         #expect(idsByLeftToRight.count == 1)
         #expect(idsByLeftToRight.first?.allSatisfy { $0 != nil } == true)
+    }
+
+    /// The landmarker (image and video modes) and the video tracker on a turned camera frame:
+    /// the results of the picture turned upright by Pillow's transform.
+    @Test func landmarkerAndTrackerTakeTurnedCameraFrames() throws {
+        let upright = try PipelineGoldenTests.image("two_faces_1280x853")
+        let orientation = ImageOrientation.rightMirrored
+        let landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(numFaces: 2, weightsFolder: Self.weights))
+        let video = try FaceLandmarker(options: FaceLandmarkerOptions(runningMode: .video, numFaces: 2, weightsFolder: Self.weights))
+        let videoReference = try FaceLandmarker(options: FaceLandmarkerOptions(runningMode: .video, numFaces: 2,
+                                                                               weightsFolder: Self.weights))
+        let tracker = try VideoFaceTracker(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights + "/face_detection_short_range.bin"))
+        let reference = try VideoFaceTracker(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights + "/face_detection_short_range.bin"))
+        try Self.withFrame(Self.stored(upright, orientation), .nv12) { buffer in
+            let turned = RGBImage(buffer).applying(EXIFOrientation(rawValue: orientation.exifValue)!)
+            let expected = try landmarker.detect(image: turned)
+            #expect(expected.faces.count == 2)
+            #expect(try landmarker.detect(pixels: buffer, orientation: orientation) == expected)
+            #expect(try video.detect(videoFrame: buffer, orientation: orientation, timestampInMilliseconds: 0)
+                    == (try videoReference.detect(videoFrame: turned, timestampInMilliseconds: 0)))
+            let tracked = try tracker.track(videoFrame: buffer, orientation: orientation, timestampInMilliseconds: 0)
+            #expect(tracked.faces.count == 2)
+            #expect(tracked == (try reference.track(videoFrame: turned, timestampInMilliseconds: 0)))
+        }
     }
 }
