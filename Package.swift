@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(name: "FaceGeometryTests", dependencies: ["FaceGeometry", "BlazeModel", "LandmarkerGoldens", "TestSupport"]),
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "FaceTracking", "BlazeFace", "BlazeImageIO",
                                                              "LandmarkerGoldens"]),
-        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "BlazeImageIO"]),
+        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "FaceAnalysis", "BlazeImageIO"]),
         .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImageIO"]),
     ]
 )

@@ -1,5 +1,6 @@
 import BlazeFace
 import BlazeImage
+import FaceAnalysis
 import FaceTracking
 import Foundation
 import Synchronization
@@ -98,5 +99,38 @@ import Testing
         #expect(throws: DetectorError.self) {
             try pipeline.send(image: try RGBImage(width: 8, height: 8), timestampInMilliseconds: 1_000_000)
         }
+    }
+}
+
+/// ML Kit's live analysis with tracking (`LiveFaceAnalysis`, issue 24) on the synthetic-video
+/// scenes: every frame sent at once, as a camera faster than the analysis would; frames are
+/// dropped, results come in timestamp order, and no face changes its tracking ID.
+@Suite struct LiveAnalysisTests {
+    @Test(arguments: [("separate", SyntheticVideoTests.separate), ("crossing", SyntheticVideoTests.crossing)])
+    func liveAnalysisOnSyntheticVideo(_ name: String, _ scene: SyntheticVideo.Scene) async throws {
+        let sprites = try SyntheticVideoTests.sprites(scene)
+        let weights = URL(fileURLWithPath: SyntheticVideo.weights).deletingLastPathComponent().path
+        let live = try LiveFaceAnalysis(options: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: weights,
+                                        tracking: FaceTrackingOptions())
+        var frames: [RGBImage] = []
+        for i in scene.frames.indices { frames.append(try scene.render(i, sprites: sprites)) }
+        for (i, frame) in frames.enumerated() { try live.send(image: frame, timestampInMilliseconds: i * 33) }
+        var outputs: [LiveAnalysisResult] = []
+        var stream = live.results.makeAsyncIterator()
+        while live.deliveredFrameCount + live.droppedFrameCount < frames.count || outputs.count < live.deliveredFrameCount {
+            guard let next = await stream.next() else { break }
+            outputs.append(next)
+        }
+        live.close()
+        #expect(live.droppedFrameCount > 0, "\(name)")
+        let timestamps = outputs.map(\.timestampInMilliseconds)
+        #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count, "\(name)")
+        let tracked = try outputs.map { output in
+            try output.result.get().faces.map { (trackingID: $0.trackingID, detection: $0.detection) }
+        }
+        let arrived = SyntheticVideo.Scene(frames: outputs.map { scene.frames[$0.timestampInMilliseconds / 33] })
+        let score = SyntheticVideo.score(arrived, tracked.map { .init(faces: $0) })
+        #expect(score.idSwitches == 0, "\(name): \(score)")
+        #expect(score.falsePositives == 0, "\(name): \(score)")
     }
 }
