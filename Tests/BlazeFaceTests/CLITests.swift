@@ -79,16 +79,18 @@ import Testing
     /// `--orientation` takes the mirrored names too (issue 24): a photo told it is `upMirrored`
     /// gives the face of the flipped picture, reported in the stored picture's coordinates
     /// (x mirrored back); a name that is not an orientation is refused.
+    /// The six keypoints of a detect line's one face.
+    static func keypoints(_ line: String) throws -> [(Double, Double)] {
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let faces = try #require(json["detections"] as? [[String: Any]])
+        try #require(faces.count == 1)
+        return (faces[0]["keypoints"] as? [[String: Any]] ?? []).map { ($0["x"] as? Double ?? -9, $0["y"] as? Double ?? -9) }
+    }
+
     @Test func mirroredOrientationFromTheCommandLine() throws {
         let path = Goldens.root.appendingPathComponent("images/astronaut.png").path
-        func keypoints(_ line: String) throws -> [(Double, Double)] {
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            let faces = try #require(json["detections"] as? [[String: Any]])
-            try #require(faces.count == 1)
-            return (faces[0]["keypoints"] as? [[String: Any]] ?? []).map { ($0["x"] as? Double ?? -9, $0["y"] as? Double ?? -9) }
-        }
-        let plain = try keypoints(try #require(try Self.run(["detect", path]).lines.first))
-        let mirrored = try keypoints(try #require(try Self.run(["detect", "--orientation", "upMirrored", path]).lines.first))
+        let plain = try Self.keypoints(try #require(try Self.run(["detect", path]).lines.first))
+        let mirrored = try Self.keypoints(try #require(try Self.run(["detect", "--orientation", "upMirrored", path]).lines.first))
         #expect(plain.count == 6 && mirrored.count == 6)
         // The flipped picture's right eye is the stored left eye: compare as sets of points.
         for p in plain {
@@ -103,14 +105,8 @@ import Testing
         // upright; with --no-exif-orientation and --rotation 90 it detects on the same turned
         // pixels and reports in the stored picture's coordinates.
         let path = Goldens.root.appendingPathComponent("images/jpeg/astronaut_exif6.jpg").path
-        func keypoints(_ line: String) throws -> [(Double, Double)] {
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            let faces = try #require(json["detections"] as? [[String: Any]])
-            try #require(faces.count == 1)
-            return (faces[0]["keypoints"] as? [[String: Any]] ?? []).map { ($0["x"] as? Double ?? -9, $0["y"] as? Double ?? -9) }
-        }
-        let upright = try keypoints(try #require(try Self.run(["detect", path]).lines.first))
-        let stored = try keypoints(try #require(try Self.run(["detect", "--no-exif-orientation", "--rotation", "90", path]).lines.first))
+        let upright = try Self.keypoints(try #require(try Self.run(["detect", path]).lines.first))
+        let stored = try Self.keypoints(try #require(try Self.run(["detect", "--no-exif-orientation", "--rotation", "90", path]).lines.first))
         #expect(upright.count == 6 && stored.count == 6)
         for (u, s) in zip(upright, stored) {
             #expect(abs(s.0 - u.1) <= 1e-4 && abs(s.1 - (1 - u.0)) <= 1e-4, "\(s) vs upright \(u)")
