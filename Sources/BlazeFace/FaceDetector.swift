@@ -204,6 +204,8 @@ struct Pipeline {
     let decoder: DetectionDecoder
     let nms: WeightedNonMaxSuppression
     let maxFaces: Int?
+    /// Whether `maxFaces` caps this pass (tiled detection caps the merged faces instead).
+    var capsFaces = true
     let minFaceSize: Float
     let regressorsIndex: Int, logitsIndex: Int
     var decoded: [RawDetection] = [], merged: [RawDetection] = []
@@ -261,7 +263,7 @@ struct Pipeline {
             guard d.score.isFinite, d.box.xMin.isFinite, d.box.yMin.isFinite, d.box.width.isFinite,
                   d.box.height.isFinite, d.keypoints.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
             guard d.box.width >= minFaceSize else { continue }
-            if let maxFaces, result.detections.count == maxFaces { break }
+            if capsFaces, let maxFaces, result.detections.count == maxFaces { break }
             result.detections.append(Detection(
                 boundingBox: BoundingBox(d.box, imageWidth: imageWidth, imageHeight: imageHeight),
                 relativeBoundingBox: d.box, score: d.score, keypoints: d.keypoints))

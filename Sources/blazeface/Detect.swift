@@ -32,6 +32,9 @@ struct Detect: ParsableCommand {
     @Option(help: "Turn each image this many degrees clockwise before detecting (0, 90, 180, 270); results stay in the image's coordinates.")
     var rotation: Int = 0
 
+    @Option(help: "Tiled detection for small faces in large images: auto (tiles of the model's input side and of 3x it, plus the whole frame, for images larger than 3x the input) or tile sides in pixels, comma-separated. Off by default (MediaPipe's untiled detection).")
+    var tiles: String?
+
     @Option(help: "How the pixels must be turned to be upright (UIImage's names): up, right, down, left, upMirrored, rightMirrored, downMirrored, leftMirrored. Results are in the stored image's coordinates. --rotation is an alias for the unmirrored four.")
     var orientation: String?
 
@@ -52,6 +55,12 @@ struct Detect: ParsableCommand {
         guard ImageOrientation(rotationDegrees: rotation) != nil, (0...270).contains(rotation) else {
             throw ValidationError("--rotation must be 0, 90, 180 or 270")
         }
+        if tiles != nil {
+            _ = try tileSizes()
+            guard rotation == 0, orientation == nil, region == nil else {
+                throw ValidationError("--tiles cannot be combined with --rotation, --orientation or --region")
+            }
+        }
         if let orientation {
             guard ImageOrientation(rawValue: orientation) != nil else {
                 throw ValidationError("--orientation must be one of \(ImageOrientation.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -61,6 +70,17 @@ struct Detect: ParsableCommand {
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be in 1...64") }
         if images.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be given once") }
         _ = try parsedRegion()
+    }
+
+    /// `--tiles` as tile sides (nil: off; empty: auto).
+    func tileSizes() throws -> [Int]? {
+        guard let tiles else { return nil }
+        if tiles == "auto" { return [] }
+        let sizes = tiles.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) >= 16 }) else {
+            throw ValidationError("--tiles must be auto or tile sides of at least 16 pixels, comma-separated")
+        }
+        return sizes.compactMap { $0 }
     }
 
     /// `--region` as a RegionOfInterest (its bounds are checked by the detector).
@@ -83,6 +103,7 @@ struct Detect: ParsableCommand {
         let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Self.readStandardInput() : nil
         let applyEXIF = !noExifOrientation
         let wantImage = annotate != nil
+        let tileSizes = try tileSizes()
 
         let progress = ProgressBar.wanted(count: items.count, disabled: noProgress) ? ProgressBar(total: items.count) : nil
         let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1   // then each line must first erase the bar
@@ -91,7 +112,8 @@ struct Detect: ParsableCommand {
         do {
             try OrderedBatch.run(count: items.count, jobs: jobs, makeState: { try FaceDetector(options: options) },
                                  work: { detector, i in
-                Self.process(items[i], stdin: stdin, detector: detector, processing: processing, applyEXIF: applyEXIF, keepImage: wantImage)
+                Self.process(items[i], stdin: stdin, detector: detector, processing: processing, tiles: tileSizes,
+                             applyEXIF: applyEXIF, keepImage: wantImage)
             }, emit: { i, outcome in
                 if stdoutIsTerminal { progress?.clear() }
                 switch outcome {
@@ -134,7 +156,7 @@ struct Detect: ParsableCommand {
     }
 
     static func process(_ item: InputList.Item, stdin: Result<[UInt8], ImageError>?, detector: FaceDetector, processing: ImageProcessingOptions,
-                        applyEXIF: Bool, keepImage: Bool) -> Outcome {
+                        tiles: [Int]? = nil, applyEXIF: Bool, keepImage: Bool) -> Outcome {
         let name = item.name
         do {
             let image: RGBImage
@@ -142,7 +164,10 @@ struct Detect: ParsableCommand {
             case .file(let path): image = try ImageFile.read(contentsOf: path, applyingOrientation: applyEXIF)
             case .standardInput: image = try ImageFile.read(data: try (stdin ?? .success([])).get(), applyingOrientation: applyEXIF)
             }
-            let result = try detector.detect(image: image, options: processing)
+            let tiling = tiles.flatMap { $0.isEmpty
+                ? TilingOptions.automatic(width: image.width, height: image.height, model: detector.options.model)
+                : TilingOptions(tileSizes: $0) }
+            let result = try tiling.map { try detector.detect(image: image, tiling: $0) } ?? detector.detect(image: image, options: processing)
             return .detected(line: DetectionJSON.line(image: name, width: image.width, height: image.height, result: result),
                              image: keepImage ? image : nil, result: result)
         } catch let error as ImageError {
