@@ -2,6 +2,7 @@
 // The layout is the architecture; dependencies flow one way:
 //
 //   BlazeTensor -> BlazeModel -> BlazeFace -> FaceTracking       (video, IDs, lifecycle)
+//                              BlazeFace, FaceTracking -> FaceRedaction   (anonymisation)
 //                              BlazeFace -> FaceLandmarks      (MediaPipe's Face Landmarker)
 //   BlazeModel -> FaceGeometry -> FaceAnalysis <- FaceLandmarks, FaceTracking   (ML Kit's view)
 //   BlazeModel -> TFLiteImport                                  (the exporter)
@@ -59,6 +60,7 @@ let package = Package(
         .library(name: "TFLiteImport", targets: ["TFLiteImport"]),
         .library(name: "FaceGeometry", targets: ["FaceGeometry"]),
         .library(name: "FaceAnalysis", targets: ["FaceAnalysis"]),
+        .library(name: "FaceRedaction", targets: ["FaceRedaction"]),
         .executable(name: "blazeface", targets: ["blazeface"]),
     ],
     traits: [
@@ -111,6 +113,8 @@ let package = Package(
         .target(name: "FaceAnalysis", dependencies: ["FaceGeometry", "FaceLandmarks", "FaceTracking"]),
         // Tracking IDs, per-face tracker lifecycle, smoothing and detection skipping over video.
         .target(name: "FaceTracking", dependencies: ["BlazeFace"]),
+        // Face anonymisation: masks (blur, pixelate, solid) on detected and tracked faces.
+        .target(name: "FaceRedaction", dependencies: ["BlazeFace", "FaceTracking"]),
         // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.
         .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "BlazeModel", "BlazeImage"]),
         // The command-line tool.
@@ -131,6 +135,7 @@ let package = Package(
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "FaceTracking", "BlazeFace", "BlazeImageIO",
                                                              "LandmarkerGoldens"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "FaceAnalysis", "BlazeImageIO"]),
+        .testTarget(name: "FaceRedactionTests", dependencies: ["FaceRedaction", "BlazeImageIO"]),
         .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImageIO"]),
     ]
 )

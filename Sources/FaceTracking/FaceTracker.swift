@@ -22,8 +22,15 @@ public struct FaceTracker: Sendable {
 
     /// Where each face seen in the last frame should be at `timestamp`, as (ID, normalized box).
     public func predictedBoxes(at timestamp: Int, imageWidth: Int, imageHeight: Int) -> [(id: Int, box: NormalizedRect)] {
+        predictedBoxes(at: timestamp, imageWidth: imageWidth, imageHeight: imageHeight, includingMissing: false)
+    }
+
+    /// The same, for the tracks missing from the last frame too (`includingMissing`): where a face
+    /// the detector lost is expected now, along its last motion (what redaction keeps masked).
+    public func predictedBoxes(at timestamp: Int, imageWidth: Int, imageHeight: Int,
+                               includingMissing: Bool) -> [(id: Int, box: NormalizedRect)] {
         let size = SIMD2(Float(imageWidth), Float(imageHeight))
-        return tracks.filter { $0.missingFrames == 0 }.map { t in
+        return tracks.filter { includingMissing || $0.missingFrames == 0 }.map { t in
             let g = t.predicted(at: timestamp)
             let origin = (g.center - g.size / 2) / size, extent = g.size / size
             return (t.id, NormalizedRect(xMin: origin.x, yMin: origin.y, width: extent.x, height: extent.y))
