@@ -120,7 +120,7 @@ let package = Package(
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
             "BlazeTensor", "BlazeFace", "BlazeImageIO", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry",
-            "FaceAnalysis",
+            "FaceAnalysis", "FaceRedaction",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The seeded random generator the tests share.

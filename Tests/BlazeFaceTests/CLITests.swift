@@ -100,6 +100,24 @@ import Testing
         #expect(bad.status != 0 && bad.lines.isEmpty && bad.stderr.contains("upMirrored"))
     }
 
+    /// `redact` on a picture writes a PNG with the faces masked and the rest as it was, says how
+    /// many on stderr, and refuses an unknown mode without writing anything (issue 26).
+    @Test func redactMasksThePhotosFaces() throws {
+        let input = Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("redact-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let run = try Self.run(["redact", input, output, "--mode", "solid", "--no-tiles"])
+        #expect(run.status == 0 && run.stderr.contains("2 face(s) masked"))
+        let (before, after) = (try PNG.read(contentsOf: input), try PNG.read(contentsOf: output))
+        #expect((after.width, after.height) == (before.width, before.height))
+        let centre = 3 * (529 * before.width + 334)   // the left face's centre: black now
+        #expect(after.pixels[centre..<centre + 3] == [0, 0, 0])
+        let corner = 3 * (5 * before.width + 5)
+        #expect(after.pixels[corner..<corner + 3] == before.pixels[corner..<corner + 3])
+        let bad = try Self.run(["redact", input, output + ".bad.png", "--mode", "fuzzy"])
+        #expect(bad.status != 0 && !FileManager.default.fileExists(atPath: output + ".bad.png"))
+    }
+
     @Test func exifOrientationOrExplicitRotationGiveTheSameFace() throws {
         // Stored turned counter-clockwise with EXIF orientation 6: by default the tool turns it
         // upright; with --no-exif-orientation and --rotation 90 it detects on the same turned
