@@ -26,7 +26,7 @@ let isDependency: Bool = {
 /// with AVX-512 the 16-channel tiles take one register each. `BLAZEFACE_TARGET_CPU=generic`
 /// builds for any x86-64 (as a dependent's build is), `BLAZEFACE_TARGET_CPU=haswell` (or any
 /// `-target-cpu` name) for that CPU. A build run on a CPU without what it was built for refuses
-/// with a clear error (BuildTarget.check()) instead of dying on an illegal instruction.
+/// with a clear error (`ModelError.unsupportedCPU`) instead of dying on an illegal instruction.
 let targetCPU: String? = {
     if isDependency { return nil }
     if let chosen = ProcessInfo.processInfo.environment["BLAZEFACE_TARGET_CPU"] {
