@@ -9,15 +9,16 @@ import Foundation
 struct Redact: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Hide the faces of a picture or a video: blur, pixelate or black them out.",
-        discussion: "INPUT is a PNG, JPEG, PPM or PGM picture (written out as PNG, or PPM for a .ppm OUTPUT, with no metadata) "
+        discussion: "INPUT is a PNG, JPEG, PPM or PGM picture (written out as PNG, or PPM for a .ppm OUTPUT, with no metadata), "
+            + "a folder of them (mirrored into the OUTPUT folder, each as NAME.png) "
             + "or a YUV4MPEG2 video (.y4m, or - for stdin, as `ffmpeg -f yuv4mpegpipe` writes; OUTPUT .y4m or - for stdout). "
             + "In video, a face the detector loses stays masked along its predicted path for --linger frames. "
             + "Pictures larger than three times the model's input are detected in tiles, for small faces.")
 
-    @Argument(help: "A picture, a .y4m video, or - (a Y4M stream on stdin).")
+    @Argument(help: "A picture, a folder of pictures, a .y4m video, or - (a Y4M stream on stdin).")
     var input: String
 
-    @Argument(help: "Where to write: a .png or .ppm picture, a .y4m video, or - (Y4M on stdout).")
+    @Argument(help: "Where to write: a .png or .ppm picture, a folder, a .y4m video, or - (Y4M on stdout).")
     var output: String
 
     @Option(help: "What fills a face: blur (default), pixelate or solid (black).")
@@ -56,8 +57,11 @@ struct Redact: ParsableCommand {
                 linger: linger, tiled: !noTiles)
         } catch { throw ToolError(error.description) }
         let video = input == "-" || input.lowercased().hasSuffix(".y4m")
+        var isFolder: ObjCBool = false
         do {
-            if video {
+            if !video, FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue {
+                try redactFolder(redactor)
+            } else if video {
                 try redactVideo(redactor)
             } else {
                 var image = try ImageFile.read(contentsOf: input, applyingOrientation: true)
@@ -67,6 +71,33 @@ struct Redact: ParsableCommand {
                 FileHandle.standardError.write(Data("redact: \(faces) face(s) masked\n".utf8))
             }
         } catch let e as ImageError { throw ToolError(e.description) } catch let e as DetectorError { throw ToolError(e.description) }
+    }
+
+    /// Each picture of the folder and its subfolders (in path order; files that are not
+    /// pictures are skipped and named on stderr) to the same relative path in OUTPUT, as .png.
+    private func redactFolder(_ redactor: FaceRedactor) throws {
+        let files = FileManager.default.enumerator(atPath: input)?.compactMap { $0 as? String }.sorted() ?? []
+        var (pictures, faces, skipped) = (0, 0, 0)
+        for relative in files where !(relative as NSString).lastPathComponent.hasPrefix(".") {
+            let path = (input as NSString).appendingPathComponent(relative)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            var image: RGBImage
+            do { image = try ImageFile.read(contentsOf: path, applyingOrientation: true) } catch {
+                FileHandle.standardError.write(Data("redact: skipped \(path): \(error.description)\n".utf8))
+                skipped += 1
+                continue
+            }
+            faces += try redactor.redact(image: &image)
+            let target = (output as NSString).appendingPathComponent((relative as NSString).deletingPathExtension + ".png")
+            do {
+                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                                        withIntermediateDirectories: true)
+            } catch { throw ToolError("\(target): cannot make its folder: \(error.localizedDescription)") }
+            try PNG.write(image, to: target)
+            pictures += 1
+        }
+        FileHandle.standardError.write(Data("redact: \(pictures) picture(s), \(faces) face(s) masked, \(skipped) skipped\n".utf8))
     }
 
     /// Every frame is masked before it is written; a frame that fails stops the run, and no

@@ -118,6 +118,19 @@ import Testing
         #expect(bad.status != 0 && !FileManager.default.fileExists(atPath: output + ".bad.png"))
     }
 
+    /// `redact` on a folder mirrors its pictures, subfolders included, into the output folder as
+    /// PNGs and skips, by name, what is not a picture.
+    @Test func redactMirrorsAFolder() throws {
+        let (folder, images) = try Self.makeBatch()
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("redact-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let run = try Self.run(["redact", folder, output, "--no-tiles"])
+        let written = (FileManager.default.enumerator(atPath: output)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".png") }
+        let pictures = images.filter { (try? ImageFile.read(contentsOf: $0)) != nil }.count
+        #expect(written.count == pictures, "\(run.stderr)")
+        #expect(run.stderr.contains("\(pictures) picture(s)") && written.contains("b_sub/photo.png"))
+    }
+
     @Test func exifOrientationOrExplicitRotationGiveTheSameFace() throws {
         // Stored turned counter-clockwise with EXIF orientation 6: by default the tool turns it
         // upright; with --no-exif-orientation and --rotation 90 it detects on the same turned
