@@ -66,7 +66,6 @@ private final class PoolState: @unchecked Sendable {
     nonisolated(unsafe) private var job: BoundWork?
     nonisolated(unsafe) private var scratch: UnsafeMutablePointer<Float>?
     nonisolated(unsafe) private var scratchStride = 0
-    nonisolated(unsafe) private var generation: UInt64 = 0
 
     init(workers: Int) { self.workers = workers }
 
@@ -81,7 +80,8 @@ private final class PoolState: @unchecked Sendable {
         job = work
         self.scratch = scratch
         scratchStride = stride
-        generation = (generation + 1) & 0xFFFF
+        // The next generation (only this thread writes the ticket's generation).
+        let generation = (Self.generation(ticket.load(ordering: .relaxed)) + 1) & 0xFFFF
         done.store(0, ordering: .relaxed)
         parked.store(false, ordering: .relaxed)
         // Sequentially consistent with the sleepers' count (a worker adds itself, then reads

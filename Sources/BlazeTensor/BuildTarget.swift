@@ -39,7 +39,9 @@ public enum BuildTarget {
     /// do better, the flag that builds for it.
     public static var summary: String {
         var line = "\(vectorISA), \(arithmetic.rawValue)"
-        let cpu = Int(bf_cpu_vector_isa()), built = Int(bf_vector_isa())
+        // The best vector level the CPU offers, on `bf_vector_isa`'s scale: 4 AVX-512, 3 AVX2 and FMA.
+        let features = Int(bf_cpu_features()), built = Int(bf_vector_isa())
+        let cpu = features < 0 ? 0 : features & 4 != 0 ? 4 : features & 3 == 3 ? 3 : 1
         if (1...4).contains(built), cpu > built {
             line += " (this CPU has \(cpu == 4 ? "AVX-512" : "AVX2 and FMA"): "
                 + (arithmetic == .unfused ? "about 3x faster" : "many times faster")

@@ -49,7 +49,7 @@ public struct FaceAnalyzerOptions: Equatable, Sendable {
     /// Whether the blendshape network has to run for these options.
     public var needsBlendshapes: Bool { classificationMode == .all || meshMode == .all }
 
-    /// Whether a face of this width (a fraction of the image width) is reported. The pipeline
-    /// can apply it to detection boxes before running the landmark network on them.
+    /// Whether a face of this width (a fraction of the image width) is reported: `FaceAnalyzer`
+    /// on the face oval's extent (the pipeline hands `minFaceSize` to the detector instead).
     public func accepts(faceWidth: Float) -> Bool { faceWidth >= minFaceSize }
 }

@@ -3,13 +3,21 @@ import Synchronization
 
 /// Mobile Vision's live face pipeline (`GMVMultiDataOutput` with a `GMVMultiProcessor`): camera
 /// frames in, a `PerFaceTracker` per face out. Frames are handed over without waiting and
-/// dropped while one is in flight (the detector's live-stream mode); each result gets tracking
-/// IDs (`FaceTracker`) and is fanned out to the faces' trackers (`MultiFaceProcessor`), all on
-/// the detector's one serial delivery queue, in timestamp order. Every tracker call happens on
-/// that queue; `close()` ends the stream and calls `onDone` for the faces still tracked.
+/// dropped while one is in flight (the same `LiveStreamRunner` as the detector's live-stream
+/// mode); each frame's faces get tracking IDs (`FaceTracker`) and are fanned out to the faces'
+/// trackers (`MultiFaceProcessor`) on the runner's one serial delivery queue, in timestamp
+/// order. Every tracker call happens on that queue; `close()` ends the stream and calls
+/// `onDone` for the faces still tracked.
 public final class LiveFaceTracking: Sendable {
     private let detector: FaceDetector
-    private let shared: Shared
+    private let runner: LiveStreamRunner<Frame>
+    private let state: Shared
+
+    /// One frame's detections, with the size its boxes are normalized to.
+    private struct Frame: Sendable {
+        let timestamp: Int, width: Int, height: Int
+        let result: Result<FaceDetectorResult, DetectorError>
+    }
 
     /// What the delivery queue owns: the IDs and the per-face trackers.
     private struct State {
@@ -18,74 +26,74 @@ public final class LiveFaceTracking: Sendable {
         var errors = 0
     }
 
-    /// The state and each frame's size (by timestamp, until its result is delivered or the
-    /// frame is dropped), shared with the detector's result handler.
+    /// The state, shared with the runner's delivery handler.
     private final class Shared: Sendable {
-        let state: Mutex<State>
-        let sizes = Mutex([Int: (width: Int, height: Int)]())
-        init(_ state: sending State) { self.state = Mutex(state) }
+        let value: Mutex<State>
+        init(_ state: sending State) { value = Mutex(state) }
     }
 
-    /// A live pipeline with these options (`runningMode` and `liveStreamHandler` are set here);
-    /// `makeTracker` is called on the delivery queue for each new face, with the face.
+    /// A live pipeline with these options (the detector runs each frame in image mode; its
+    /// `runningMode` and `liveStreamHandler` are set here); `makeTracker` is called on the
+    /// delivery queue for each new face, with the face.
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(),
                 trackingOptions: FaceTrackingOptions = FaceTrackingOptions(),
                 makeTracker: @escaping @Sendable (TrackedFace) -> any PerFaceTracker) throws(DetectorError) {
-        let shared = Shared(State(tracker: try FaceTracker(options: trackingOptions),
-                                  processor: MultiFaceProcessor(factory: makeTracker)))
-        self.shared = shared
         var options = detectorOptions
-        options.runningMode = .liveStream
-        options.liveStreamHandler = { output in
-            let size = shared.sizes.withLock { $0.removeValue(forKey: output.timestampInMilliseconds) }
-            shared.state.withLock { s in
-                guard let size, case .success(let result) = output.result,
-                      let frame = try? s.tracker.update(result, imageWidth: size.width, imageHeight: size.height,
-                                                        timestampInMilliseconds: output.timestampInMilliseconds) else {
+        (options.runningMode, options.liveStreamHandler) = (.image, nil)
+        detector = try FaceDetector(options: options)
+        let state = Shared(State(tracker: try FaceTracker(options: trackingOptions),
+                                 processor: MultiFaceProcessor(factory: makeTracker)))
+        self.state = state
+        runner = LiveStreamRunner(label: "FaceTracking.liveStream") { frame in
+            state.value.withLock { s in
+                guard case .success(let result) = frame.result,
+                      let tracked = try? s.tracker.update(result, imageWidth: frame.width, imageHeight: frame.height,
+                                                          timestampInMilliseconds: frame.timestamp) else {
                     s.errors += 1
                     return
                 }
-                s.processor?.receive(frame)
+                s.processor?.receive(tracked)
             }
         }
-        detector = try FaceDetector(options: options)
     }
+
+    deinit { runner.shutDown() }
 
     /// Hands a camera frame over and returns at once (its planes are copied); dropped if a frame
     /// is still in flight. Timestamps must strictly increase.
     public func send(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions(),
-                     timestampInMilliseconds: Int) throws(DetectorError) {
-        record(pixelBuffer.width, pixelBuffer.height, timestampInMilliseconds)
-        try detector.detectAsync(pixelBuffer: pixelBuffer, options: options, timestampInMilliseconds: timestampInMilliseconds)
+                     timestampInMilliseconds t: Int) throws(DetectorError) {
+        let owned = OwnedPixelBuffer(copying: pixelBuffer)
+        let (width, height) = (pixelBuffer.width, pixelBuffer.height)
+        try runner.submit(t) { [detector] in
+            Frame(timestamp: t, width: width, height: height, result: Result { () throws(DetectorError) in
+                try owned.withPixelBuffer { buffer throws(DetectorError) in try detector.detect(pixelBuffer: buffer, options: options) }
+            })
+        }
     }
 
     /// Hands a decoded frame over and returns at once; dropped if a frame is still in flight.
     public func send(image: RGBImage, options: ImageProcessingOptions = ImageProcessingOptions(),
-                     timestampInMilliseconds: Int) throws(DetectorError) {
-        record(image.width, image.height, timestampInMilliseconds)
-        try detector.detectAsync(image: image, options: options, timestampInMilliseconds: timestampInMilliseconds)
-    }
-
-    private func record(_ width: Int, _ height: Int, _ timestamp: Int) {
-        shared.sizes.withLock { sizes in
-            // Frames dropped before delivery leave their entry: keep only recent ones.
-            if sizes.count > 64 { sizes = sizes.filter { $0.key >= timestamp - 10_000 } }
-            sizes[timestamp] = (width, height)
+                     timestampInMilliseconds t: Int) throws(DetectorError) {
+        try runner.submit(t) { [detector] in
+            Frame(timestamp: t, width: image.width, height: image.height, result: Result { () throws(DetectorError) in
+                try detector.detect(image: image, options: options)
+            })
         }
     }
 
     /// Frames dropped so far because one was in flight.
-    public var droppedFrameCount: Int { detector.droppedFrameCount }
+    public var droppedFrameCount: Int { runner.counts.dropped }
     /// Frames delivered so far (each one's result went to the trackers, or failed).
-    public var deliveredFrameCount: Int { detector.deliveredResultCount }
+    public var deliveredFrameCount: Int { runner.counts.delivered }
     /// Delivered frames whose detection failed (their faces were not updated).
-    public var failedFrameCount: Int { shared.state.withLock { $0.errors } }
+    public var failedFrameCount: Int { state.value.withLock { $0.errors } }
 
     /// Ends the stream: nothing more is delivered, then `onDone` for every face still tracked
     /// (on the caller's thread). Later `send` calls throw `.closed`.
     public func close() {
-        detector.close()
-        let processor = shared.state.withLock { s in
+        runner.close()
+        let processor = state.value.withLock { s in
             let p = s.processor
             s.processor = nil
             return p

@@ -54,12 +54,9 @@ struct Analyze: ParsableCommand {
     var noExifOrientation = false
 
     @Option(help: "How the pixels must be turned to be upright (UIImage's names): up, right, down, left, upMirrored, rightMirrored, downMirrored, leftMirrored. As ML Kit reports them, results are in the upright picture's coordinates.")
-    var orientation: String?
+    var orientation: ImageOrientation?
 
     func validate() throws {
-        if let orientation, ImageOrientation(rawValue: orientation) == nil {
-            throw ValidationError("--orientation must be one of \(ImageOrientation.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         if annotate != nil {
             guard images.count == 1 else { throw ValidationError("--annotate takes exactly one image") }
             guard landmarks || contours else { throw ValidationError("--annotate draws landmarks and contours: add --landmarks or --contours") }
@@ -88,7 +85,7 @@ struct Analyze: ParsableCommand {
                 case .file(let path): image = try ImageFile.read(contentsOf: path, applyingOrientation: !noExifOrientation)
                 case .standardInput: image = try ImageFile.read(data: try (stdin ?? .success([])).get(), applyingOrientation: !noExifOrientation)
                 }
-                if let turn = orientation.flatMap(ImageOrientation.init(rawValue:)), turn != .up {
+                if let turn = orientation, turn != .up {
                     image = RGBImage(upright: image, orientation: turn)
                 }
                 let (result, line) = try Self.analyzedLine(image: name, image, pipeline: pipeline)

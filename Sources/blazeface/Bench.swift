@@ -74,18 +74,10 @@ struct Bench: ParsableCommand {
 }
 
 extension Bench {
-    /// Microseconds of each of `count` detect() calls on one detector.
+    /// Microseconds of each of `count` detect() calls on one detector (after `Timing`'s warm-up).
     static func timedCalls(_ detector: FaceDetector, photo: RGBImage, count: Int) -> [Double] {
-        let clock = ContinuousClock()
         var result = FaceDetectorResult()
-        var times: [Double] = []
-        for _ in 0..<count {
-            let t = clock.now
-            try? detector.detect(image: photo, into: &result)
-            let d = clock.now - t
-            times.append(Double(d.components.attoseconds) / 1e12 + Double(d.components.seconds) * 1e6)
-        }
-        return times
+        return Timing.samples(iterations: count) { try? detector.detect(image: photo, into: &result) }
     }
 
     /// `--concurrent N`: N detectors on N threads, all calling detect() on the photo at once.
@@ -136,6 +128,14 @@ enum BenchDefaults {
 /// Wall-clock timing after a warm-up; median and minimum in microseconds, rounded to 0.1.
 enum Timing {
     static func measure(iterations: Int, _ body: () throws -> Void) rethrows -> (median: Double, min: Double) {
+        let samples = try self.samples(iterations: iterations, body).sorted()
+        let median = samples.count % 2 == 1 ? samples[samples.count / 2]
+            : (samples[samples.count / 2 - 1] + samples[samples.count / 2]) / 2
+        return ((median * 10).rounded() / 10, (samples[0] * 10).rounded() / 10)
+    }
+
+    /// Microseconds of each of `iterations` calls of `body`, in call order, after the warm-up.
+    static func samples(iterations: Int, _ body: () throws -> Void) rethrows -> [Double] {
         // Warm up for at least 50 calls and 100 ms: caches, page faults and the clock ramp-up
         // stay out of the samples.
         let clock = ContinuousClock()
@@ -153,10 +153,7 @@ enum Timing {
             let d = clock.now - start
             samples.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12)
         }
-        samples.sort()
-        let median = samples.count % 2 == 1 ? samples[samples.count / 2]
-            : (samples[samples.count / 2 - 1] + samples[samples.count / 2]) / 2
-        return ((median * 10).rounded() / 10, (samples[0] * 10).rounded() / 10)
+        return samples
     }
 
     static func cpuName() -> String {

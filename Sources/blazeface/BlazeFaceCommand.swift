@@ -27,11 +27,20 @@ struct BlazeFaceCommand: ParsableCommand {
                 print(fullMessage(for: error))
                 Foundation.exit(0)
             }
-            let message = self.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            let message = oneLine(self.message(for: error)) ?? "\(error)"
             FileHandle.standardError.write(Data("blazeface: \(message)\n".utf8))
             Foundation.exit(code.rawValue)
         }
     }
+}
+
+/// ArgumentParser's message on one line: its first line, and where that introduces a list ("one
+/// of the following:", then a value a line), the list joined.
+private func oneLine(_ message: String) -> String? {
+    let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    guard let first = lines.first else { return nil }
+    guard first.hasSuffix(":"), lines.count > 1 else { return first }
+    return first + " " + lines.dropFirst().map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }.joined(separator: ", ")
 }
 
 /// A failure the tool reports as one line.

@@ -36,7 +36,7 @@ struct Detect: ParsableCommand {
     var tiles: String?
 
     @Option(help: "How the pixels must be turned to be upright (UIImage's names): up, right, down, left, upMirrored, rightMirrored, downMirrored, leftMirrored. Results are in the stored image's coordinates. --rotation is an alias for the unmirrored four.")
-    var orientation: String?
+    var orientation: ImageOrientation?
 
     @Option(help: "Detect only inside this normalized region: left,top,right,bottom in 0...1.")
     var region: String?
@@ -61,12 +61,7 @@ struct Detect: ParsableCommand {
                 throw ValidationError("--tiles cannot be combined with --rotation, --orientation or --region")
             }
         }
-        if let orientation {
-            guard ImageOrientation(rawValue: orientation) != nil else {
-                throw ValidationError("--orientation must be one of \(ImageOrientation.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            guard rotation == 0 else { throw ValidationError("--orientation and --rotation cannot be combined") }
-        }
+        if orientation != nil, rotation != 0 { throw ValidationError("--orientation and --rotation cannot be combined") }
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be in 1...64") }
         if images.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be given once") }
         _ = try parsedRegion()
@@ -96,7 +91,7 @@ struct Detect: ParsableCommand {
     func run() throws {
         let options = FaceDetectorOptions(model: model.detectorModel, weightsPath: weights, minDetectionConfidence: minDetectionConfidence,
                                           minSuppressionThreshold: minSuppressionThreshold, maxFaces: maxFaces)
-        let processing = ImageProcessingOptions(orientation: orientation.flatMap(ImageOrientation.init(rawValue:))
+        let processing = ImageProcessingOptions(orientation: orientation
                                                     ?? ImageOrientation(rotationDegrees: rotation) ?? .up,
                                                 regionOfInterest: try parsedRegion())
         let items = InputList.expand(images)

@@ -22,7 +22,7 @@ struct Redact: ParsableCommand {
     var output: String
 
     @Option(help: "What fills a face: blur (default), pixelate or solid (black).")
-    var mode: String = "blur"
+    var mode: RedactionOptions.Mode = .blur
 
     @Flag(help: "Mask whole boxes instead of the ellipses inside them.")
     var boxes = false
@@ -43,7 +43,6 @@ struct Redact: ParsableCommand {
     var noTiles = false
 
     func validate() throws {
-        guard RedactionOptions.Mode(rawValue: mode) != nil else { throw ValidationError("--mode must be blur, pixelate or solid") }
         guard (0...100).contains(linger) else { throw ValidationError("--linger must be in 0...100") }
         guard maskScale.isFinite, (1...4).contains(maskScale) else { throw ValidationError("--mask-scale must be in 1...4") }
     }
@@ -53,7 +52,7 @@ struct Redact: ParsableCommand {
         do {
             redactor = try FaceRedactor(
                 detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: threshold),
-                options: RedactionOptions(mode: RedactionOptions.Mode(rawValue: mode) ?? .blur, ellipse: !boxes, maskScale: maskScale),
+                options: RedactionOptions(mode: mode, ellipse: !boxes, maskScale: maskScale),
                 linger: linger, tiled: !noTiles)
         } catch { throw ToolError(error.description) }
         let video = input == "-" || input.lowercased().hasSuffix(".y4m")

@@ -54,12 +54,9 @@ struct Track: ParsableCommand {
     var rounds: Int = 3
 
     @Option(help: "How each frame's pixels must be turned to be upright (UIImage's names: up, right, down, left, upMirrored, rightMirrored, downMirrored, leftMirrored); frames are turned upright first, and results are in the upright frames' coordinates.")
-    var orientation: String?
+    var orientation: ImageOrientation?
 
     func validate() throws {
-        if let orientation, ImageOrientation(rawValue: orientation) == nil {
-            throw ValidationError("--orientation must be one of \(ImageOrientation.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         guard (1...1000).contains(every) else { throw ValidationError("--every must be in 1...1000") }
         guard fps > 0, fps <= 1000, fps.isFinite else { throw ValidationError("--fps must be in (0, 1000]") }
         guard (1...100).contains(rounds) else { throw ValidationError("--rounds must be in 1...100") }
@@ -87,7 +84,7 @@ struct Track: ParsableCommand {
         let clock = ContinuousClock()
         var busy = Duration.zero
         do {
-            let turn = orientation.flatMap(ImageOrientation.init(rawValue:)) ?? .up
+            let turn = orientation ?? .up
             while let (stored, timestamp) = try source.next() {
                 let image = turn == .up ? stored : RGBImage(upright: stored, orientation: turn)
                 let start = clock.now

@@ -14,9 +14,7 @@ extension FaceDetector {
     /// Detects faces in `image` into `result`, reusing its storage.
     public func detect(image: RGBImage, options: ImageProcessingOptions, into result: inout FaceDetectorResult) throws(DetectorError) {
         try requireMode(.image, for: "detect(image:options:)")
-        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
-            throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
-        }
+        try Self.requireWhole(image)
         try detect(sampled: image, options: options, into: &result)
     }
 
@@ -34,6 +32,14 @@ extension FaceDetector {
                        into result: inout FaceDetectorResult) throws(DetectorError) {
         try requireMode(.image, for: "detect(pixelBuffer:options:)")
         try detect(sampled: pixelBuffer, options: options, into: &result)
+    }
+
+    /// Refuses an image whose pixels do not fill its size (`pixels` is a public var): every entry
+    /// that samples an `RGBImage` directly checks it, as the letterbox of `detect(image:)` does.
+    static func requireWhole(_ image: RGBImage) throws(DetectorError) {
+        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
+            throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
+        }
     }
 
     /// Either input, sampled in its own format straight into the model's input tensor.

@@ -64,18 +64,11 @@ public enum ImageOrientation: String, Sendable, CaseIterable {
         }
     }
 
-    /// Where stored normalized (x, y) lies in the upright picture.
+    /// Where stored normalized (x, y) lies in the upright picture: `stored(fromUpright:)` of the
+    /// inverse orientation (the quarter turns swap; a half turn and the mirrorings undo themselves).
     func upright(fromStored x: Float, _ y: Float) -> (Float, Float) {
-        switch self {
-        case .up: (x, y)
-        case .upMirrored: (1 - x, y)
-        case .down: (1 - x, 1 - y)
-        case .downMirrored: (x, 1 - y)
-        case .leftMirrored: (y, x)
-        case .right: (1 - y, x)
-        case .rightMirrored: (1 - y, 1 - x)
-        case .left: (y, 1 - x)
-        }
+        let inverse: ImageOrientation = self == .right ? .left : self == .left ? .right : self
+        return inverse.stored(fromUpright: x, y)
     }
 }
 

@@ -62,16 +62,6 @@ private struct CopyUpright: PixelSamplerVisitor {
     let orientation: ImageOrientation
 
     func visit<S: PixelSampler>(_ sampler: S) -> RGBImage {
-        let upright = OrientedSampler(sampler, orientation: orientation)
-        var pixels = [UInt8](repeating: 0, count: upright.width * upright.height * 3)
-        for y in 0..<upright.height {
-            for x in 0..<upright.width {
-                let v = upright.rgb(x, y), i = 3 * (y * upright.width + x)
-                pixels[i] = UInt8(truncatingIfNeeded: v[0])
-                pixels[i + 1] = UInt8(truncatingIfNeeded: v[1])
-                pixels[i + 2] = UInt8(truncatingIfNeeded: v[2])
-            }
-        }
-        return RGBImage(unchecked: upright.width, upright.height, pixels)
+        RGBImage(sampling: OrientedSampler(sampler, orientation: orientation))
     }
 }

@@ -1,4 +1,5 @@
 import BlazeImage
+import BlazeTensor
 import CVectorFMA
 
 /// Cuts a region out of an image into a model's input tensor, as MediaPipe's
@@ -140,7 +141,7 @@ public struct ImageToTensor: Sendable {
                         if sx >= 0 && sx &+ 1 < iw && sy >= 0 && sy &+ 1 < ih {
                             let v = source.bilinearSum(sx, sy, ax: ax, ay: ay)
                             // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
-                            let f = fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
+                            let f = offset4.fma(SIMD4<Float>((v &+ 512) &>> 10), scale4)
                             // Four lanes where the next pixel (which overwrites the fourth) follows.
                             if x &+ 1 < width {
                                 UnsafeMutableRawPointer(pixel).storeBytes(of: f, as: SIMD4<Float>.self)
@@ -159,7 +160,7 @@ public struct ImageToTensor: Sendable {
                             v &+= source.rgb(x1, y0) &* w01
                             v &+= source.rgb(x0, y1) &* w10
                             v &+= source.rgb(x1, y1) &* w11
-                            let f = fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
+                            let f = offset4.fma(SIMD4<Float>((v &+ 512) &>> 10), scale4)
                             pixel[0] = f[0]; pixel[1] = f[1]; pixel[2] = f[2]
                         } else {
                             // Taps outside the image read OpenCV's constant border, 0.
@@ -175,7 +176,7 @@ public struct ImageToTensor: Sendable {
                             if inX1 && inY0 { v &+= source.rgb(sx + 1, sy) &* w01 }
                             if inX0 && inY1 { v &+= source.rgb(sx, sy + 1) &* w10 }
                             if inX1 && inY1 { v &+= source.rgb(sx + 1, sy + 1) &* w11 }
-                            let f = fma4(SIMD4<Float>((v &+ 512) &>> 10), scale4, offset4)
+                            let f = offset4.fma(SIMD4<Float>((v &+ 512) &>> 10), scale4)
                             pixel[0] = f[0]; pixel[1] = f[1]; pixel[2] = f[2]
                         }
                     }
@@ -243,13 +244,3 @@ public struct ImageToTensor: Sendable {
     }
 }
 
-/// `a * b + c` per lane as the kernels compute it (`SIMD8.fma` in BlazeTensor): one rounding
-/// where the build has FMA or the `ExactFMA` trait, two otherwise.
-@inline(__always)
-private func fma4(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>) -> SIMD4<Float> {
-    #if ExactFMA
-    bf_fma4_exact(a, b, c)
-    #else
-    bf_fma4(a, b, c)
-    #endif
-}

@@ -19,13 +19,8 @@ extension FaceDetector {
     /// with one frame in flight) and counted in `droppedFrameCount`. Results arrive in timestamp
     /// order on one serial queue, through `options.liveStreamHandler` and `liveStreamResults`.
     public func detectAsync(image: RGBImage, timestampInMilliseconds: Int) throws(DetectorError) {
-        guard let liveStream else { throw .wrongRunningMode(called: "detectAsync(image:timestampInMilliseconds:)", mode: runningMode) }
-        try liveStream.submit(timestampInMilliseconds) { [self] in
-            LiveStreamResult(timestampInMilliseconds: timestampInMilliseconds, result: Result { () throws(DetectorError) in
-                var result = FaceDetectorResult()
-                try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image, into: &result) }
-                return result
-            })
+        try submitLive("detectAsync(image:timestampInMilliseconds:)", timestampInMilliseconds) { pipeline, result throws(DetectorError) in
+            try pipeline.detect(image, into: &result)
         }
     }
 
@@ -34,32 +29,33 @@ extension FaceDetector {
     /// camera may reuse its memory at once.
     public func detectAsync(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions(),
                             timestampInMilliseconds: Int) throws(DetectorError) {
-        guard let liveStream else {
-            throw .wrongRunningMode(called: "detectAsync(pixelBuffer:options:timestampInMilliseconds:)", mode: runningMode)
-        }
         let frame = OwnedPixelBuffer(copying: pixelBuffer)
-        try liveStream.submit(timestampInMilliseconds) { [self] in
-            LiveStreamResult(timestampInMilliseconds: timestampInMilliseconds, result: Result { () throws(DetectorError) in
-                var result = FaceDetectorResult()
-                try frame.withPixelBuffer { buffer throws(DetectorError) in
-                    try state.withLock { pipeline throws(DetectorError) in
-                        try pipeline.detect(sampled: buffer, options: options, into: &result)
-                    }
-                }
-                return result
-            })
+        try submitLive("detectAsync(pixelBuffer:options:timestampInMilliseconds:)", timestampInMilliseconds) {
+            pipeline, result throws(DetectorError) in
+            try frame.withPixelBuffer { buffer throws(DetectorError) in try pipeline.detect(sampled: buffer, options: options, into: &result) }
         }
     }
 
     /// Live-stream mode on an `RGBImage` with an orientation and a region of interest.
     public func detectAsync(image: RGBImage, options: ImageProcessingOptions, timestampInMilliseconds: Int) throws(DetectorError) {
-        guard let liveStream else {
-            throw .wrongRunningMode(called: "detectAsync(image:options:timestampInMilliseconds:)", mode: runningMode)
+        try Self.requireWhole(image)
+        try submitLive("detectAsync(image:options:timestampInMilliseconds:)", timestampInMilliseconds) {
+            pipeline, result throws(DetectorError) in
+            try pipeline.detect(sampled: image, options: options, into: &result)
         }
-        try liveStream.submit(timestampInMilliseconds) { [self] in
-            LiveStreamResult(timestampInMilliseconds: timestampInMilliseconds, result: Result { () throws(DetectorError) in
+    }
+
+    /// Hands `detect` to the live stream: run later on its queue, under the pipeline's lock, its
+    /// result (or error) delivered with the timestamp. `call` names the entry point for the
+    /// wrong-mode error.
+    private func submitLive(_ call: String, _ timestamp: Int,
+                            _ detect: @escaping @Sendable (inout Pipeline, inout FaceDetectorResult) throws(DetectorError) -> Void)
+        throws(DetectorError) {
+        guard let liveStream else { throw .wrongRunningMode(called: call, mode: runningMode) }
+        try liveStream.submit(timestamp) { [self] in
+            LiveStreamResult(timestampInMilliseconds: timestamp, result: Result { () throws(DetectorError) in
                 var result = FaceDetectorResult()
-                try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(sampled: image, options: options, into: &result) }
+                try state.withLock { pipeline throws(DetectorError) in try detect(&pipeline, &result) }
                 return result
             })
         }

@@ -45,6 +45,7 @@ extension FaceDetector {
     /// Video mode on an `RGBImage` with an orientation and a region of interest.
     public func detect(videoFrame image: RGBImage, options: ImageProcessingOptions,
                        timestampInMilliseconds: Int) throws(DetectorError) -> FaceDetectorResult {
+        try Self.requireWhole(image)
         var result = FaceDetectorResult()
         try detect(sampledVideoFrame: image, options: options, timestampInMilliseconds: timestampInMilliseconds, into: &result)
         return result

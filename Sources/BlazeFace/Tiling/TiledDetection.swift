@@ -77,7 +77,7 @@ extension FaceDetector {
     /// merged faces. Image mode only.
     public func detect(image: RGBImage, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
         let tiling = try tiling.validated()
-        guard image.width > 0, image.height > 0 else { throw .invalidImage("an empty image") }
+        try Self.requireWhole(image)
         var raw: [RawDetection] = []
         var result = FaceDetectorResult()
         let (w, h) = (Float(image.width), Float(image.height))

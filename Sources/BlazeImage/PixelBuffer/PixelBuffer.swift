@@ -90,14 +90,20 @@ extension RGBImage {
     /// sees, for tests and for writing frames out. Detection does not need it: it samples
     /// the buffer directly.
     public init(_ buffer: PixelBuffer) {
-        self = buffer.withSampler(CopyToRGB(width: buffer.width, height: buffer.height))
+        self = buffer.withSampler(CopyToRGB())
     }
 }
 
 /// Reads every pixel through a sampler into a new image.
 private struct CopyToRGB: PixelSamplerVisitor {
-    let width: Int, height: Int
-    func visit<S: PixelSampler>(_ sampler: S) -> RGBImage {
+    func visit<S: PixelSampler>(_ sampler: S) -> RGBImage { RGBImage(sampling: sampler) }
+}
+
+extension RGBImage {
+    /// Every pixel `sampler` gives, as a new image of its size (for the package's own samplers,
+    /// such as a buffer seen upright).
+    package init(sampling sampler: some PixelSampler) {
+        let (width, height) = (sampler.width, sampler.height)
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
@@ -107,6 +113,6 @@ private struct CopyToRGB: PixelSamplerVisitor {
                 pixels[i + 2] = UInt8(truncatingIfNeeded: v[2])
             }
         }
-        return RGBImage(unchecked: width, height, pixels)
+        self.init(unchecked: width, height, pixels)
     }
 }

@@ -216,13 +216,6 @@ private func f32Depthwise3x3InteriorHalfFMA(_ w: UnsafePointer<Float>, _ r0: Uns
                                             activation: Activation, output: UnsafeMutablePointer<Float>) {
     typealias F4 = SIMD4<Float>
     @inline(__always) func load(_ p: UnsafePointer<Float>) -> F4 { UnsafeRawPointer(p).loadUnaligned(as: F4.self) }
-    @inline(__always) func fma(_ acc: F4, _ x: F4, _ k: F4) -> F4 {
-        #if ExactFMA
-        bf_fma4_exact(x, k, acc)
-        #else
-        bf_fma4(x, k, acc)
-        #endif
-    }
     let bias = load(w)
     let k00 = load(w + 8), k01 = load(w + 16), k02 = load(w + 24)
     let k10 = load(w + 32), k11 = load(w + 40), k12 = load(w + 48)
@@ -230,9 +223,9 @@ private func f32Depthwise3x3InteriorHalfFMA(_ w: UnsafePointer<Float>, _ r0: Uns
     let step = stride &* c, c2 = 2 &* c
     var (i0, i1, i2, o) = (r0, r1, r2, output)
     for _ in 0..<pixels {
-        var acc = fma(fma(fma(bias, load(i0), k00), load(i1), k01), load(i2), k02)
-        acc = fma(fma(fma(acc, load(i0 + c), k10), load(i1 + c), k11), load(i2 + c), k12)
-        acc = fma(fma(fma(acc, load(i0 + c2), k20), load(i1 + c2), k21), load(i2 + c2), k22)
+        let acc = bias.fma(load(i0), k00).fma(load(i1), k01).fma(load(i2), k02)
+            .fma(load(i0 + c), k10).fma(load(i1 + c), k11).fma(load(i2 + c), k12)
+            .fma(load(i0 + c2), k20).fma(load(i1 + c2), k21).fma(load(i2 + c2), k22)
         UnsafeMutableRawPointer(o).storeBytes(of: activation.apply(acc), as: F4.self)
         i0 += step; i1 += step; i2 += step; o += c
     }

@@ -17,6 +17,18 @@ extension SIMD8 where Scalar == Float {
     }
 }
 
+extension SIMD4 where Scalar == Float {
+    /// `self + a * b` per lane in the kernels' arithmetic (`BuildTarget.arithmetic`): public so
+    /// that the pre-processing that must round as the kernels do (the letterbox) uses the same.
+    @inlinable @inline(__always) public func fma(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+        #if ExactFMA
+        bf_fma4_exact(a, b, self)
+        #else
+        bf_fma4(a, b, self)
+        #endif
+    }
+}
+
 /// Sixteen lanes: one AVX-512 register, or two AVX2 registers that LLVM pairs up (a 16-channel
 /// tile row written once for both).
 typealias F16 = SIMD16<Float>

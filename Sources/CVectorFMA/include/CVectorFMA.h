@@ -48,17 +48,10 @@ static inline __attribute__((always_inline)) bf_float4 bf_fma4(bf_float4 a, bf_f
     return __builtin_elementwise_fma(a, b, c);
 }
 
-static inline __attribute__((always_inline)) bf_float8 bf_fma8_exact(bf_float8 a, bf_float8 b, bf_float8 c) {
-    return __builtin_elementwise_fma(a, b, c);
-}
-
-static inline __attribute__((always_inline)) bf_float16 bf_fma16_exact(bf_float16 a, bf_float16 b, bf_float16 c) {
-    return __builtin_elementwise_fma(a, b, c);
-}
-
-static inline __attribute__((always_inline)) bf_float4 bf_fma4_exact(bf_float4 a, bf_float4 b, bf_float4 c) {
-    return __builtin_elementwise_fma(a, b, c);
-}
+/// The hardware fma is the exact one: `bf_fma*_exact` are `bf_fma*` here.
+static inline __attribute__((always_inline)) bf_float8 bf_fma8_exact(bf_float8 a, bf_float8 b, bf_float8 c) { return bf_fma8(a, b, c); }
+static inline __attribute__((always_inline)) bf_float16 bf_fma16_exact(bf_float16 a, bf_float16 b, bf_float16 c) { return bf_fma16(a, b, c); }
+static inline __attribute__((always_inline)) bf_float4 bf_fma4_exact(bf_float4 a, bf_float4 b, bf_float4 c) { return bf_fma4(a, b, c); }
 
 #else
 
@@ -202,11 +195,10 @@ static inline __attribute__((always_inline)) void bf_store16_first(float *p, bf_
 #include <cpuid.h>
 #endif
 
-/// The x86 instruction sets this code was compiled for (`-target-cpu`) that the CPU running it
-/// lacks, as bits: 1 AVX2, 2 FMA, 4 AVX-512 (F, BW, DQ, VL). 0 elsewhere and when all are there.
-/// A build for a newer CPU would otherwise die on its first unknown instruction.
-static inline int bf_missing_cpu_features(void) {
-    int missing = 0;
+/// The x86 instruction sets the CPU running this offers (cpuid, and XCR0 for the registers the
+/// OS saves), as bits: 1 AVX2, 2 FMA, 4 AVX-512 (F, BW, DQ, VL); -1 when cpuid fails; 0 off x86.
+static inline int bf_cpu_features(void) {
+    int features = 0;
 #if defined(__x86_64__)
     unsigned a = 0, b = 0, c = 0, d = 0, b7 = 0, xcr0 = 0, ignored = 0;
     if (__get_cpuid(1, &a, &b, &c, &d) == 0) { return -1; }
@@ -215,19 +207,30 @@ static inline int bf_missing_cpu_features(void) {
     if (osSavesYMM) { __asm__("xgetbv" : "=a"(xcr0), "=d"(ignored) : "c"(0)); }
     if (__get_cpuid_count(7, 0, &a, &b7, &c, &d) == 0) { b7 = 0; }
     const int avx = (xcr0 & 0x6) == 0x6, avx512 = (xcr0 & 0xE6) == 0xE6;
-    (void)avx; (void)avx512; (void)hasFMA;
+    const unsigned need512 = (1u << 16) | (1u << 17) | (1u << 30) | (1u << 31);   // F, DQ, BW, VL
+    if (avx && (b7 & (1u << 5))) { features |= 1; }
+    if (avx && hasFMA) { features |= 2; }
+    if (avx512 && (b7 & need512) == need512) { features |= 4; }
+#endif
+    return features;
+}
+
+/// The x86 instruction sets this code was compiled for (`-target-cpu`) that the CPU running it
+/// lacks, as `bf_cpu_features` bits; -1 when cpuid fails; 0 elsewhere and when all are there.
+/// A build for a newer CPU would otherwise die on its first unknown instruction.
+static inline int bf_missing_cpu_features(void) {
+    int built = 0;
 #if defined(__AVX2__)
-    if (!avx || !(b7 & (1u << 5))) { missing |= 1; }
+    built |= 1;
 #endif
 #if defined(__FMA__)
-    if (!avx || !hasFMA) { missing |= 2; }
+    built |= 2;
 #endif
 #if defined(__AVX512F__)
-    const unsigned need = (1u << 16) | (1u << 17) | (1u << 30) | (1u << 31);   // F, DQ, BW, VL
-    if (!avx512 || (b7 & need) != need) { missing |= 4; }
+    built |= 4;
 #endif
-#endif
-    return missing;
+    const int cpu = bf_cpu_features();
+    return cpu < 0 ? (built ? -1 : 0) : built & ~cpu;
 }
 
 /// libm's expf (the C library's, as TFLite's reference LOGISTIC uses).
@@ -424,24 +427,6 @@ static inline int bf_vector_isa(void) {
     return 1;
 #elif defined(__ARM_NEON)
     return 5;
-#else
-    return 0;
-#endif
-}
-
-/// What the CPU running this offers (cpuid, whatever the build assumed): 4 AVX-512 (F, BW,
-/// DQ, VL), 3 AVX2 with FMA, 1 SSE2 alone; 0 off x86-64.
-static inline int bf_cpu_vector_isa(void) {
-#if defined(__x86_64__)
-    unsigned a = 0, b = 0, c = 0, d = 0, b7 = 0, xcr0 = 0, ignored = 0;
-    if (__get_cpuid(1, &a, &b, &c, &d) == 0) { return 1; }
-    const int osSavesYMM = (c & (1u << 27)) != 0, hasFMA = (c & (1u << 12)) != 0;
-    if (osSavesYMM) { __asm__("xgetbv" : "=a"(xcr0), "=d"(ignored) : "c"(0)); }
-    if (__get_cpuid_count(7, 0, &a, &b7, &c, &d) == 0) { b7 = 0; }
-    const unsigned need512 = (1u << 16) | (1u << 17) | (1u << 30) | (1u << 31);
-    const int avx2 = (xcr0 & 0x6) == 0x6 && (b7 & (1u << 5)) && hasFMA;
-    if (avx2 && (xcr0 & 0xE6) == 0xE6 && (b7 & need512) == need512) { return 4; }
-    return avx2 ? 3 : 1;
 #else
     return 0;
 #endif

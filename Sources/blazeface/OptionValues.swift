@@ -1,5 +1,7 @@
 import ArgumentParser
+import BlazeFace
 import BlazeModel
+import FaceRedaction
 
 /// `--threads N` (1...64) or `--threads auto`: the cores this process may use (affinity and
 /// cgroup quota, `AvailableCores`), at most 4, past which these models stop scaling.
@@ -22,3 +24,8 @@ struct ThreadCount: ExpressibleByArgument, CustomStringConvertible {
     var description: String { isAutomatic ? "auto" : String(value) }
     static var allValueStrings: [String] { ["auto", "1...64"] }
 }
+
+// Options whose values are the library's own enums (`--orientation upMirrored`, `--mode blur`):
+// ArgumentParser parses and lists their raw values.
+extension ImageOrientation: ExpressibleByArgument {}
+extension RedactionOptions.Mode: ExpressibleByArgument {}
