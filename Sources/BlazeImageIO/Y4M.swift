@@ -46,7 +46,7 @@ public struct Y4MHeader: Sendable, Equatable {
     }
 
     /// Bytes of one frame's planes.
-    var frameBytes: Int {
+    public var frameBytes: Int {
         guard let s = colorSpace.chromaShift else { return width * height }
         let cw = (width + (1 << s.x) - 1) >> s.x, ch = (height + (1 << s.y) - 1) >> s.y
         return width * height + 2 * cw * ch
@@ -96,16 +96,26 @@ public final class Y4MReader {
 
     /// The next frame as RGB, or nil at the end of the stream (an end inside a frame is an error).
     public func nextFrame() throws(ImageError) -> RGBImage? {
-        guard let line = try input.line(maxLength: Self.maxHeaderLength) else { return nil }
+        guard try nextFrame(planes: &planes) else { return nil }
+        return Self.convert(planes, header)
+    }
+
+    /// Reads the next frame's planes as stored (Y, then U and V at the colour space's
+    /// subsampling; `header.frameBytes` bytes) into `planes`, resized to fit; false at the end of
+    /// the stream (an end inside a frame is an error). For work on YUV itself: pixels pass
+    /// through without a colour conversion.
+    public func nextFrame(planes: inout [UInt8]) throws(ImageError) -> Bool {
+        guard let line = try input.line(maxLength: Self.maxHeaderLength) else { return false }
         guard line.starts(with: Array("FRAME".utf8)), line.count == 5 || line[5] == UInt8(ascii: " ") else {
             throw .y4m("frame \(frameIndex): expected a FRAME header, found \(Self.printable(line))")
         }
+        if planes.count != header.frameBytes { planes = [UInt8](repeating: 0, count: header.frameBytes) }
         let got = try planes.withUnsafeMutableBufferPointer { p throws(ImageError) in try input.read(into: p) }
         guard got == planes.count else {
             throw .y4m("frame \(frameIndex) is truncated: \(got) of \(planes.count) bytes")
         }
         frameIndex += 1
-        return Self.convert(planes, header)
+        return true
     }
 
     /// Parses the stream header line (without its newline).

@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// Writes RGB frames as a YUV4MPEG2 stream (C444, or C420jpeg with each 2x2 block's chroma
-/// averaged), BT.601 limited range: what players and `ffmpeg -i x.y4m` read.
+/// averaged), BT.601 limited range: what players and `ffmpeg -i x.y4m` read. Or, with another
+/// reader's header, writes its frames' planes as they are (`write(planes:)`).
 public final class Y4MWriter {
     /// The stream's header: frame size, frame rate and chroma layout.
     public let header: Y4MHeader
@@ -37,10 +38,43 @@ public final class Y4MWriter {
         try put(Array("YUV4MPEG2 W\(width) H\(height) F\(frameRateNumerator):\(frameRateDenominator) Ip A1:1 C\(colorSpace.rawValue)\n".utf8))
     }
 
+    /// A stream with `header`'s size, frame rate, colour space and range (a reader's), for
+    /// `write(planes:)`: YUV passed through with no colour conversion.
+    public init(path: String, header: Y4MHeader) throws(ImageError) {
+        guard header.width > 0, header.height > 0, header.frameRateNumerator > 0, header.frameRateDenominator > 0 else {
+            throw .invalidSize(width: header.width, height: header.height)
+        }
+        self.header = header
+        if path == "-" {
+            guard let f = fdopen(dup(1), "wb") else { throw .io(path: "<stdout>", reason: String(cString: strerror(errno))) }
+            file = f
+        } else {
+            guard let f = fopen(path, "wb") else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+            file = f
+        }
+        self.path = path
+        planes = [UInt8](repeating: 0, count: header.frameBytes)
+        let range = header.fullRange ? " XCOLORRANGE=FULL" : ""
+        try put(Array(("YUV4MPEG2 W\(header.width) H\(header.height) F\(header.frameRateNumerator):\(header.frameRateDenominator) "
+            + "Ip A1:1 C\(header.colorSpace.rawValue)\(range)\n").utf8))
+    }
+
+    /// Appends one frame's planes as stored (`header.frameBytes` bytes: Y, then U and V).
+    public func write(planes frame: [UInt8]) throws(ImageError) {
+        guard frame.count == header.frameBytes else {
+            throw .y4m("a frame of \(frame.count) bytes; the stream's frames are \(header.frameBytes)")
+        }
+        try put(Array("FRAME\n".utf8))
+        try put(frame)
+    }
+
     deinit { fclose(file) }
 
     /// Appends one frame; it must have the stream's size.
     public func write(_ image: RGBImage) throws(ImageError) {
+        guard [.c420jpeg, .c444].contains(header.colorSpace), !header.fullRange else {
+            throw .y4m("RGB frames are written as C420jpeg or C444 in limited range")
+        }
         guard image.width == header.width, image.height == header.height, image.pixels.count == image.width * image.height * 3 else {
             throw .y4m("frame is \(image.width)x\(image.height), the stream is \(header.width)x\(header.height)")
         }

@@ -8,7 +8,7 @@ public struct RedactionOptions: Sendable, Equatable {
         /// A box blur run three times (close to a Gaussian) of radius a quarter of the mask's
         /// shorter side: no feature of the face survives it.
         case blur
-        /// Blocks of an eighth of the mask's shorter side (at least 2 pixels), each its mean colour.
+        /// Blocks of an eighth of the mask's shorter side (at least a pixel), each its mean colour.
         case pixelate
         /// Black.
         case solid
@@ -34,97 +34,147 @@ public struct RedactionOptions: Sendable, Equatable {
     }
 }
 
-/// Masks regions of an image in place.
+/// Masks regions of a picture in place, plane by plane: an `RGBImage`, or the planes of a
+/// caller's pixel buffer (YUV planes masked in their own resolution, so that pixels outside the
+/// masks keep their exact bytes: no colour conversion round trip).
 public enum FaceMask {
     /// Masks each of `boxes` (normalized to `image`), scaled by `options.maskScale` about its
     /// centre and clipped to the image, as `options` say.
     public static func apply(to image: inout RGBImage, boxes: [NormalizedRect], options: RedactionOptions) {
-        for box in boxes {
-            let (w, h) = (Float(image.width), Float(image.height))
-            let cx = (box.xMin + box.width / 2) * w, cy = (box.yMin + box.height / 2) * h
-            let mw = box.width * w * options.maskScale, mh = box.height * h * options.maskScale
-            guard cx.isFinite, cy.isFinite, mw.isFinite, mh.isFinite, mw > 0, mh > 0 else { continue }
-            mask(&image, cx: cx, cy: cy, width: mw, height: mh, options: options)
+        guard image.pixels.count == image.width * image.height * 3 else { return }
+        let (w, h) = (image.width, image.height)
+        image.pixels.withUnsafeMutableBufferPointer { p in
+            guard let base = p.baseAddress else { return }
+            let plane = Plane(base: base, width: w, height: h, rowStride: 3 * w, channels: 3, masked: 3, black: 0, scale: 1)
+            apply(to: [plane], imageWidth: w, imageHeight: h, boxes: boxes, options: options)
         }
     }
 
-    private static func mask(_ image: inout RGBImage, cx: Float, cy: Float, width mw: Float, height mh: Float,
-                             options: RedactionOptions) {
-        let x0 = max(0, Int((cx - mw / 2).rounded(.down))), x1 = min(image.width, Int((cx + mw / 2).rounded(.up)))
-        let y0 = max(0, Int((cy - mh / 2).rounded(.down))), y1 = min(image.height, Int((cy + mh / 2).rounded(.up)))
-        guard x0 < x1, y0 < y1 else { return }
-        let side = max(1, Int(min(mw, mh)))
-        let filled = filling(image, x0: x0, y0: y0, x1: x1, y1: y1, side: side, mode: options.mode)
-        let (rx, ry) = (mw / 2, mh / 2)
-        image.pixels.withUnsafeMutableBufferPointer { dst in
-            for y in y0..<y1 {
-                for x in x0..<x1 {
-                    if options.ellipse {
-                        let dx = (Float(x) + 0.5 - cx) / rx, dy = (Float(y) + 0.5 - cy) / ry
-                        guard dx * dx + dy * dy <= 1 else { continue }
-                    }
-                    let d = 3 * (y * image.width + x), s = 3 * ((y - y0) * (x1 - x0) + (x - x0))
-                    dst[d] = filled[s]; dst[d + 1] = filled[s + 1]; dst[d + 2] = filled[s + 2]
-                }
+    /// Masks each of `boxes` (normalized to the buffer) in the memory of `pixelBuffer`, which
+    /// must be writable (a camera frame's, or any buffer the caller owns): every format, YUV
+    /// planes at their own resolution, alpha left alone. YUV is taken as limited range (solid
+    /// black is Y 16) unless `fullRange`.
+    public static func apply(to pixelBuffer: PixelBuffer, boxes: [NormalizedRect], options: RedactionOptions, fullRange: Bool = false) {
+        let (w, h) = (pixelBuffer.width, pixelBuffer.height)
+        let (cw, ch) = ((w + 1) / 2, (h + 1) / 2)
+        func plane(_ p: PixelBuffer.Plane, _ width: Int, _ height: Int, channels: Int, masked: Int, black: UInt8, scale: Float) -> Plane {
+            Plane(base: UnsafeMutablePointer(mutating: p.base.assumingMemoryBound(to: UInt8.self)), width: width, height: height,
+                  rowStride: p.rowStride, channels: channels, masked: masked, black: black, scale: scale)
+        }
+        let luma: UInt8 = fullRange ? 0 : 16
+        var planes: [Plane] = []
+        switch pixelBuffer.format {
+        case .rgb: planes = [plane(pixelBuffer.plane0, w, h, channels: 3, masked: 3, black: 0, scale: 1)]
+        case .rgba, .bgra: planes = [plane(pixelBuffer.plane0, w, h, channels: 4, masked: 3, black: 0, scale: 1)]
+        case .gray: planes = [plane(pixelBuffer.plane0, w, h, channels: 1, masked: 1, black: 0, scale: 1)]
+        case .i420:
+            guard let u = pixelBuffer.plane1, let v = pixelBuffer.plane2 else { return }
+            planes = [plane(pixelBuffer.plane0, w, h, channels: 1, masked: 1, black: luma, scale: 1),
+                      plane(u, cw, ch, channels: 1, masked: 1, black: 128, scale: 0.5),
+                      plane(v, cw, ch, channels: 1, masked: 1, black: 128, scale: 0.5)]
+        case .nv12, .nv21:
+            guard let c = pixelBuffer.plane1 else { return }
+            planes = [plane(pixelBuffer.plane0, w, h, channels: 1, masked: 1, black: luma, scale: 1),
+                      plane(c, cw, ch, channels: 2, masked: 2, black: 128, scale: 0.5)]
+        }
+        apply(to: planes, imageWidth: w, imageHeight: h, boxes: boxes, options: options)
+    }
+
+    /// One plane of a picture: `channels` interleaved bytes a pixel, the first `masked` of them
+    /// masked (alpha is not), `black` their solid fill, `scale` its pixels per picture pixel.
+    struct Plane {
+        let base: UnsafeMutablePointer<UInt8>
+        let width: Int, height: Int, rowStride: Int, channels: Int, masked: Int
+        let black: UInt8, scale: Float
+    }
+
+    static func apply(to planes: [Plane], imageWidth: Int, imageHeight: Int, boxes: [NormalizedRect], options: RedactionOptions) {
+        let (w, h) = (Float(imageWidth), Float(imageHeight))
+        for box in boxes {
+            let cx = (box.xMin + box.width / 2) * w, cy = (box.yMin + box.height / 2) * h
+            let mw = box.width * w * options.maskScale, mh = box.height * h * options.maskScale
+            guard cx.isFinite, cy.isFinite, mw.isFinite, mh.isFinite, mw > 0, mh > 0 else { continue }
+            // Blocks and blur radius are set in picture pixels, so every plane hides the same detail.
+            let side = max(1, min(mw, mh))
+            for plane in planes {
+                mask(plane, cx: cx * plane.scale, cy: cy * plane.scale, width: mw * plane.scale, height: mh * plane.scale,
+                     side: side * plane.scale, options: options)
             }
         }
     }
 
-    /// The mask's filling over the rectangle x0..<x1, y0..<y1 (row-major RGB).
-    private static func filling(_ image: RGBImage, x0: Int, y0: Int, x1: Int, y1: Int, side: Int,
+    /// Masks the ellipse (or box) of `width` x `height` about (cx, cy), in the plane's pixels.
+    private static func mask(_ plane: Plane, cx: Float, cy: Float, width mw: Float, height mh: Float, side: Float,
+                             options: RedactionOptions) {
+        let x0 = max(0, Int((cx - mw / 2).rounded(.down))), x1 = min(plane.width, Int((cx + mw / 2).rounded(.up)))
+        let y0 = max(0, Int((cy - mh / 2).rounded(.down))), y1 = min(plane.height, Int((cy + mh / 2).rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return }
+        let filled = filling(plane, x0: x0, y0: y0, x1: x1, y1: y1, side: side, mode: options.mode)
+        let (rx, ry, n, c) = (mw / 2, mh / 2, plane.masked, plane.channels)
+        for y in y0..<y1 {
+            let row = plane.base + y * plane.rowStride
+            var (from, to) = (x0, x1)
+            if options.ellipse {
+                // The ellipse's span on this row, by pixel centres.
+                let dy = (Float(y) + 0.5 - cy) / ry
+                guard dy * dy <= 1 else { continue }
+                let half = rx * (1 - dy * dy).squareRoot()
+                from = max(x0, Int((cx - half - 0.5).rounded(.up)))
+                to = min(x1, Int((cx + half - 0.5).rounded(.down)) + 1)
+            }
+            guard from < to else { continue }
+            for x in from..<to {
+                let s = n * ((y - y0) * (x1 - x0) + (x - x0))
+                for k in 0..<n { row[c * x + k] = filled[s + k] }
+            }
+        }
+    }
+
+    /// The mask's filling over the rectangle x0..<x1, y0..<y1 of the plane (its masked channels,
+    /// row-major, packed).
+    private static func filling(_ plane: Plane, x0: Int, y0: Int, x1: Int, y1: Int, side: Float,
                                 mode: RedactionOptions.Mode) -> [UInt8] {
-        let (w, h) = (x1 - x0, y1 - y0)
+        let (w, h, n, c) = (x1 - x0, y1 - y0, plane.masked, plane.channels)
+        func sample(_ x: Int, _ y: Int, _ k: Int) -> UInt8 { plane.base[(y0 + y) * plane.rowStride + c * (x0 + x) + k] }
         switch mode {
         case .solid:
-            return [UInt8](repeating: 0, count: w * h * 3)
+            return [UInt8](repeating: plane.black, count: w * h * n)
         case .pixelate:
-            let block = max(2, side / 8)
-            var out = [UInt8](repeating: 0, count: w * h * 3)
+            // An eighth of the mask, at least 2 picture pixels.
+            let block = max(1, Int((max(2 * plane.scale, side / 8)).rounded(.down)))
+            var out = [UInt8](repeating: 0, count: w * h * n)
             for by in stride(from: 0, to: h, by: block) {
                 for bx in stride(from: 0, to: w, by: block) {
-                    var sum = SIMD3<Int>(), n = 0
-                    for y in by..<min(by + block, h) {
-                        for x in bx..<min(bx + block, w) {
-                            let i = 3 * ((y0 + y) * image.width + x0 + x)
-                            sum &+= SIMD3(Int(image.pixels[i]), Int(image.pixels[i + 1]), Int(image.pixels[i + 2]))
-                            n += 1
-                        }
-                    }
-                    let mean = sum / n
-                    for y in by..<min(by + block, h) {
-                        for x in bx..<min(bx + block, w) {
-                            let o = 3 * (y * w + x)
-                            (out[o], out[o + 1], out[o + 2]) = (UInt8(mean.x), UInt8(mean.y), UInt8(mean.z))
-                        }
+                    let (ys, xs) = (by..<min(by + block, h), bx..<min(bx + block, w))
+                    for k in 0..<n {
+                        var sum = 0
+                        for y in ys { for x in xs { sum += Int(sample(x, y, k)) } }
+                        let mean = UInt8(sum / (ys.count * xs.count))
+                        for y in ys { for x in xs { out[n * (y * w + x) + k] = mean } }
                     }
                 }
             }
             return out
         case .blur:
             // Separable box blurs, three passes each way, edges clamped to the rectangle.
-            let radius = max(1, side / 4)
-            var plane = [Float](repeating: 0, count: w * h * 3)
-            for y in 0..<h {
-                for x in 0..<w {
-                    let i = 3 * ((y0 + y) * image.width + x0 + x), o = 3 * (y * w + x)
-                    plane[o] = Float(image.pixels[i]); plane[o + 1] = Float(image.pixels[i + 1]); plane[o + 2] = Float(image.pixels[i + 2])
-                }
-            }
+            let radius = max(1, Int(side / 4))
+            var data = [Float](repeating: 0, count: w * h * n)
+            for y in 0..<h { for x in 0..<w { for k in 0..<n { data[n * (y * w + x) + k] = Float(sample(x, y, k)) } } }
             for _ in 0..<3 {
-                boxBlur(&plane, count: h, length: w, stride: 3, step: 3 * w, radius: radius)   // along rows
-                boxBlur(&plane, count: w, length: h, stride: 3 * w, step: 3, radius: radius)   // along columns
+                boxBlur(&data, count: h, length: w, stride: n, step: n * w, channels: n, radius: radius)   // along rows
+                boxBlur(&data, count: w, length: h, stride: n * w, step: n, channels: n, radius: radius)   // along columns
             }
-            return plane.map { UInt8(min(max($0.rounded(), 0), 255)) }
+            return data.map { UInt8(min(max($0.rounded(), 0), 255)) }
         }
     }
 
     /// A running-mean blur of `count` lines of `length` pixels (`stride` floats apart within a
-    /// line, lines `step` apart), each channel on its own, the line's ends repeated past them.
-    private static func boxBlur(_ plane: inout [Float], count: Int, length: Int, stride: Int, step: Int, radius: Int) {
+    /// line, lines `step` apart), each of `channels` on its own, the line's ends repeated past them.
+    private static func boxBlur(_ plane: inout [Float], count: Int, length: Int, stride: Int, step: Int, channels: Int, radius: Int) {
         var line = [Float](repeating: 0, count: length)
         let window = Float(2 * radius + 1)
         for l in 0..<count {
-            for c in 0..<3 {
+            for c in 0..<channels {
                 let base = l * step + c
                 for i in 0..<length { line[i] = plane[base + i * stride] }
                 var sum: Float = 0

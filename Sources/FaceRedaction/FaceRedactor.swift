@@ -1,65 +1,205 @@
 import BlazeFace
 import BlazeImage
+import Dispatch
 import FaceTracking
 
-/// Hides every face of a photo or of a video's frames, in place: detection (tiled for pictures
-/// larger than the model sees well), tracking IDs across frames, and a face the detector loses
-/// kept masked along its predicted path for up to `linger` frames (fail-secure: a face slipping
-/// out of one detection is not shown). One frame at a time, in timestamp order; not thread-safe.
+/// Hides every face of a photo or of a video's frames, in place: an `RGBImage` or the memory of
+/// a caller's pixel buffer (camera frames, decoded video), one frame at a time.
+///
+/// What is searched, so that small faces are found and no frame shows a face:
+/// - pictures larger than three times the model's input are cut into tiles
+///   (`TilingOptions.automatic`): a still picture is searched in every tile;
+/// - in video, the whole frame and a region twice the size of every tracked face (lost ones
+///   included) are searched on every frame, so masks follow the faces without lag; the tiles,
+///   which find the small faces that appear, are shared out over `scanInterval` frames (every
+///   tile on the first frame);
+/// - a face the detector loses stays masked along its predicted path for `linger` frames
+///   (fail-secure: a face slipping out of one detection is not shown).
+///
+/// Regions run `jobs` at a time, each on its own copy of the network. Frames in timestamp
+/// order; not thread-safe (one video per redactor).
 public final class FaceRedactor {
+    /// The mask.
     public let options: RedactionOptions
     /// Frames a lost face stays masked (0...100, default 5).
     public let linger: Int
-    private let detector: FaceDetector
+    /// Frames over which the tiles are shared out in video (1...100, default 4; 1: every tile
+    /// on every frame).
+    public let scanInterval: Int
+    private let detectors: [FaceDetector]
     private let tiled: Bool
     private var tracker: FaceTracker
-    /// Faces masked so far, and masks drawn for faces the detector missed (bridged by lingering).
-    public private(set) var facesMasked = 0, lingeringMasks = 0
+    private var frameIndex = 0
 
-    /// A redactor with these options; `tiled` (default true) tiles pictures larger than three
-    /// times the model's input (`TilingOptions.automatic`).
+    /// What has been masked so far.
+    public struct Statistics: Sendable, Equatable {
+        /// Pictures and video frames redacted.
+        public var frames = 0
+        /// Masks drawn over detected faces.
+        public var facesMasked = 0
+        /// Masks drawn over faces the detector missed in that frame, at their predicted place.
+        public var lingeringMasks = 0
+        /// Regions run through the network (tiles, tracked faces' regions, whole frames).
+        public var regionsSearched = 0
+    }
+
+    /// What has been masked so far.
+    public private(set) var statistics = Statistics()
+
+    /// A redactor with these options. `tiled` (default true) tiles pictures larger than three
+    /// times the model's input; `jobs` (default `FaceDetectorOptions.automaticThreads`) is how
+    /// many regions run at once. `detectorOptions.maxFaces` is ignored: every face is masked.
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(), options: RedactionOptions = RedactionOptions(),
-                linger: Int = 5, tiled: Bool = true) throws(DetectorError) {
+                linger: Int = 5, scanInterval: Int = 4, tiled: Bool = true,
+                jobs: Int = FaceDetectorOptions.automaticThreads) throws(DetectorError) {
         guard (0...100).contains(linger) else { throw .invalidOption(name: "linger", value: "\(linger)", allowed: "in 0...100") }
+        guard (1...100).contains(scanInterval) else {
+            throw .invalidOption(name: "scanInterval", value: "\(scanInterval)", allowed: "in 1...100")
+        }
+        guard (1...64).contains(jobs) else { throw .invalidOption(name: "jobs", value: "\(jobs)", allowed: "in 1...64") }
         self.options = try options.validated()
-        self.linger = linger
-        self.tiled = tiled
+        (self.linger, self.scanInterval, self.tiled) = (linger, scanInterval, tiled)
         var detectorOptions = detectorOptions
-        detectorOptions.runningMode = .image
-        detector = try FaceDetector(options: detectorOptions)
+        (detectorOptions.runningMode, detectorOptions.maxFaces, detectorOptions.threads) = (.image, nil, 1)
+        detectorOptions.liveStreamHandler = nil
+        var detectors: [FaceDetector] = []
+        for _ in 0..<jobs { detectors.append(try FaceDetector(options: detectorOptions)) }
+        self.detectors = detectors
         tracker = try FaceTracker(options: FaceTrackingOptions(maxMissingFrames: linger))
     }
 
-    /// Masks the faces of one still picture (no tracking); returns how many.
+    /// Masks the faces of one still picture (every tile searched, no tracking); returns how many.
     @discardableResult
     public func redact(image: inout RGBImage) throws(DetectorError) -> Int {
-        let faces = try detect(image).detections.map(\.relativeBoundingBox)
-        FaceMask.apply(to: &image, boxes: faces, options: options)
-        facesMasked += faces.count
-        return faces.count
+        let boxes = try stillFaces(image)
+        FaceMask.apply(to: &image, boxes: boxes, options: options)
+        return boxes.count
+    }
+
+    /// Masks the faces of one still picture in the (writable) memory of `pixelBuffer`; YUV
+    /// formats are limited range unless `fullRange`. Returns how many.
+    @discardableResult
+    public func redact(pixelBuffer: PixelBuffer, fullRange: Bool = false) throws(DetectorError) -> Int {
+        let boxes = try stillFaces(pixelBuffer)
+        FaceMask.apply(to: pixelBuffer, boxes: boxes, options: options, fullRange: fullRange)
+        return boxes.count
     }
 
     /// Masks the faces of one video frame, and those lost within `linger` frames at their
     /// predicted place; timestamps must strictly increase. Returns how many masks were drawn.
     @discardableResult
     public func redact(frame: inout RGBImage, timestampInMilliseconds t: Int) throws(DetectorError) -> Int {
-        let detected = try detect(frame)
-        // Where the faces missing from this frame are expected, before the tracker moves on.
-        let predicted = tracker.predictedBoxes(at: t, imageWidth: frame.width, imageHeight: frame.height, includingMissing: true)
-        let tracked = try tracker.update(detected, imageWidth: frame.width, imageHeight: frame.height, timestampInMilliseconds: t)
-        let lost = Set(tracked.missingIDs)
-        let bridged = predicted.filter { lost.contains($0.id) }.map(\.box)
-        let boxes = tracked.faces.map(\.detection.relativeBoundingBox) + bridged
+        let boxes = try masks(inVideoFrame: frame, timestampInMilliseconds: t).map(\.box)
         FaceMask.apply(to: &frame, boxes: boxes, options: options)
-        facesMasked += tracked.faces.count
-        lingeringMasks += bridged.count
         return boxes.count
     }
 
-    private func detect(_ image: RGBImage) throws(DetectorError) -> FaceDetectorResult {
-        if tiled, let tiling = TilingOptions.automatic(width: image.width, height: image.height, model: detector.options.model) {
-            return try detector.detect(image: image, tiling: tiling)
-        }
-        return try detector.detect(image: image)
+    /// Masks one video frame in the (writable) memory of `pixelBuffer`, as
+    /// `redact(frame:timestampInMilliseconds:)`: a camera frame anonymised before it is shown or
+    /// recorded. YUV formats are limited range unless `fullRange`.
+    @discardableResult
+    public func redact(videoFrame pixelBuffer: PixelBuffer, fullRange: Bool = false,
+                       timestampInMilliseconds t: Int) throws(DetectorError) -> Int {
+        let boxes = try masks(inVideoFrame: pixelBuffer, timestampInMilliseconds: t).map(\.box)
+        FaceMask.apply(to: pixelBuffer, boxes: boxes, options: options, fullRange: fullRange)
+        return boxes.count
     }
+
+    // MARK: - Where the masks go
+
+    private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P) throws(DetectorError) -> [NormalizedRect] {
+        if let image = pixels as? RGBImage, image.pixels.count != image.width * image.height * 3 {
+            throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
+        }
+        var searches = [FaceDetector.RegionSearch(region: nil, minScore: 0)]
+        if let tiling = tiling(pixels) {
+            searches += tiling.regions(width: pixels.width, height: pixels.height).map { .init(region: $0, minScore: tiling.minTileConfidence) }
+        }
+        let faces = try detect(pixels, searches).detections.map(\.relativeBoundingBox)
+        statistics.frames += 1
+        statistics.facesMasked += faces.count
+        return faces
+    }
+
+    /// Where one video frame's masks go, without drawing them: each face's tracking ID and box
+    /// (normalized), the faces detected and those lost within `linger` frames at their predicted
+    /// place. For recorded video, with `LookBehind`: masks drawn on frames before a face was found.
+    public func masks<P: SampledPixels & Sendable>(inVideoFrame pixels: P,
+                                                   timestampInMilliseconds t: Int) throws(DetectorError) -> [(id: Int, box: NormalizedRect)] {
+        if let image = pixels as? RGBImage, image.pixels.count != image.width * image.height * 3 {
+            throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
+        }
+        let (w, h) = (pixels.width, pixels.height)
+        // Where every tracked face is expected now, lost ones included, before the tracker moves on.
+        let predicted = tracker.predictedBoxes(at: t, imageWidth: w, imageHeight: h, includingMissing: true)
+        var searches = [FaceDetector.RegionSearch(region: nil, minScore: 0)]
+        searches += predicted.compactMap { Self.searchRegion(around: $0.box, width: w, height: h) }.map { .init(region: $0, minScore: 0) }
+        if let tiling = tiling(pixels) {
+            let regions = tiling.regions(width: w, height: h)
+            let share = frameIndex == 0 ? regions[...] : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
+            searches += share.map { .init(region: $0, minScore: tiling.minTileConfidence) }
+        }
+        let detected = try detect(pixels, searches)
+        let tracked = try tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
+        let lost = Set(tracked.missingIDs)
+        let bridged = predicted.filter { lost.contains($0.id) }
+        frameIndex += 1
+        statistics.frames += 1
+        statistics.facesMasked += tracked.faces.count
+        statistics.lingeringMasks += bridged.count
+        return tracked.faces.map { (id: $0.trackingID ?? -1, box: $0.detection.relativeBoundingBox) } + bridged
+    }
+
+    private func tiling<P: SampledPixels>(_ pixels: P) -> TilingOptions? {
+        tiled ? TilingOptions.automatic(width: pixels.width, height: pixels.height, model: detectors[0].options.model) : nil
+    }
+
+    /// The regions, `jobs` at a time (each detector takes every `jobs`-th), merged once.
+    private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [FaceDetector.RegionSearch]) throws(DetectorError) -> FaceDetectorResult {
+        statistics.regionsSearched += searches.count
+        let jobs = min(detectors.count, searches.count)
+        guard jobs > 1 else { return try detectors[0].detect(sampled: pixels, searches: searches) }
+        let (results, detectors) = (ResultSlots(count: jobs), detectors)
+        DispatchQueue.concurrentPerform(iterations: jobs) { j in
+            let mine = Array(stride(from: j, to: searches.count, by: jobs).map { searches[$0] })
+            results.set(j, Result { () throws(DetectorError) in try detectors[j].detections(sampled: pixels, searches: mine) })
+        }
+        var raw: [RawDetection] = []
+        for j in 0..<jobs { raw += try results.get(j) }
+        return detectors[0].merge(raw, width: pixels.width, height: pixels.height)
+    }
+
+    /// A square of twice the face's larger side about its centre, moved inside the picture (and
+    /// no larger than it); nil for a box that is not finite or lies outside the picture.
+    static func searchRegion(around box: NormalizedRect, width: Int, height: Int) -> RegionOfInterest? {
+        let (w, h) = (Float(width), Float(height))
+        let side = min(2 * max(box.width * w, box.height * h), w, h)
+        let cx = (box.xMin + box.width / 2) * w, cy = (box.yMin + box.height / 2) * h
+        guard side.isFinite, cx.isFinite, cy.isFinite, side >= 4, cx > -side / 2, cx < w + side / 2, cy > -side / 2, cy < h + side / 2
+        else { return nil }
+        let x = min(max(cx - side / 2, 0), w - side), y = min(max(cy - side / 2, 0), h - side)
+        return RegionOfInterest(left: x / w, top: y / h, right: min(1, (x + side) / w), bottom: min(1, (y + side) / h))
+    }
+
+    /// The `part`-th of `parts` interleaved shares of `regions` (every `parts`-th region), so that
+    /// each frame's share is spread over the picture.
+    static func share(of regions: [RegionOfInterest], part: Int, parts: Int) -> ArraySlice<RegionOfInterest> {
+        ArraySlice(stride(from: part, to: regions.count, by: parts).map { regions[$0] })
+    }
+}
+
+/// One result per job, written from `concurrentPerform`'s threads, each to its own slot (plain
+/// memory, so that no array is shared between threads).
+private final class ResultSlots: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<Result<[RawDetection], DetectorError>>
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: .success([]))
+    }
+    deinit {
+        _ = slots.deinitialize()
+        slots.deallocate()
+    }
+    func set(_ i: Int, _ r: Result<[RawDetection], DetectorError>) { slots[i] = r }
+    func get(_ i: Int) throws(DetectorError) -> [RawDetection] { try slots[i].get() }
 }

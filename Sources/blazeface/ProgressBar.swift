@@ -1,30 +1,38 @@
 import Foundation
 
 /// A one-line progress bar with rate and time left, redrawn on stderr (at most ten times a
-/// second). Only used when stderr is a terminal; cleared when the batch ends.
+/// second); with no total (a stream), the count and rate alone. Only used when stderr is a
+/// terminal; cleared when the batch ends.
 final class ProgressBar {
-    private let total: Int
+    private let total: Int?
+    private let unit: String
     private let start = ContinuousClock.now
     private var lastDraw: ContinuousClock.Instant?
     private var drawn = false
 
-    init(total: Int) { self.total = total }
+    init(total: Int?, unit: String = "img") { (self.total, self.unit) = (total, unit) }
 
-    /// Whether a batch of `count` items should show one: stderr is a terminal and the batch is long.
-    static func wanted(count: Int, disabled: Bool) -> Bool {
-        !disabled && count >= 10 && isatty(STDERR_FILENO) == 1
+    /// Whether a batch of `count` items (nil: not known) should show one: stderr is a terminal
+    /// and the batch is long.
+    static func wanted(count: Int?, disabled: Bool) -> Bool {
+        !disabled && (count ?? 10) >= 10 && isatty(STDERR_FILENO) == 1
     }
 
     func update(done: Int) {
         let now = ContinuousClock.now
-        if drawn, let lastDraw, now - lastDraw < .milliseconds(100), done < total { return }
+        if drawn, let lastDraw, now - lastDraw < .milliseconds(100), done < total ?? Int.max { return }
         lastDraw = now
         let elapsed = Self.seconds(now - start)
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        guard let total else {
+            FileHandle.standardError.write(Data("\r\(done) \(unit)  \(Self.format1(rate)) \(unit)/s  ".utf8))
+            drawn = true
+            return
+        }
         let left = rate > 0 ? Double(total - done) / rate : 0
-        let width = 30, filled = total > 0 ? width * done / total : width
+        let width = 30, filled = total > 0 ? min(width, width * done / total) : width
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        let line = "\r[\(bar)] \(done)/\(total)  \(Self.format1(rate)) img/s  ETA \(Self.clock(left))  "
+        let line = "\r[\(bar)] \(done)/\(total)  \(Self.format1(rate)) \(unit)/s  ETA \(Self.clock(left))  "
         FileHandle.standardError.write(Data(line.utf8))
         drawn = true
     }

@@ -39,11 +39,25 @@ struct Redact: ParsableCommand {
     @Option(help: "Video: frames a lost face stays masked (0...100).")
     var linger: Int = 5
 
+    @Option(help: "Video: search every tile (new small faces) once every K frames, a share of them on each frame; the whole frame and the tracked faces are searched on every frame (1...100).")
+    var every: Int = 4
+
+    @Option(help: "Regions (tiles, tracked faces) searched at once, each on its own copy of the network: auto (the available cores, at most 4) or 1...64.")
+    var jobs = ThreadCount(argument: "auto")!
+
+    @Option(help: "Video files and pipes: frames held back (0...300; default --every + --linger) so that a face found late is masked on the frames before too.")
+    var lookBehind: Int?
+
     @Flag(help: "Never tile: detect on the whole frame only (faster, misses small faces).")
     var noTiles = false
 
+    @Flag(help: "No progress bar on stderr (it is shown only on a terminal).")
+    var noProgress = false
+
     func validate() throws {
         guard (0...100).contains(linger) else { throw ValidationError("--linger must be in 0...100") }
+        guard (1...100).contains(every) else { throw ValidationError("--every must be in 1...100") }
+        guard (0...300).contains(lookBehind ?? 0) else { throw ValidationError("--look-behind must be in 0...300") }
         guard maskScale.isFinite, (1...4).contains(maskScale) else { throw ValidationError("--mask-scale must be in 1...4") }
     }
 
@@ -53,7 +67,7 @@ struct Redact: ParsableCommand {
             redactor = try FaceRedactor(
                 detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: threshold),
                 options: RedactionOptions(mode: mode, ellipse: !boxes, maskScale: maskScale),
-                linger: linger, tiled: !noTiles)
+                linger: linger, scanInterval: every, tiled: !noTiles, jobs: jobs.value)
         } catch { throw ToolError(error.description) }
         let video = input == "-" || input.lowercased().hasSuffix(".y4m")
         var isFolder: ObjCBool = false
@@ -77,7 +91,10 @@ struct Redact: ParsableCommand {
     private func redactFolder(_ redactor: FaceRedactor) throws {
         let files = FileManager.default.enumerator(atPath: input)?.compactMap { $0 as? String }.sorted() ?? []
         var (pictures, faces, skipped) = (0, 0, 0)
-        for relative in files where !(relative as NSString).lastPathComponent.hasPrefix(".") {
+        let progress = ProgressBar.wanted(count: files.count, disabled: noProgress) ? ProgressBar(total: files.count, unit: "files") : nil
+        defer { progress?.clear() }
+        for (done, relative) in files.enumerated() where !(relative as NSString).lastPathComponent.hasPrefix(".") {
+            progress?.update(done: done)
             let path = (input as NSString).appendingPathComponent(relative)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
@@ -100,20 +117,72 @@ struct Redact: ParsableCommand {
     }
 
     /// Every frame is masked before it is written; a frame that fails stops the run, and no
-    /// unmasked frame is ever written.
+    /// unmasked frame is ever written. 4:2:0 and mono streams are masked in their own planes
+    /// (pixels outside the masks keep their bytes); 4:2:2 and 4:4:4 go through RGB and come out 4:2:0.
     private func redactVideo(_ redactor: FaceRedactor) throws {
+        let lookBehind = self.lookBehind ?? every + linger
         let reader = try Y4MReader(path: input)
         let header = reader.header
-        let writer = try Y4MWriter(path: output, width: header.width, height: header.height,
-                                   frameRateNumerator: header.frameRateNumerator, frameRateDenominator: header.frameRateDenominator)
-        var index = 0
-        while var frame = try reader.nextFrame() {
-            try redactor.redact(frame: &frame, timestampInMilliseconds: header.timestampInMilliseconds(ofFrame: index))
-            try writer.write(frame)
-            index += 1
+        let progress = ProgressBar.wanted(count: Self.frameCount(input, header), disabled: noProgress)
+            ? ProgressBar(total: Self.frameCount(input, header), unit: "frames") : nil
+        defer { progress?.clear() }
+        var (index, backfilled) = (0, 0)
+        if [.c420jpeg, .c420paldv, .c420mpeg2, .c420, .mono].contains(header.colorSpace) {
+            let writer = try Y4MWriter(path: output, header: header)
+            var window = try LookBehind<[UInt8]>(depth: lookBehind)
+            func write(_ done: (frame: [UInt8], boxes: [NormalizedRect])) throws {
+                var planes = done.frame
+                try Self.withPixelBuffer(&planes, header) { FaceMask.apply(to: $0, boxes: done.boxes, options: redactor.options, fullRange: header.fullRange) }
+                try writer.write(planes: planes)
+            }
+            var planes: [UInt8] = []
+            while try reader.nextFrame(planes: &planes) {
+                let t = header.timestampInMilliseconds(ofFrame: index)
+                let masks = try Self.withPixelBuffer(&planes, header) { try redactor.masks(inVideoFrame: $0, timestampInMilliseconds: t) }
+                if let done = window.push(planes, masks: masks) { try write(done) }
+                index += 1
+                progress?.update(done: index)
+            }
+            for done in window.drain() { try write(done) }
+            backfilled = window.backfilledMasks
+            try writer.flush()
+        } else {
+            let writer = try Y4MWriter(path: output, width: header.width, height: header.height,
+                                       frameRateNumerator: header.frameRateNumerator, frameRateDenominator: header.frameRateDenominator)
+            while var frame = try reader.nextFrame() {
+                try redactor.redact(frame: &frame, timestampInMilliseconds: header.timestampInMilliseconds(ofFrame: index))
+                try writer.write(frame)
+                index += 1
+                progress?.update(done: index)
+            }
+            try writer.flush()
         }
-        try writer.flush()
-        FileHandle.standardError.write(Data(("redact: \(index) frame(s), \(redactor.facesMasked) face mask(s), "
-            + "\(redactor.lingeringMasks) bridged by lingering\n").utf8))
+        progress?.clear()
+        let s = redactor.statistics
+        FileHandle.standardError.write(Data(("redact: \(index) frame(s), \(s.facesMasked) face mask(s), "
+            + "\(s.lingeringMasks) bridged by lingering, \(backfilled) drawn before a face was found, "
+            + "\(s.regionsSearched) region(s) searched\n").utf8))
+    }
+
+    /// A 4:2:0 or mono frame's planes as a pixel buffer, for the length of `body`.
+    private static func withPixelBuffer<T>(_ planes: inout [UInt8], _ header: Y4MHeader, _ body: (PixelBuffer) throws -> T) throws -> T {
+        let (w, h) = (header.width, header.height)
+        let (cw, ch) = ((w + 1) / 2, (h + 1) / 2)
+        return try planes.withUnsafeMutableBytes { p throws -> T in
+            let frame = UnsafeRawBufferPointer(p)
+            let buffer = header.colorSpace == .mono
+                ? try PixelBuffer(format: .gray, width: w, height: h, bytes: frame)
+                : try PixelBuffer(i420: UnsafeRawBufferPointer(rebasing: frame[0..<(w * h)]), yStride: w,
+                                  u: UnsafeRawBufferPointer(rebasing: frame[(w * h)..<(w * h + cw * ch)]), uStride: cw,
+                                  v: UnsafeRawBufferPointer(rebasing: frame[(w * h + cw * ch)...]), vStride: cw,
+                                  width: w, height: h)
+            return try body(buffer)
+        }
+    }
+
+    /// The frames in a Y4M file, from its size (nil for a pipe): what the progress bar counts to.
+    private static func frameCount(_ path: String, _ header: Y4MHeader) -> Int? {
+        guard path != "-", let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return nil }
+        return size / (header.frameBytes + 6)
     }
 }

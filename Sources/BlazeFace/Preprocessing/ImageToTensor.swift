@@ -103,7 +103,12 @@ public struct ImageToTensor: Sendable {
     /// BORDER_CONSTANT 0 or BORDER_REPLICATE) followed by `convertTo(CV_32F, scale, offset)`. Each of the four
     /// taps reads R, G, B through `source` (the pixel format's conversion happens per tap); where
     /// all four are inside the image, the source's `bilinearSum` reads them (packed RGB: two loads).
-    /// Destination rows `rows` only.
+    /// Destination rows `rows` only. Specialised for each pixel format's sampler: the samplers
+    /// come through a visitor, which Swift does not specialise across modules by itself.
+    @_specialize(exported: false, where S == RGBSampler)
+    @_specialize(exported: false, where S == FourByteSampler)
+    @_specialize(exported: false, where S == GraySampler)
+    @_specialize(exported: false, where S == YUVSampler)
     func warpBilinear<S: PixelSampler>(_ source: S, inverse t: PerspectiveTransform,
                                        into tensor: UnsafeMutableBufferPointer<Float>, rows: Range<Int>) {
         let scale = (valueRange.upperBound - valueRange.lowerBound) / 255

@@ -45,6 +45,14 @@ public struct TilingOptions: Sendable, Equatable {
         tileSizes.flatMap { grid(side: min($0, width, height), width: width, height: height) }
     }
 
+    /// The tiles of a `width` x `height` picture as regions of interest (normalized).
+    public func regions(width: Int, height: Int) -> [RegionOfInterest] {
+        let (w, h) = (Float(width), Float(height))
+        return tiles(width: width, height: height).map {
+            RegionOfInterest(left: Float($0.x) / w, top: Float($0.y) / h, right: Float($0.x + $0.side) / w, bottom: Float($0.y + $0.side) / h)
+        }
+    }
+
     private func grid(side: Int, width: Int, height: Int) -> [(x: Int, y: Int, side: Int)] {
         let step = max(1, Int((Float(side) * (1 - overlap)).rounded(.down)))
         func starts(_ length: Int) -> [Int] {
@@ -55,7 +63,7 @@ public struct TilingOptions: Sendable, Equatable {
         return starts(height).flatMap { y in starts(width).map { x in (x: x, y: y, side: side) } }
     }
 
-    func validated() throws(DetectorError) -> TilingOptions {
+    package func validated() throws(DetectorError) -> TilingOptions {
         guard !tileSizes.isEmpty, tileSizes.allSatisfy({ $0 >= 16 }) else {
             throw .invalidOption(name: "tileSizes", value: "\(tileSizes)", allowed: "one or more sides of at least 16 pixels")
         }
@@ -76,38 +84,71 @@ extension FaceDetector {
     /// weighted non-maximum suppression, best first; `maxFaces` and `minFaceSize` apply to the
     /// merged faces. Image mode only.
     public func detect(image: RGBImage, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
-        let tiling = try tiling.validated()
         try Self.requireWhole(image)
+        return try detect(sampled: image, tiling: tiling)
+    }
+
+    /// Tiled detection on a caller's pixel buffer (any `PixelFormat`), each tile sampled
+    /// straight from the buffer: as `detect(image:tiling:)`, with no RGB copy.
+    public func detect(pixelBuffer: PixelBuffer, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
+        try detect(sampled: pixelBuffer, tiling: tiling)
+    }
+
+    private func detect<P: SampledPixels & Sendable>(sampled pixels: P, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
+        let tiling = try tiling.validated()
+        try requireMode(.image, for: "detect(image:tiling:)")
+        var searches: [RegionSearch] = tiling.includeFullFrame ? [RegionSearch(region: nil, minScore: 0)] : []
+        searches += tiling.regions(width: pixels.width, height: pixels.height).map { RegionSearch(region: $0, minScore: tiling.minTileConfidence) }
+        return try detect(sampled: pixels, searches: searches)
+    }
+
+    /// One region to search (nil: the whole frame) and the score its faces need, above the
+    /// detector's own threshold.
+    package struct RegionSearch: Sendable {
+        package var region: RegionOfInterest?
+        package var minScore: Float
+        package init(region: RegionOfInterest?, minScore: Float) { (self.region, self.minScore) = (region, minScore) }
+    }
+
+    /// The faces of several regions of one picture, merged: each region detected on its own (the
+    /// letterbox and network of `detect(image:options:)`), its faces mapped back to the picture;
+    /// then the detector's weighted suppression across regions and, as SAHI's merging does, a
+    /// face that a tile cut (mostly inside a better-scoring face's box) goes with that face.
+    /// `maxFaces` and `minFaceSize` apply to the merged faces. Image mode only.
+    package func detect<P: SampledPixels & Sendable>(sampled pixels: P, searches: [RegionSearch]) throws(DetectorError) -> FaceDetectorResult {
+        merge(try detections(sampled: pixels, searches: searches), width: pixels.width, height: pixels.height)
+    }
+
+    /// Each region's faces scoring at least its `minScore`, unmerged, in the picture's
+    /// normalized coordinates (regions may be split between several detectors, then merged once).
+    package func detections<P: SampledPixels & Sendable>(sampled pixels: P, searches: [RegionSearch]) throws(DetectorError) -> [RawDetection] {
         var raw: [RawDetection] = []
         var result = FaceDetectorResult()
-        let (w, h) = (Float(image.width), Float(image.height))
-        var regions: [RegionOfInterest?] = tiling.includeFullFrame ? [nil] : []
-        for t in tiling.tiles(width: image.width, height: image.height) {
-            regions.append(RegionOfInterest(left: Float(t.x) / w, top: Float(t.y) / h,
-                                            right: Float(t.x + t.side) / w, bottom: Float(t.y + t.side) / h))
-        }
-        try requireMode(.image, for: "detect(image:tiling:)")
         try state.withLock { pipeline throws(DetectorError) in
-            // Every tile's faces, uncapped: `maxFaces` applies to the merged faces.
+            // Every region's faces, uncapped: `maxFaces` applies to the merged faces.
             pipeline.capsFaces = false
             defer { pipeline.capsFaces = true }
-            for region in regions {
-                try pipeline.detect(sampled: image, options: ImageProcessingOptions(regionOfInterest: region), into: &result)
-                let minimum = region == nil ? 0 : tiling.minTileConfidence
-                raw += result.detections.filter { $0.score >= minimum }.map {
+            for search in searches {
+                try pipeline.detect(sampled: pixels, options: ImageProcessingOptions(regionOfInterest: search.region), into: &result)
+                raw += result.detections.filter { $0.score >= search.minScore }.map {
                     RawDetection(score: $0.score, box: $0.relativeBoundingBox, keypoints: $0.keypointList)
                 }
             }
         }
-        // The detector's weighted suppression across tiles, then (as SAHI's merging does) a face
-        // that a tile cut, mostly inside a better-scoring face's box, goes with that face.
+        return raw
+    }
+
+    /// The faces of all regions as one result for a `width` x `height` picture: the detector's
+    /// weighted suppression, then SAHI's containment merge; `minFaceSize` and `maxFaces` last.
+    package func merge(_ raw: [RawDetection], width: Int, height: Int) -> FaceDetectorResult {
         var merged: [RawDetection] = []
         for d in WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)(raw)
         where !merged.contains(where: { Self.overlapOfSmaller(d.box, $0.box) > 0.5 }) {
             merged.append(d)
         }
+        var result = FaceDetectorResult()
         result.detections = merged.filter { $0.box.width >= options.minFaceSize }.prefix(options.maxFaces ?? Int.max).map {
-            Detection(boundingBox: BoundingBox($0.box, imageWidth: image.width, imageHeight: image.height),
+            Detection(boundingBox: BoundingBox($0.box, imageWidth: width, imageHeight: height),
                       relativeBoundingBox: $0.box, score: $0.score, keypoints: $0.keypoints)
         }
         return result

@@ -247,6 +247,14 @@ public struct YUVSampler: PixelSampler {
         (self.cb, self.cr, self.cbStride, self.crStride, self.chromaStep) = (cb, cr, cbStride, crStride, chromaStep)
     }
 
+    /// The four taps, or the one whose weight is whole: a tile seen at its own scale samples
+    /// pixel centres exactly, and a YUV tap costs a colour conversion. The same sum either way.
+    @inlinable @inline(__always)
+    public func bilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32> {
+        if ax == 0 && ay == 0 { return rgb(x, y) &* 1024 }
+        return fourTapBilinearSum(x, y, ax: ax, ay: ay)
+    }
+
     /// R, G, B of pixel (x, row): its Y with the Cb and Cr of its 2x2 block, as `YUVToRGB`
     /// converts them (limited range).
     @inlinable @inline(__always)

@@ -1,0 +1,83 @@
+import BlazeFace
+
+/// Recorded video's second chance: frames wait `depth` frames before they are written, and a
+/// face found late (a small face the tile scan reaches a few frames after it appears, or a
+/// face coming out from behind something, found once most of it shows) is masked on the
+/// waiting frames too, along its first motion run backwards: the mirror of lingering. The
+/// masks of a live stream cannot look back; a file's can.
+///
+/// Push each frame with its masks (`FaceRedactor.masks(inVideoFrame:timestampInMilliseconds:)`);
+/// a frame comes back, with every box to mask on it, once `depth` newer frames have come;
+/// `drain()` returns the rest at the end.
+public struct LookBehind<Frame> {
+    /// Frames held back (0...300).
+    public let depth: Int
+    private var waiting: [(frame: Frame, index: Int, boxes: [NormalizedRect])] = []
+    private var next = 0
+    /// Each face's first sightings (frame index, box), up to `Self.sightings`: its first motion.
+    private var firstSeen: [Int: [(index: Int, box: NormalizedRect)]] = [:]
+    /// Faces first seen before every waiting frame: nothing left to backfill (IDs are never reused).
+    private var settled: Set<Int> = []
+    /// Masks added to frames before their face was found.
+    public private(set) var backfilledMasks = 0
+
+    /// Sightings used to measure a new face's motion.
+    static var sightings: Int { 6 }
+    /// How much a backfilled box grows for each frame back (its place is less sure), at most 1.5x.
+    static var growthPerFrame: Float { 0.04 }
+
+    public init(depth: Int) throws(DetectorError) {
+        guard (0...300).contains(depth) else { throw .invalidOption(name: "depth", value: "\(depth)", allowed: "in 0...300") }
+        self.depth = depth
+    }
+
+    /// Adds the next frame and its masks; returns the frame leaving the window, with all its
+    /// boxes (its own and those of faces found after it), once `depth` frames wait.
+    public mutating func push(_ frame: Frame, masks: [(id: Int, box: NormalizedRect)]) -> (frame: Frame, boxes: [NormalizedRect])? {
+        for m in masks where m.id >= 0 && !settled.contains(m.id) {
+            var seen = firstSeen[m.id, default: []]
+            if seen.count < Self.sightings { seen.append((next, m.box)); firstSeen[m.id] = seen }
+        }
+        waiting.append((frame, next, masks.map(\.box)))
+        next += 1
+        guard waiting.count > depth else { return nil }
+        return release()
+    }
+
+    /// The frames still waiting, oldest first, with their boxes (the end of the video).
+    public mutating func drain() -> [(frame: Frame, boxes: [NormalizedRect])] {
+        var out: [(frame: Frame, boxes: [NormalizedRect])] = []
+        while !waiting.isEmpty { out.append(release()) }
+        return out
+    }
+
+    private mutating func release() -> (frame: Frame, boxes: [NormalizedRect]) {
+        let (frame, index, own) = waiting.removeFirst()
+        var boxes = own
+        for seen in firstSeen.values {
+            guard let first = seen.first, first.index > index, first.index - index <= depth else { continue }
+            boxes.append(Self.extrapolate(seen, back: first.index - index))
+            backfilledMasks += 1
+        }
+        // Faces first seen before every waiting frame can no longer be backfilled.
+        let oldest = waiting.first?.index ?? next
+        for (id, seen) in firstSeen where seen[0].index < oldest {
+            firstSeen[id] = nil
+            settled.insert(id)
+        }
+        return (frame, boxes)
+    }
+
+    /// The box `back` frames before the first sighting, moved along the first sightings' motion
+    /// and grown a little per frame.
+    static func extrapolate(_ seen: [(index: Int, box: NormalizedRect)], back: Int) -> NormalizedRect {
+        let first = seen[0], last = seen[seen.count - 1]
+        func center(_ b: NormalizedRect) -> SIMD2<Float> { SIMD2(b.xMin + b.width / 2, b.yMin + b.height / 2) }
+        let frames = Float(last.index - first.index)
+        let velocity = frames > 0 ? (center(last.box) - center(first.box)) / frames : .zero
+        let c = center(first.box) - velocity * Float(back)
+        let grow = min(1.5, 1 + growthPerFrame * Float(back))
+        let (w, h) = (first.box.width * grow, first.box.height * grow)
+        return NormalizedRect(xMin: c.x - w / 2, yMin: c.y - h / 2, width: w, height: h)
+    }
+}

@@ -1,0 +1,92 @@
+"""Synthetic videos with ground-truth face boxes, for the redaction scripts: fixture faces
+moving over a slowly panning photo, entering and leaving the frame, crossing each other, and
+covered by a passing card for 1 to 4 frames. Deterministic for a seed.
+
+Every face's ground truth per frame: its box (MediaPipe's box of the astronaut's face, scaled),
+and the share of that box that is visible (inside the frame, not under the card or a face drawn
+in front of it).
+"""
+import numpy as np
+from PIL import Image
+
+import scenes
+
+
+class Face:
+    def __init__(self, rng, width, height, frames, face_width):
+        self.sprite, self.face = scenes.head_sprite(face_width, rng)
+        sw, sh = self.sprite.size
+        # A path between two points (possibly outside the frame: entering or leaving), with a
+        # sway, over a random part of the video.
+        margin = 0.6
+        self.p0 = np.array([rng.uniform(-margin * sw, width - (1 - margin) * sw), rng.uniform(-0.3 * sh, height - 0.7 * sh)])
+        self.p1 = np.array([rng.uniform(-margin * sw, width - (1 - margin) * sw), rng.uniform(-0.3 * sh, height - 0.7 * sh)])
+        self.start = int(rng.integers(0, frames // 3)) if rng.random() < 0.4 else 0
+        self.end = int(rng.integers(2 * frames // 3, frames + 1)) if rng.random() < 0.4 else frames
+        self.sway = rng.uniform(0, 0.15 * sh), rng.uniform(0.05, 0.2), rng.uniform(0, 6.3)
+
+    def position(self, i):
+        if not self.start <= i < self.end:
+            return None
+        t = (i - self.start) / max(1, self.end - self.start - 1)
+        p = self.p0 + (self.p1 - self.p0) * t
+        return int(round(p[0])), int(round(p[1] + self.sway[0] * np.sin(self.sway[1] * i + self.sway[2])))
+
+
+def scene(seed, width=1280, height=720, frames=150, faces=6, min_face=30, max_face=160):
+    """Yields (RGB uint8 array, ground truth) per frame; ground truth is a list of
+    {"id", "box": [x, y, w, h], "visible": share of the box visible, "region": the box's
+    pixels in the frame (x0, y0, x1, y1), "seen": which of them show the face (bool array)}."""
+    rng = np.random.default_rng(seed)
+    photo = scenes.background(width + frames * 2 + 8, height + 8, rng, scenes.backgrounds())
+    widths = [float(np.exp(rng.uniform(np.log(min_face), np.log(max_face)))) for _ in range(faces)]
+    if faces >= 2:
+        widths[1] = min(max_face, widths[0] * rng.uniform(0.8, 1.25))   # the crossing pair: about one size
+    people = [Face(rng, width, height, frames, w) for w in widths]
+    # Two faces cross: the second walks the first one's path backwards.
+    if faces >= 2:
+        people[1].p0, people[1].p1 = people[0].p1.copy(), people[0].p0.copy()
+        people[1].start, people[1].end = people[0].start, people[0].end
+    # Nearer faces are larger: drawn far to near, a small face never passes in front of a large one.
+    order = sorted(range(faces), key=lambda k: widths[k])
+    # A card passes over a face, covering it for 1 to 4 frames, a few times in the video.
+    covers = []
+    for _ in range(4):
+        covers.append((int(rng.integers(5, frames - 5)), int(rng.integers(1, 5)), int(rng.integers(len(people)))))
+    for i in range(frames):
+        # The camera pans 2 pixels a frame; content is kept above luma 36 (RGB >= 24) so that a
+        # solid black mask can be told from the picture.
+        bg = photo.crop((2 * i, 4, 2 * i + width, 4 + height))
+        canvas = bg.convert("RGBA")
+        owner = np.full((height, width), -1, np.int16)     # which face's sprite is on top, per pixel
+        truth = []
+        for k in order:
+            person = people[k]
+            pos = person.position(i)
+            if pos is None:
+                continue
+            layer = Image.new("RGBA", (width, height))
+            layer.paste(person.sprite, pos)
+            canvas = Image.alpha_composite(canvas, layer)
+            a = np.asarray(layer)[..., 3] > 127
+            owner[a] = k
+            fx, fy, fw, fh = person.face
+            truth.append({"id": k, "box": [pos[0] + fx, pos[1] + fy, fw, fh]})
+        rgb = np.asarray(canvas.convert("RGB")).copy()
+        for start, length, k in covers:
+            if start <= i < start + length:
+                g = next((t for t in truth if t["id"] == k), None)
+                if g is not None:
+                    x, y, w, h = g["box"]
+                    x0, y0 = max(0, int(x - 0.3 * w)), max(0, int(y - 0.3 * h))
+                    x1, y1 = min(width, int(x + 1.3 * w)), min(height, int(y + 1.3 * h))
+                    rgb[y0:y1, x0:x1] = (200, 60, 40)
+                    owner[y0:y1, x0:x1] = -2
+        for t in truth:
+            x, y, w, h = t["box"]
+            x0, y0, x1, y1 = max(0, int(x)), max(0, int(y)), min(width, int(np.ceil(x + w))), min(height, int(np.ceil(y + h)))
+            seen = owner[y0:y1, x0:x1] == t["id"] if x1 > x0 and y1 > y0 else np.zeros((0, 0), bool)
+            t["visible"] = float(seen.sum()) / (w * h)
+            t["region"], t["seen"] = (x0, y0, x1, y1), seen
+        rgb = (24 + rgb.astype(np.uint16) * (255 - 24) // 255).astype(np.uint8)
+        yield rgb, truth
