@@ -7,11 +7,14 @@ import BlazeFace
 /// masks of a live stream cannot look back; a file's can.
 ///
 /// Push each frame with its masks (`FaceRedactor.masks(inVideoFrame:timestampInMilliseconds:)`);
-/// a frame comes back, with every box to mask on it, once `depth` newer frames have come;
+/// a frame comes back, with every box to mask on it, once `depth + 3` newer frames have come
+/// (three more than the reach, so that a face found `depth` frames later has been seen moving);
 /// `drain()` returns the rest at the end.
 public struct LookBehind<Frame> {
-    /// Frames held back (0...300).
+    /// How many frames before its first sighting a face is masked (0...300).
     public let depth: Int
+    /// Frames held back: `depth` and three more, to see a late face's motion.
+    public var delay: Int { depth + 3 }
     private var waiting: [(frame: Frame, index: Int, boxes: [NormalizedRect])] = []
     private var next = 0
     /// Each face's first sightings (frame index, box), up to `Self.sightings`: its first motion.
@@ -32,7 +35,7 @@ public struct LookBehind<Frame> {
     }
 
     /// Adds the next frame and its masks; returns the frame leaving the window, with all its
-    /// boxes (its own and those of faces found after it), once `depth` frames wait.
+    /// boxes (its own and those of faces found after it), once `delay` frames wait.
     public mutating func push(_ frame: Frame, masks: [(id: Int, box: NormalizedRect)]) -> (frame: Frame, boxes: [NormalizedRect])? {
         for m in masks where m.id >= 0 && !settled.contains(m.id) {
             var seen = firstSeen[m.id, default: []]
@@ -40,7 +43,7 @@ public struct LookBehind<Frame> {
         }
         waiting.append((frame, next, masks.map(\.box)))
         next += 1
-        guard waiting.count > depth else { return nil }
+        guard waiting.count > delay else { return nil }
         return release()
     }
 

@@ -40,7 +40,7 @@ struct Redact: ParsableCommand {
     var linger: Int = 5
 
     @Option(help: "Video: search every tile (new small faces) once every K frames, a share of them on each frame; the whole frame and the tracked faces are searched on every frame (1...100).")
-    var every: Int = 4
+    var every: Int = 16
 
     @Option(help: "Regions (tiles, tracked faces) searched at once, each on its own copy of the network: auto (the available cores, at most 4) or 1...64.")
     var jobs = ThreadCount(argument: "auto")!

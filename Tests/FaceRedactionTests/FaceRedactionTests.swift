@@ -1,6 +1,6 @@
 import BlazeFace
 import BlazeImageIO
-import FaceRedaction
+@testable import FaceRedaction
 import Foundation
 import Testing
 
@@ -95,12 +95,89 @@ import Testing
             if t <= 2 { #expect(black > 50_000, "frame \(t): \(black) masked pixels") } else { #expect(black == 0, "frame \(t)") }
         }
         #expect(drawn == [2, 2, 0, 0])
-        #expect(redactor.lingeringMasks == 4 && redactor.facesMasked == 2)
+        #expect(redactor.statistics.lingeringMasks == 4 && redactor.statistics.facesMasked == 2)
+    }
+
+    /// A caller's I420 buffer is masked in its own planes: inside the mask, solid is Y 16 and
+    /// chroma 128 (limited range); every byte outside the mask's rectangle keeps its value. The
+    /// redactor finds and masks both faces of the photo sampled from the planes.
+    @Test func pixelBuffersAreMaskedInTheirPlanes() throws {
+        let image = try Self.photo()
+        let (w, h) = (image.width, image.height)
+        let (cw, ch) = ((w + 1) / 2, (h + 1) / 2)
+        // A rough BT.601 conversion: what matters is that the planes hold a picture.
+        var planes = [UInt8](repeating: 128, count: w * h + 2 * cw * ch)
+        for i in 0..<(w * h) {
+            let (r, g, b) = (Int(image.pixels[3 * i]), Int(image.pixels[3 * i + 1]), Int(image.pixels[3 * i + 2]))
+            planes[i] = UInt8(16 + (66 * r + 129 * g + 25 * b + 128) / 256)
+        }
+        let original = planes
+        let box = NormalizedRect(xMin: 0.2, yMin: 0.4, width: 0.2, height: 0.3)
+        try planes.withUnsafeMutableBytes { p in
+            let f = UnsafeRawBufferPointer(p)
+            let buffer = try PixelBuffer(i420: UnsafeRawBufferPointer(rebasing: f[0..<(w * h)]), yStride: w,
+                                         u: UnsafeRawBufferPointer(rebasing: f[(w * h)..<(w * h + cw * ch)]), uStride: cw,
+                                         v: UnsafeRawBufferPointer(rebasing: f[(w * h + cw * ch)...]), vStride: cw, width: w, height: h)
+            FaceMask.apply(to: buffer, boxes: [box], options: RedactionOptions(mode: .solid, maskScale: 1))
+        }
+        #expect(planes[469 * w + 384] == 16 && planes[w * h + 234 * cw + 192] == 128)
+        var outside = 0
+        for y in 0..<h { for x in 0..<w where !((256..<512).contains(x) && (341..<598).contains(y)) { outside += planes[y * w + x] != original[y * w + x] ? 1 : 0 } }
+        #expect(outside == 0)
+        #expect(planes[(w * h)...] == original[(w * h)...], "the chroma was 128 everywhere, and solid chroma is 128")
+
+        planes = original
+        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
+                                        options: RedactionOptions(mode: .solid), tiled: false, jobs: 2)
+        let drawn = try planes.withUnsafeMutableBytes { p in
+            let f = UnsafeRawBufferPointer(p)
+            let buffer = try PixelBuffer(i420: UnsafeRawBufferPointer(rebasing: f[0..<(w * h)]), yStride: w,
+                                         u: UnsafeRawBufferPointer(rebasing: f[(w * h)..<(w * h + cw * ch)]), uStride: cw,
+                                         v: UnsafeRawBufferPointer(rebasing: f[(w * h + cw * ch)...]), vStride: cw, width: w, height: h)
+            return try redactor.redact(videoFrame: buffer, timestampInMilliseconds: 0)
+        }
+        #expect(drawn == 2)
+        // The faces' centres (MediaPipe's boxes: 330 px at (60, 228) and 190 px at (880, 130)) are black.
+        #expect(planes[(228 + 165) * w + 60 + 165] == 16 && planes[(130 + 95) * w + 880 + 95] == 16)
+    }
+
+    /// Recorded video's look-behind: frames come back `depth + 3` frames later, in order; a face
+    /// first seen at frame 6, moving right 0.01 a frame, is masked on the frames before it along
+    /// its motion run backwards, no further back than `depth`; a face seen from the start is not.
+    @Test func lookBehindMasksTheFramesBeforeAFaceIsFound() throws {
+        var window = try LookBehind<Int>(depth: 3)
+        var out: [(frame: Int, boxes: [NormalizedRect])] = []
+        for f in 0..<10 {
+            var masks = [(id: 1, box: NormalizedRect(xMin: 0.1, yMin: 0.1, width: 0.1, height: 0.1))]
+            if f >= 6 { masks.append((id: 2, box: NormalizedRect(xMin: 0.5 + 0.01 * Float(f - 6), yMin: 0.5, width: 0.1, height: 0.1))) }
+            if let done = window.push(f, masks: masks) { out.append(done) }
+            #expect(out.count == max(0, f - 5))
+        }
+        out += window.drain()
+        #expect(out.map(\.frame) == Array(0..<10))
+        #expect(out.map(\.boxes.count) == [1, 1, 1, 2, 2, 2, 2, 2, 2, 2])
+        #expect(window.backfilledMasks == 3)
+        // Frame 3 is three frames before the face: its centre 0.03 to the left, the box grown 12%.
+        let b = out[3].boxes[1]
+        #expect(abs(b.xMin + b.width / 2 - 0.52) < 1e-5 && abs(b.width - 0.112) < 1e-5)
+        #expect(throws: DetectorError.self) { _ = try LookBehind<Int>(depth: -1) }
+    }
+
+    /// Over `scanInterval` frames every tile is searched exactly once, each frame's share spread
+    /// over the picture.
+    @Test func tilesAreSharedOutOverTheScanInterval() throws {
+        let regions = try #require(TilingOptions.automatic(width: 1280, height: 720, model: .shortRange)).regions(width: 1280, height: 720)
+        let shares = (0..<8).map { FaceRedactor.share(of: regions, part: $0, parts: 8) }
+        #expect(shares.flatMap { $0 }.count == regions.count)
+        #expect(Set(shares.flatMap { $0 }.map { "\($0)" }).count == regions.count)
+        #expect(shares.allSatisfy { abs($0.count - regions.count / 8) <= 1 })
     }
 
     @Test func badOptionsAreRefused() {
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(maskScale: 0.5)) }
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(maskScale: .nan)) }
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(linger: -1) }
+        #expect(throws: DetectorError.self) { _ = try FaceRedactor(scanInterval: 0) }
+        #expect(throws: DetectorError.self) { _ = try FaceRedactor(jobs: 0) }
     }
 }
