@@ -19,6 +19,9 @@ import FaceTracking
 /// Regions run `jobs` at a time, each on its own copy of the network. Frames in timestamp
 /// order; not thread-safe (one video per redactor).
 public final class FaceRedactor {
+    /// Frames a face that passed behind a nearer one stays tracked, masked and searched for
+    /// (`FaceTrackingOptions.maxHiddenFrames`): two seconds at 30 frames a second.
+    public static let maxHiddenFrames = 60
     /// The mask.
     public let options: RedactionOptions
     /// Frames a lost face stays masked (0...100, default 5).
@@ -65,7 +68,9 @@ public final class FaceRedactor {
         var detectors: [FaceDetector] = []
         for _ in 0..<jobs { detectors.append(try FaceDetector(options: detectorOptions)) }
         self.detectors = detectors
-        tracker = try FaceTracker(options: FaceTrackingOptions(maxMissingFrames: linger))
+        var tracking = FaceTrackingOptions(maxMissingFrames: linger)
+        tracking.maxHiddenFrames = Self.maxHiddenFrames
+        tracker = try FaceTracker(options: tracking)
     }
 
     /// Masks the faces of one still picture (every tile searched, no tracking); returns how many.
@@ -86,12 +91,12 @@ public final class FaceRedactor {
     }
 
     /// Masks the faces of one video frame, and those lost within `linger` frames at their
-    /// predicted place; timestamps must strictly increase. Returns how many masks were drawn.
+    /// predicted place; timestamps must strictly increase. Returns how many faces were masked.
     @discardableResult
     public func redact(frame: inout RGBImage, timestampInMilliseconds t: Int) throws(DetectorError) -> Int {
-        let boxes = try masks(inVideoFrame: frame, timestampInMilliseconds: t).map(\.box)
-        FaceMask.apply(to: &frame, boxes: boxes, options: options)
-        return boxes.count
+        let masks = try masks(inVideoFrame: frame, timestampInMilliseconds: t)
+        FaceMask.apply(to: &frame, boxes: masks.map(\.box), options: options)
+        return Set(masks.map(\.id)).count
     }
 
     /// Masks one video frame in the (writable) memory of `pixelBuffer`, as
@@ -100,9 +105,9 @@ public final class FaceRedactor {
     @discardableResult
     public func redact(videoFrame pixelBuffer: PixelBuffer, fullRange: Bool = false,
                        timestampInMilliseconds t: Int) throws(DetectorError) -> Int {
-        let boxes = try masks(inVideoFrame: pixelBuffer, timestampInMilliseconds: t).map(\.box)
-        FaceMask.apply(to: pixelBuffer, boxes: boxes, options: options, fullRange: fullRange)
-        return boxes.count
+        let masks = try masks(inVideoFrame: pixelBuffer, timestampInMilliseconds: t)
+        FaceMask.apply(to: pixelBuffer, boxes: masks.map(\.box), options: options, fullRange: fullRange)
+        return Set(masks.map(\.id)).count
     }
 
     // MARK: - Where the masks go
@@ -115,15 +120,15 @@ public final class FaceRedactor {
         if let tiling = tiling(pixels) {
             searches += tiling.regions(width: pixels.width, height: pixels.height).map { .init(region: $0, minScore: tiling.minTileConfidence) }
         }
-        let faces = try detect(pixels, searches).detections.map(\.relativeBoundingBox)
+        let faces = try detect(pixels, searches.map { .region($0) }).detections.map(\.relativeBoundingBox)
         statistics.frames += 1
         statistics.facesMasked += faces.count
         return faces
     }
 
     /// Where one video frame's masks go, without drawing them: each face's tracking ID and box
-    /// (normalized), the faces detected and those lost within `linger` frames at their predicted
-    /// place. For recorded video, with `LookBehind`: masks drawn on frames before a face was found.
+    /// (normalized): the faces detected (each also at its track's predicted box), and those lost
+    /// within `linger` frames, or hidden behind a nearer face, at their predicted place. For recorded video, with `LookBehind`: masks drawn on frames before a face was found.
     public func masks<P: SampledPixels & Sendable>(inVideoFrame pixels: P,
                                                    timestampInMilliseconds t: Int) throws(DetectorError) -> [(id: Int, box: NormalizedRect)] {
         if let image = pixels as? RGBImage, image.pixels.count != image.width * image.height * 3 {
@@ -132,53 +137,79 @@ public final class FaceRedactor {
         let (w, h) = (pixels.width, pixels.height)
         // Where every tracked face is expected now, lost ones included, before the tracker moves on.
         let predicted = tracker.predictedBoxes(at: t, imageWidth: w, imageHeight: h, includingMissing: true)
-        var searches = [FaceDetector.RegionSearch(region: nil, minScore: 0)]
-        searches += predicted.compactMap { Self.searchRegion(around: $0.box, width: w, height: h) }.map { .init(region: $0, minScore: 0) }
+        var searches: [Search] = [.region(.init(region: nil, minScore: 0))]
+        // The tracked faces, four to an inference (one per quadrant of the model's input).
+        let around = predicted.compactMap { Self.searchRegion(around: $0.box, width: w, height: h) }
+        searches += stride(from: 0, to: around.count, by: FaceDetector.maxSearchRegions).map {
+            .mosaic(Array(around[$0..<min($0 + FaceDetector.maxSearchRegions, around.count)]))
+        }
         if let tiling = tiling(pixels) {
             let regions = tiling.regions(width: w, height: h)
             let share = frameIndex == 0 ? regions[...] : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
-            searches += share.map { .init(region: $0, minScore: tiling.minTileConfidence) }
+            searches += share.map { .region(.init(region: $0, minScore: tiling.minTileConfidence)) }
         }
         let detected = try detect(pixels, searches)
         let tracked = try tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
         let lost = Set(tracked.missingIDs)
         let bridged = predicted.filter { lost.contains($0.id) }
+        // A face found again is masked where its track expected it too: a detection of a face
+        // half hidden is smaller than the face, and the prediction keeps its whole size.
+        let seen = Set(tracked.faces.compactMap(\.trackingID))
+        let expected = predicted.filter { seen.contains($0.id) }
         frameIndex += 1
         statistics.frames += 1
         statistics.facesMasked += tracked.faces.count
         statistics.lingeringMasks += bridged.count
-        return tracked.faces.map { (id: $0.trackingID ?? -1, box: $0.detection.relativeBoundingBox) } + bridged
+        return tracked.faces.map { (id: $0.trackingID ?? -1, box: $0.detection.relativeBoundingBox) } + bridged + expected
     }
 
     private func tiling<P: SampledPixels>(_ pixels: P) -> TilingOptions? {
         tiled ? TilingOptions.automatic(width: pixels.width, height: pixels.height, model: detectors[0].options.model) : nil
     }
 
-    /// The regions, `jobs` at a time (each detector takes every `jobs`-th), merged once.
-    private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [FaceDetector.RegionSearch]) throws(DetectorError) -> FaceDetectorResult {
+    /// One inference's worth of searching: a region on its own, or up to four tracked faces'
+    /// regions in the quadrants of one input.
+    enum Search: Sendable {
+        case region(FaceDetector.RegionSearch)
+        case mosaic([RotatedRect])
+    }
+
+    /// The searches, `jobs` at a time (each detector takes every `jobs`-th), merged once.
+    private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search]) throws(DetectorError) -> FaceDetectorResult {
         statistics.regionsSearched += searches.count
         let jobs = min(detectors.count, searches.count)
-        guard jobs > 1 else { return try detectors[0].detect(sampled: pixels, searches: searches) }
         let (results, detectors) = (ResultSlots(count: jobs), detectors)
-        DispatchQueue.concurrentPerform(iterations: jobs) { j in
-            let mine = Array(stride(from: j, to: searches.count, by: jobs).map { searches[$0] })
-            results.set(j, Result { () throws(DetectorError) in try detectors[j].detections(sampled: pixels, searches: mine) })
+        let run: @Sendable (Int) -> Void = { j in
+            let mine = stride(from: j, to: searches.count, by: jobs).map { searches[$0] }
+            results.set(j, Result { () throws(DetectorError) in try Self.detections(pixels, mine, detectors[j]) })
         }
+        if jobs > 1 { DispatchQueue.concurrentPerform(iterations: jobs, execute: run) } else { run(0) }
         var raw: [RawDetection] = []
         for j in 0..<jobs { raw += try results.get(j) }
         return detectors[0].merge(raw, width: pixels.width, height: pixels.height)
     }
 
-    /// A square of twice the face's larger side about its centre, moved inside the picture (and
-    /// no larger than it); nil for a box that is not finite or lies outside the picture.
-    static func searchRegion(around box: NormalizedRect, width: Int, height: Int) -> RegionOfInterest? {
+    private static func detections<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search],
+                                                                _ detector: FaceDetector) throws(DetectorError) -> [RawDetection] {
+        let regions = searches.compactMap { if case .region(let r) = $0 { r } else { nil } }
+        var raw = try detector.detections(sampled: pixels, searches: regions)
+        for case .mosaic(let group) in searches {
+            for result in try detector.detect(sampled: pixels, searchRegions: group) {
+                raw += result.detections.map { RawDetection(score: $0.score, box: $0.relativeBoundingBox, keypoints: $0.keypointList) }
+            }
+        }
+        return raw
+    }
+
+    /// A square of twice the face's larger side about its centre, in pixels; nil for a box that
+    /// is not finite, tiny, or wholly outside the picture.
+    static func searchRegion(around box: NormalizedRect, width: Int, height: Int) -> RotatedRect? {
         let (w, h) = (Float(width), Float(height))
-        let side = min(2 * max(box.width * w, box.height * h), w, h)
+        let side = 1.5 * max(box.width * w, box.height * h)
         let cx = (box.xMin + box.width / 2) * w, cy = (box.yMin + box.height / 2) * h
         guard side.isFinite, cx.isFinite, cy.isFinite, side >= 4, cx > -side / 2, cx < w + side / 2, cy > -side / 2, cy < h + side / 2
         else { return nil }
-        let x = min(max(cx - side / 2, 0), w - side), y = min(max(cy - side / 2, 0), h - side)
-        return RegionOfInterest(left: x / w, top: y / h, right: min(1, (x + side) / w), bottom: min(1, (y + side) / h))
+        return RotatedRect(centerX: cx, centerY: cy, width: side, height: side)
     }
 
     /// The `part`-th of `parts` interleaved shares of `regions` (every `parts`-th region), so that

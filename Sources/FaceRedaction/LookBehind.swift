@@ -26,8 +26,8 @@ public struct LookBehind<Frame> {
 
     /// Sightings used to measure a new face's motion.
     static var sightings: Int { 6 }
-    /// How much a backfilled box grows for each frame back (its place is less sure), at most 1.5x.
-    static var growthPerFrame: Float { 0.04 }
+    /// How much a backfilled box grows for each frame back (its place is less sure), at most 2x.
+    static var growthPerFrame: Float { 0.08 }
 
     public init(depth: Int) throws(DetectorError) {
         guard (0...300).contains(depth) else { throw .invalidOption(name: "depth", value: "\(depth)", allowed: "in 0...300") }
@@ -37,9 +37,10 @@ public struct LookBehind<Frame> {
     /// Adds the next frame and its masks; returns the frame leaving the window, with all its
     /// boxes (its own and those of faces found after it), once `delay` frames wait.
     public mutating func push(_ frame: Frame, masks: [(id: Int, box: NormalizedRect)]) -> (frame: Frame, boxes: [NormalizedRect])? {
+        // A face's first box in the frame (its detection) is its sighting.
         for m in masks where m.id >= 0 && !settled.contains(m.id) {
             var seen = firstSeen[m.id, default: []]
-            if seen.count < Self.sightings { seen.append((next, m.box)); firstSeen[m.id] = seen }
+            if seen.count < Self.sightings && seen.last?.index != next { seen.append((next, m.box)); firstSeen[m.id] = seen }
         }
         waiting.append((frame, next, masks.map(\.box)))
         next += 1
@@ -72,14 +73,15 @@ public struct LookBehind<Frame> {
     }
 
     /// The box `back` frames before the first sighting, moved along the first sightings' motion
-    /// and grown a little per frame.
+    /// and grown 8% per frame back (at most twice), as the first sightings' jitter makes the
+    /// motion less sure the further back it is run.
     static func extrapolate(_ seen: [(index: Int, box: NormalizedRect)], back: Int) -> NormalizedRect {
         let first = seen[0], last = seen[seen.count - 1]
         func center(_ b: NormalizedRect) -> SIMD2<Float> { SIMD2(b.xMin + b.width / 2, b.yMin + b.height / 2) }
         let frames = Float(last.index - first.index)
         let velocity = frames > 0 ? (center(last.box) - center(first.box)) / frames : .zero
         let c = center(first.box) - velocity * Float(back)
-        let grow = min(1.5, 1 + growthPerFrame * Float(back))
+        let grow = min(2, 1 + growthPerFrame * Float(back))
         let (w, h) = (first.box.width * grow, first.box.height * grow)
         return NormalizedRect(xMin: c.x - w / 2, yMin: c.y - h / 2, width: w, height: h)
     }

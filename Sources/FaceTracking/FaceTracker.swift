@@ -63,10 +63,19 @@ public struct FaceTracker: Sendable {
             matched[t] = true
             idOfDetection[d] = tracks[t].id
         }
-        // Unmatched tracks go missing, and are retired past the gap allowed.
+        // Unmatched tracks go missing, and are retired past the gap allowed; one presumed hidden
+        // behind a nearer (larger) face detected over it is held instead, up to `maxHiddenFrames`.
         var kept: [Track] = []
         for (t, var track) in tracks.enumerated() {
             if !matched[t] {
+                let p = track.predicted(at: timestamp)
+                if track.hiddenFrames < options.maxHiddenFrames,
+                   observed.contains(where: { $0.size.x > p.size.x && p.shareInside($0) >= 0.5 }) {
+                    track.hiddenFrames += 1
+                    frame.missingIDs.append(track.id)
+                    kept.append(track)
+                    continue
+                }
                 track.missingFrames += 1
                 if track.missingFrames > options.maxMissingFrames { frame.retiredIDs.append(track.id); continue }
                 frame.missingIDs.append(track.id)

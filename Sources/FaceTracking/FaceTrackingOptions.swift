@@ -8,6 +8,11 @@ public struct FaceTrackingOptions: Sendable, Equatable {
     /// Frames a face may go undetected and keep its ID when it comes back (0...1000); one missing
     /// longer is retired for good. Default 3, Mobile Vision's `maxGapFrames`.
     public var maxMissingFrames: Int = 3
+    /// Frames a missing face presumed hidden behind a nearer one (its predicted box at least half
+    /// inside a larger detected face's box) keeps its ID without counting as missing (0...1000).
+    /// Default 0: off, as ML Kit and Mobile Vision. Redaction turns it on, so that a face passing
+    /// behind another is searched for and masked until it comes out.
+    public var maxHiddenFrames: Int = 0
     /// Weight of the keypoint distance (in face widths) against 1 - IoU in the association cost (0...100).
     public var keypointWeight: Float = 1
     /// A detection farther than this many face widths (mean keypoint distance from the track's
@@ -37,6 +42,7 @@ public struct FaceTrackingOptions: Sendable, Equatable {
             if !ok { throw .invalidOption(name: name, value: value, allowed: allowed) }
         }
         try check("maxMissingFrames", (0...1000).contains(maxMissingFrames), "\(maxMissingFrames)", "in 0...1000")
+        try check("maxHiddenFrames", (0...1000).contains(maxHiddenFrames), "\(maxHiddenFrames)", "in 0...1000")
         try check("detectionInterval", (1...1000).contains(detectionInterval), "\(detectionInterval)", "in 1...1000")
         try check("keypointWeight", keypointWeight.isFinite && (0...100).contains(keypointWeight), "\(keypointWeight)", "a number in 0...100")
         try check("maxKeypointDistance", maxKeypointDistance.isFinite && (0...100).contains(maxKeypointDistance),

@@ -32,6 +32,15 @@ struct FaceGeometry: Sendable {
         return rect(self).intersectionOverUnion(rect(other))
     }
 
+    /// The share of this box's area inside `other`'s (0 for an empty box).
+    func shareInside(_ other: FaceGeometry) -> Float {
+        let lo = pointwiseMax(center - size / 2, other.center - other.size / 2)
+        let hi = pointwiseMin(center + size / 2, other.center + other.size / 2)
+        let area = size.x * size.y
+        guard hi.x > lo.x, hi.y > lo.y, area > 0 else { return 0 }
+        return (hi.x - lo.x) * (hi.y - lo.y) / area
+    }
+
     /// Mean distance between corresponding keypoints, in units of this face's scale.
     func keypointDistance(_ other: FaceGeometry) -> Float {
         let n = min(keypoints.count, other.keypoints.count)
@@ -55,6 +64,8 @@ struct Track: Sendable {
     var velocity: SIMD2<Float> = .zero
     var lastSeen: Int
     var missingFrames = 0
+    /// Frames missing while presumed hidden behind a nearer face (not counted in `missingFrames`).
+    var hiddenFrames = 0
     var observations = 1
     var smoother: OneEuroFilter?
 
@@ -73,7 +84,7 @@ struct Track: Sendable {
         }
         geometry = g
         lastSeen = timestamp
-        missingFrames = 0
+        (missingFrames, hiddenFrames) = (0, 0)
         observations += 1
     }
 }

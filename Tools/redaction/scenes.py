@@ -12,7 +12,8 @@ from PIL import Image, ImageEnhance, ImageFilter
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 IMAGES = os.path.join(ROOT, "Tests", "Fixtures", "images")
-BLAZEFACE = os.path.join(ROOT, ".build", "release", "blazeface")
+# The command under test: this checkout's release build, or $BLAZEFACE.
+BLAZEFACE = os.environ.get("BLAZEFACE", os.path.join(ROOT, ".build", "release", "blazeface"))
 
 # The astronaut's head-and-shoulders crop (HEAD_BOX of Tests/Fixtures/README.md) and, inside it,
 # the face box MediaPipe 0.10.14 reports on astronaut.png (177, 82, 95, 95): the ground truth's

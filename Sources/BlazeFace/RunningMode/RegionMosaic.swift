@@ -10,15 +10,25 @@ extension FaceDetector {
     /// in. A tracker's cheap search between full detections, costing one inference however many
     /// faces (up to four) it follows. Results, per region, are in whole-image coordinates.
     public func detect(image: RGBImage, searchRegions regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
+        try Self.requireWhole(image)
+        return try detect(sampled: image, searchRegions: regions)
+    }
+
+    /// The same search in a caller's pixel buffer (any format), sampled straight from it.
+    public func detect(pixelBuffer: PixelBuffer, searchRegions regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
+        try detect(sampled: pixelBuffer, searchRegions: regions)
+    }
+
+    package func detect<P: SampledPixels & Sendable>(sampled pixels: P, searchRegions regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
         guard (1...Self.maxSearchRegions).contains(regions.count) else {
             throw .invalidOption(name: "searchRegions", value: "\(regions.count) regions", allowed: "1...\(Self.maxSearchRegions)")
         }
-        return try state.withLock { pipeline throws(DetectorError) in try pipeline.detectMosaic(image, regions: regions) }
+        return try state.withLock { pipeline throws(DetectorError) in try pipeline.detectMosaic(pixels, regions: regions) }
     }
 }
 
 extension Pipeline {
-    mutating func detectMosaic(_ image: RGBImage, regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
+    mutating func detectMosaic<P: SampledPixels>(_ image: P, regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
         let size = imageToTensor.width, half = size / 2
         let tile = ImageToTensor(width: half, height: half, valueRange: imageToTensor.valueRange, keepAspectRatio: true)
         let input = network.input()
@@ -26,7 +36,9 @@ extension Pipeline {
         var transforms: [ImageToTensor.Transform] = []
         var buffer = [Float](repeating: 0, count: half * half * 3)
         for (i, region) in regions.enumerated() {
-            let transform = try buffer.withUnsafeMutableBufferPointer { b throws(DetectorError) in try tile.convert(image, region: region, into: b) }
+            let transform = try buffer.withUnsafeMutableBufferPointer { b throws(DetectorError) in
+                try image.withSampler(ConvertingOriented(converter: tile, orientation: .up, region: region, tensor: b, rowRunner: nil)).get()
+            }
             transforms.append(transform)
             let (column, row) = (i % 2, i / 2)
             for y in 0..<half {
