@@ -159,10 +159,18 @@ public enum FaceMask {
             // Separable box blurs, three passes each way, edges clamped to the rectangle.
             let radius = max(1, Int(side / 4))
             var data = [Float](repeating: 0, count: w * h * n)
-            for y in 0..<h { for x in 0..<w { for k in 0..<n { data[n * (y * w + x) + k] = Float(sample(x, y, k)) } } }
-            for _ in 0..<3 {
-                boxBlur(&data, count: h, length: w, stride: n, step: n * w, channels: n, radius: radius)   // along rows
-                boxBlur(&data, count: w, length: h, stride: n * w, step: n, channels: n, radius: radius)   // along columns
+            data.withUnsafeMutableBufferPointer { d in
+                for y in 0..<h {
+                    let row = plane.base + (y0 + y) * plane.rowStride + c * x0
+                    for x in 0..<w { for k in 0..<n { d[n * (y * w + x) + k] = Float(row[c * x + k]) } }
+                }
+                var line = [Float](repeating: 0, count: max(w, h))
+                line.withUnsafeMutableBufferPointer { line in
+                    for _ in 0..<3 {
+                        boxBlur(d, line, count: h, length: w, stride: n, step: n * w, channels: n, radius: radius)   // along rows
+                        boxBlur(d, line, count: w, length: h, stride: n * w, step: n, channels: n, radius: radius)   // along columns
+                    }
+                }
             }
             return data.map { UInt8(min(max($0.rounded(), 0), 255)) }
         }
@@ -170,9 +178,9 @@ public enum FaceMask {
 
     /// A running-mean blur of `count` lines of `length` pixels (`stride` floats apart within a
     /// line, lines `step` apart), each of `channels` on its own, the line's ends repeated past them.
-    private static func boxBlur(_ plane: inout [Float], count: Int, length: Int, stride: Int, step: Int, channels: Int, radius: Int) {
-        var line = [Float](repeating: 0, count: length)
-        let window = Float(2 * radius + 1)
+    private static func boxBlur(_ plane: UnsafeMutableBufferPointer<Float>, _ line: UnsafeMutableBufferPointer<Float>,
+                                count: Int, length: Int, stride: Int, step: Int, channels: Int, radius: Int) {
+        let scale = 1 / Float(2 * radius + 1)
         for l in 0..<count {
             for c in 0..<channels {
                 let base = l * step + c
@@ -180,7 +188,7 @@ public enum FaceMask {
                 var sum: Float = 0
                 for k in -radius...radius { sum += line[min(max(k, 0), length - 1)] }
                 for i in 0..<length {
-                    plane[base + i * stride] = sum / window
+                    plane[base + i * stride] = sum * scale
                     sum += line[min(i + radius + 1, length - 1)] - line[max(i - radius, 0)]
                 }
             }

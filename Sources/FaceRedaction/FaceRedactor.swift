@@ -152,15 +152,18 @@ public final class FaceRedactor {
         let tracked = try tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
         let lost = Set(tracked.missingIDs)
         let bridged = predicted.filter { lost.contains($0.id) }
-        // A face found again is masked where its track expected it too: a detection of a face
-        // half hidden is smaller than the face, and the prediction keeps its whole size.
-        let seen = Set(tracked.faces.compactMap(\.trackingID))
-        let expected = predicted.filter { seen.contains($0.id) }
+        // A face found again is masked over where its track expected it too (one mask over both
+        // boxes): a detection of a face half hidden is smaller than the face, and the
+        // prediction keeps its whole size.
+        let expected = Dictionary(predicted.map { ($0.id, $0.box) }, uniquingKeysWith: { a, _ in a })
         frameIndex += 1
         statistics.frames += 1
         statistics.facesMasked += tracked.faces.count
         statistics.lingeringMasks += bridged.count
-        return tracked.faces.map { (id: $0.trackingID ?? -1, box: $0.detection.relativeBoundingBox) } + bridged + expected
+        return tracked.faces.map { face in
+            let box = face.detection.relativeBoundingBox
+            return (id: face.trackingID ?? -1, box: face.trackingID.flatMap { expected[$0] }.map { Self.union(box, $0) } ?? box)
+        } + bridged
     }
 
     private func tiling<P: SampledPixels>(_ pixels: P) -> TilingOptions? {
@@ -210,6 +213,13 @@ public final class FaceRedactor {
         guard side.isFinite, cx.isFinite, cy.isFinite, side >= 4, cx > -side / 2, cx < w + side / 2, cy > -side / 2, cy < h + side / 2
         else { return nil }
         return RotatedRect(centerX: cx, centerY: cy, width: side, height: side)
+    }
+
+    /// The smallest box holding both.
+    static func union(_ a: NormalizedRect, _ b: NormalizedRect) -> NormalizedRect {
+        let x0 = min(a.xMin, b.xMin), y0 = min(a.yMin, b.yMin)
+        return NormalizedRect(xMin: x0, yMin: y0, width: max(a.xMin + a.width, b.xMin + b.width) - x0,
+                              height: max(a.yMin + a.height, b.yMin + b.height) - y0)
     }
 
     /// The `part`-th of `parts` interleaved shares of `regions` (every `parts`-th region), so that

@@ -128,12 +128,16 @@ struct Redact: ParsableCommand {
         defer { progress?.clear() }
         var (index, backfilled) = (0, 0)
         if [.c420jpeg, .c420paldv, .c420mpeg2, .c420, .mono].contains(header.colorSpace) {
-            let writer = try Y4MWriter(path: output, header: header)
+            // Masking and writing run on their own thread, while the next frames are searched.
+            let writer = FrameWriter(try Y4MWriter(path: output, header: header))
             var window = try LookBehind<[UInt8]>(depth: lookBehind)
+            let options = redactor.options
             func write(_ done: (frame: [UInt8], boxes: [NormalizedRect])) throws {
-                var planes = done.frame
-                try Self.withPixelBuffer(&planes, header) { FaceMask.apply(to: $0, boxes: done.boxes, options: redactor.options, fullRange: header.fullRange) }
-                try writer.write(planes: planes)
+                try writer.submit { y4m in
+                    var planes = done.frame
+                    try Self.withPixelBuffer(&planes, header) { FaceMask.apply(to: $0, boxes: done.boxes, options: options, fullRange: header.fullRange) }
+                    try y4m.write(planes: planes)
+                }
             }
             var planes: [UInt8] = []
             while try reader.nextFrame(planes: &planes) {
@@ -145,7 +149,7 @@ struct Redact: ParsableCommand {
             }
             for done in window.drain() { try write(done) }
             backfilled = window.backfilledMasks
-            try writer.flush()
+            try writer.finish()
         } else {
             let writer = try Y4MWriter(path: output, width: header.width, height: header.height,
                                        frameRateNumerator: header.frameRateNumerator, frameRateDenominator: header.frameRateDenominator)
@@ -165,7 +169,7 @@ struct Redact: ParsableCommand {
     }
 
     /// A 4:2:0 or mono frame's planes as a pixel buffer, for the length of `body`.
-    private static func withPixelBuffer<T>(_ planes: inout [UInt8], _ header: Y4MHeader, _ body: (PixelBuffer) throws -> T) throws -> T {
+    fileprivate static func withPixelBuffer<T>(_ planes: inout [UInt8], _ header: Y4MHeader, _ body: (PixelBuffer) throws -> T) throws -> T {
         let (w, h) = (header.width, header.height)
         let (cw, ch) = ((w + 1) / 2, (h + 1) / 2)
         return try planes.withUnsafeMutableBytes { p throws -> T in
@@ -184,5 +188,35 @@ struct Redact: ParsableCommand {
     private static func frameCount(_ path: String, _ header: Y4MHeader) -> Int? {
         guard path != "-", let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return nil }
         return size / (header.frameBytes + 6)
+    }
+}
+
+/// Writes frames on a serial queue of its own, at most three behind; the first error stops it
+/// and is thrown by the next `submit` or by `finish` (nothing after a failed frame is written).
+private final class FrameWriter: @unchecked Sendable {
+    private let writer: Y4MWriter
+    private let queue = DispatchQueue(label: "blazeface.redact.writer")
+    private let slots = DispatchSemaphore(value: 3)
+    private let lock = NSLock()
+    private var failure: (any Error)?
+
+    init(_ writer: Y4MWriter) { self.writer = writer }
+
+    private var error: (any Error)? { lock.withLock { failure } }
+
+    func submit(_ work: @escaping @Sendable (Y4MWriter) throws -> Void) throws {
+        if let error { throw error }
+        slots.wait()
+        queue.async {
+            defer { self.slots.signal() }
+            guard self.error == nil else { return }
+            do { try work(self.writer) } catch { self.lock.withLock { self.failure = error } }
+        }
+    }
+
+    func finish() throws {
+        queue.sync {}
+        if let error { throw error }
+        try writer.flush()
     }
 }
