@@ -151,7 +151,8 @@ public final class FaceRedactor {
         let detected = try detect(pixels, searches)
         let tracked = try tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
         let lost = Set(tracked.missingIDs)
-        let bridged = predicted.filter { lost.contains($0.id) }
+        // A lost or hidden face's place is a guess: its mask is a fifth larger.
+        let bridged = predicted.filter { lost.contains($0.id) }.map { (id: $0.id, box: Self.scaled($0.box, by: 1.2)) }
         // A face found again is masked over where its track expected it too (one mask over both
         // boxes): a detection of a face half hidden is smaller than the face, and the
         // prediction keeps its whole size.
@@ -213,6 +214,12 @@ public final class FaceRedactor {
         guard side.isFinite, cx.isFinite, cy.isFinite, side >= 4, cx > -side / 2, cx < w + side / 2, cy > -side / 2, cy < h + side / 2
         else { return nil }
         return RotatedRect(centerX: cx, centerY: cy, width: side, height: side)
+    }
+
+    /// `box` scaled by `factor` about its centre.
+    static func scaled(_ box: NormalizedRect, by factor: Float) -> NormalizedRect {
+        let (w, h) = (box.width * factor, box.height * factor)
+        return NormalizedRect(xMin: box.xMin + (box.width - w) / 2, yMin: box.yMin + (box.height - h) / 2, width: w, height: h)
     }
 
     /// The smallest box holding both.
