@@ -17,7 +17,7 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
     }
 
     /// The TIFF data of the first APP1 segment that starts with "Exif\0\0".
-    private static func exifPayload(_ b: [UInt8]) -> ArraySlice<UInt8>? {
+    static func exifPayload(_ b: [UInt8]) -> ArraySlice<UInt8>? {
         guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
         var i = 2
         while i + 4 <= b.count {
@@ -40,6 +40,14 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
     /// The Orientation value in IFD0 of TIFF data, or nil.
     private static func orientationTag(_ t: ArraySlice<UInt8>) -> Int? {
         let t = Array(t)
+        guard let entry = orientationEntry(t) else { return nil }
+        return entry.little ? Int(t[entry.value]) | Int(t[entry.value + 1]) << 8 : Int(t[entry.value]) << 8 | Int(t[entry.value + 1])
+    }
+
+    /// Where IFD0's Orientation value (type SHORT, one value, in the first two bytes of the
+    /// value field) lies in TIFF data, and its byte order; nil when there is none. Every offset
+    /// is bounds-checked.
+    static func orientationEntry(_ t: [UInt8]) -> (value: Int, little: Bool)? {
         guard t.count >= 8 else { return nil }
         let little: Bool
         switch (t[0], t[1]) {
@@ -59,13 +67,40 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
         for k in 0..<count {
             let entry = ifd + 2 + 12 * k
             guard let tag = u16(entry) else { return nil }
-            // Orientation: type SHORT (3), one value, stored in the first two bytes of the value field.
             if tag == 0x0112 {
-                guard u16(entry + 2) == 3, let n = u32(entry + 4), n >= 1 else { return nil }
-                return u16(entry + 8)
+                guard u16(entry + 2) == 3, let n = u32(entry + 4), n >= 1, entry + 10 <= t.count else { return nil }
+                return (entry + 8, little)
             }
         }
         return nil
+    }
+}
+
+/// A picture's EXIF block (the TIFF data of a JPEG's APP1 "Exif" segment or of a PNG's eXIf
+/// chunk): camera, date, GPS position... What `blazeface redact --keep-metadata` carries over,
+/// and what it drops by default, since a GPS tag in a published photo undoes the anonymisation.
+public struct EXIFBlock: Sendable, Equatable {
+    /// The TIFF data ("II" or "MM", 42, then the IFDs).
+    public var tiff: [UInt8]
+
+    /// The block of a JPEG or PNG file's bytes; nil when it has none.
+    public init?(file bytes: [UInt8]) {
+        if let jpeg = EXIFOrientation.exifPayload(bytes) {
+            tiff = Array(jpeg)
+        } else if let png = PNG.chunk("eXIf", in: bytes) {
+            tiff = png
+        } else {
+            return nil
+        }
+    }
+
+    /// The same block with its Orientation set to 1 (upright), for pixels already turned.
+    public func upright() -> EXIFBlock {
+        var copy = self
+        if let entry = EXIFOrientation.orientationEntry(tiff) {
+            (copy.tiff[entry.value], copy.tiff[entry.value + 1]) = entry.little ? (1, 0) : (0, 1)
+        }
+        return copy
     }
 }
 

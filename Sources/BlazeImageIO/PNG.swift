@@ -87,6 +87,44 @@ public enum PNG {
         try writeFileAtomically(try encode(image), to: path)
     }
 
+    /// `write(_:to:)` with an EXIF block, stored as an eXIf chunk after the header.
+    public static func write(_ image: RGBImage, to path: String, exif: EXIFBlock) throws(ImageError) {
+        var png = try encode(image)
+        // The signature (8 bytes), then IHDR: length, type, 13 bytes, CRC.
+        let afterHeader = 8 + 12 + 13
+        png.insert(contentsOf: chunkBytes("eXIf", exif.tiff), at: afterHeader)
+        try writeFileAtomically(png, to: path)
+    }
+
+    /// The data of the first chunk of `type` in PNG bytes, before or after the image data
+    /// (lengths bounds-checked; CRCs not).
+    static func chunk(_ type: String, in bytes: [UInt8]) -> [UInt8]? {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.starts(with: signature) else { return nil }
+        let wanted = Array(type.utf8)
+        var i = 8
+        while i + 12 <= bytes.count {
+            let length = Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            guard length <= bytes.count - i - 12 else { return nil }
+            if Array(bytes[(i + 4)..<(i + 8)]) == wanted { return Array(bytes[(i + 8)..<(i + 8 + length)]) }
+            i += 12 + length
+        }
+        return nil
+    }
+
+    /// A whole chunk: length, type, data and the CRC-32 of type and data.
+    static func chunkBytes(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let body = Array(type.utf8) + data
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        crc ^= 0xFFFF_FFFF
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        return be(UInt32(data.count)) + body + be(crc)
+    }
+
     /// Maps a C status to the Swift error, or nil for success.
     private static func decodeError(_ status: BPNGStatus, _ message: [CChar], width: Int, height: Int,
                                     limits: ImageLimits) -> ImageError? {

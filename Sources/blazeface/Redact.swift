@@ -51,6 +51,9 @@ struct Redact: ParsableCommand {
     @Flag(help: "Never tile: detect on the whole frame only (faster, misses small faces).")
     var noTiles = false
 
+    @Flag(help: "Pictures: keep the input's EXIF block (camera, date, GPS...; Orientation set to 1, as the pixels are written upright) in the PNG. Off by default: a GPS tag in a published photo undoes the anonymisation. Other metadata is never copied.")
+    var keepMetadata = false
+
     @Flag(help: "No progress bar on stderr (it is shown only on a terminal).")
     var noProgress = false
 
@@ -58,6 +61,9 @@ struct Redact: ParsableCommand {
         guard (0...100).contains(linger) else { throw ValidationError("--linger must be in 0...100") }
         guard (1...100).contains(every) else { throw ValidationError("--every must be in 1...100") }
         guard (0...300).contains(lookBehind ?? 0) else { throw ValidationError("--look-behind must be in 0...300") }
+        guard !(keepMetadata && output.lowercased().hasSuffix(".ppm")) else {
+            throw ValidationError("--keep-metadata needs PNG output: PPM holds no metadata")
+        }
         guard maskScale.isFinite, (1...4).contains(maskScale) else { throw ValidationError("--mask-scale must be in 1...4") }
     }
 
@@ -79,11 +85,20 @@ struct Redact: ParsableCommand {
             } else {
                 var image = try ImageFile.read(contentsOf: input, applyingOrientation: true)
                 let faces = try redactor.redact(image: &image)
-                // Written from the pixels alone: no EXIF or other metadata of the input survives.
-                if output.lowercased().hasSuffix(".ppm") { try PNM.write(image, to: output) } else { try PNG.write(image, to: output) }
+                if output.lowercased().hasSuffix(".ppm") { try PNM.write(image, to: output) } else { try writePNG(image, from: input, to: output) }
                 FileHandle.standardError.write(Data("redact: \(faces) face(s) masked\n".utf8))
             }
         } catch let e as ImageError { throw ToolError(e.description) } catch let e as DetectorError { throw ToolError(e.description) }
+    }
+
+    /// Written from the pixels alone, so that no EXIF or other metadata of the input survives;
+    /// with --keep-metadata, the input's EXIF block (Orientation 1) goes into an eXIf chunk.
+    private func writePNG(_ image: RGBImage, from source: String, to target: String) throws {
+        if keepMetadata, let bytes = FileManager.default.contents(atPath: source), let exif = EXIFBlock(file: [UInt8](bytes)) {
+            try PNG.write(image, to: target, exif: exif.upright())
+        } else {
+            try PNG.write(image, to: target)
+        }
     }
 
     /// Each picture of the folder and its subfolders (in path order; files that are not
@@ -110,7 +125,7 @@ struct Redact: ParsableCommand {
                 try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
                                                         withIntermediateDirectories: true)
             } catch { throw ToolError("\(target): cannot make its folder: \(error.localizedDescription)") }
-            try PNG.write(image, to: target)
+            try writePNG(image, from: path, to: target)
             pictures += 1
         }
         FileHandle.standardError.write(Data("redact: \(pictures) picture(s), \(faces) face(s) masked, \(skipped) skipped\n".utf8))

@@ -118,6 +118,52 @@ import Testing
         #expect(bad.status != 0 && !FileManager.default.fileExists(atPath: output + ".bad.png"))
     }
 
+    /// A picture's EXIF block is dropped by default and kept with --keep-metadata, its
+    /// Orientation set to 1 (the pixels are written upright); PPM output refuses the flag.
+    @Test func redactDropsOrKeepsTheEXIFBlock() throws {
+        let input = Goldens.root.appendingPathComponent("images/jpeg/astronaut_exif6.jpg").path
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("redact-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        func exif(_ path: String) throws -> EXIFBlock? { EXIFBlock(file: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))) }
+        let original = try #require(try exif(input))
+        #expect(try Self.run(["redact", input, output, "--no-tiles"]).status == 0)
+        let dropped = try exif(output)
+        #expect(dropped == nil)
+        #expect(try Self.run(["redact", input, output, "--no-tiles", "--keep-metadata"]).status == 0)
+        let kept = try #require(try exif(output))
+        #expect(kept.upright() == kept && kept != original && kept == original.upright())
+        #expect(try PNG.read(contentsOf: output).width == 512)
+        #expect(try Self.run(["redact", input, output + ".ppm", "--keep-metadata"]).status != 0)
+    }
+
+    /// A 4:2:0 Y4M video is masked in its own planes: every frame comes out, the faces' centres
+    /// are black (luma 16) in each, and the bytes far from the faces are the input's, unconverted.
+    @Test func redactMasksY4MFramesInTheirPlanes() throws {
+        let photo = try PNG.read(contentsOf: Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redact-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (input, output) = (folder.appendingPathComponent("in.y4m").path, folder.appendingPathComponent("out.y4m").path)
+        let writer = try Y4MWriter(path: input, width: photo.width, height: photo.height)
+        for _ in 0..<5 { try writer.write(photo) }
+        try writer.flush()
+        let run = try Self.run(["redact", input, output, "--mode", "solid", "--no-tiles", "--no-progress"])
+        #expect(run.status == 0 && run.stderr.contains("5 frame(s)"), "\(run.stderr)")
+        let (a, b) = (try Y4MReader(path: input), try Y4MReader(path: output))
+        #expect(a.header == b.header)
+        var (before, after, frames) = ([UInt8](), [UInt8](), 0)
+        while try a.nextFrame(planes: &before) {
+            let more = try b.nextFrame(planes: &after)
+            #expect(more)
+            frames += 1
+            let w = photo.width
+            #expect(after[529 * w + 334] == 16 && after[(130 + 95) * w + 880 + 95] == 16, "frame \(frames)")
+            #expect(after[0..<(100 * w)] == before[0..<(100 * w)], "the top rows, far from the faces")
+        }
+        let extra = try b.nextFrame(planes: &after)
+        #expect(frames == 5 && !extra)
+    }
+
     /// `redact` on a folder mirrors its pictures, subfolders included, into the output folder as
     /// PNGs and skips, by name, what is not a picture.
     @Test func redactMirrorsAFolder() throws {
