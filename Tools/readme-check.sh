@@ -27,7 +27,7 @@ print(" ".join(names))
 PY
 )
 [ -n "$names" ] || { echo "readme-check: no samples found"; exit 1; }
-products='.product(name: "BlazeFace", package: "BlazeFace"), .product(name: "BlazeImageIO", package: "BlazeFace"), .product(name: "FaceTracking", package: "BlazeFace"), .product(name: "FaceAnalysis", package: "BlazeFace")'
+products='.product(name: "BlazeFace", package: "BlazeFace"), .product(name: "BlazeImageIO", package: "BlazeFace"), .product(name: "FaceTracking", package: "BlazeFace"), .product(name: "FaceAnalysis", package: "BlazeFace"), .product(name: "FaceRedaction", package: "BlazeFace")'
 {
     echo '// swift-tools-version: 6.1'
     echo 'import PackageDescription'

@@ -56,6 +56,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", help="a folder to keep the composites and their ground truth in")
     ap.add_argument("--no-centerface", action="store_true")
+    ap.add_argument("--tiles", default="auto", help="blazeface detect --tiles (default auto)")
     args = ap.parse_args()
 
     rng = np.random.default_rng(args.seed)
@@ -77,7 +78,7 @@ def main():
         with open(os.path.join(folder, f"composite{i}.json"), "w") as f:
             json.dump({"faces": truth}, f)
         found = {
-            "tiles auto": scenes.blazeface_boxes(path, "--tiles", "auto"),
+            "tiles auto": scenes.blazeface_boxes(path, "--tiles", args.tiles),
             "untiled short": scenes.blazeface_boxes(path),
             "untiled full": scenes.blazeface_boxes(path, "--model", "full"),
         }
