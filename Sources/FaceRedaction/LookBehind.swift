@@ -72,17 +72,20 @@ public struct LookBehind<Frame> {
         return (frame, boxes)
     }
 
-    /// The box `back` frames before the first sighting, moved along the first sightings' motion
-    /// and grown 8% per frame back (at most twice), as the first sightings' jitter makes the
-    /// motion less sure the further back it is run.
+    /// Where the face may have been `back` frames before its first sighting: the box there and
+    /// the box moved back along its first sightings' motion, both grown 8% per frame back (at
+    /// most twice), as the motion is less sure the further back it is run; one box over both.
+    /// (A face coming out from behind something seems to move as more of it shows: its first
+    /// motion may be wrong, and its place then is near where it was found.)
     static func extrapolate(_ seen: [(index: Int, box: NormalizedRect)], back: Int) -> NormalizedRect {
         let first = seen[0], last = seen[seen.count - 1]
         func center(_ b: NormalizedRect) -> SIMD2<Float> { SIMD2(b.xMin + b.width / 2, b.yMin + b.height / 2) }
         let frames = Float(last.index - first.index)
         let velocity = frames > 0 ? (center(last.box) - center(first.box)) / frames : .zero
-        let c = center(first.box) - velocity * Float(back)
         let grow = min(2, 1 + growthPerFrame * Float(back))
         let (w, h) = (first.box.width * grow, first.box.height * grow)
-        return NormalizedRect(xMin: c.x - w / 2, yMin: c.y - h / 2, width: w, height: h)
+        let moved = center(first.box) - velocity * Float(back), still = center(first.box)
+        let lo = pointwiseMin(moved, still) - SIMD2(w, h) / 2, hi = pointwiseMax(moved, still) + SIMD2(w, h) / 2
+        return NormalizedRect(xMin: lo.x, yMin: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
     }
 }
