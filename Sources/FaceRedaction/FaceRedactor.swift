@@ -1,6 +1,7 @@
 import BlazeFace
 import BlazeImage
 import Dispatch
+import Synchronization
 import FaceTracking
 
 /// Hides every face of a photo or of a video's frames, in place: an `RGBImage` or the memory of
@@ -182,10 +183,17 @@ public final class FaceRedactor {
     private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search]) throws(DetectorError) -> FaceDetectorResult {
         statistics.regionsSearched += searches.count
         let jobs = min(detectors.count, searches.count)
-        let (results, detectors) = (ResultSlots(count: jobs), detectors)
+        let (results, detectors, next) = (ResultSlots(count: jobs), detectors, NextSearch())
+        // Each job takes the next search not taken yet, on its own detector, until none is left:
+        // searches differ in cost (a mosaic of four, a downscaled whole frame, a tile).
         let run: @Sendable (Int) -> Void = { j in
-            let mine = stride(from: j, to: searches.count, by: jobs).map { searches[$0] }
-            results.set(j, Result { () throws(DetectorError) in try Self.detections(pixels, mine, detectors[j]) })
+            results.set(j, Result { () throws(DetectorError) in
+                var raw: [RawDetection] = []
+                while case let i = next.take(), i < searches.count {
+                    raw += try Self.detections(pixels, [searches[i]], detectors[j])
+                }
+                return raw
+            })
         }
         if jobs > 1 { DispatchQueue.concurrentPerform(iterations: jobs, execute: run) } else { run(0) }
         var raw: [RawDetection] = []
@@ -234,6 +242,12 @@ public final class FaceRedactor {
     static func share(of regions: [RegionOfInterest], part: Int, parts: Int) -> ArraySlice<RegionOfInterest> {
         ArraySlice(stride(from: part, to: regions.count, by: parts).map { regions[$0] })
     }
+}
+
+/// The index of the next search to run, shared by the jobs.
+private final class NextSearch: Sendable {
+    private let counter = Atomic<Int>(0)
+    func take() -> Int { counter.add(1, ordering: .relaxed).oldValue }
 }
 
 /// One result per job, written from `concurrentPerform`'s threads, each to its own slot (plain
