@@ -92,7 +92,9 @@ def main():
     for m in measures:
         n, good = sum(a for a, _ in faces_total[m]), sum(b for _, b in faces_total[m])
         worst = min(b / a for a, b in faces_total[m])
-        print(f"covered by {m}: {good}/{n} face-frames at least 90% covered ({good / n:.4f}); worst face {worst:.4f}; "
+        under = sum(1 for a, b in faces_total[m] if b / a < 0.995)
+        print(f"covered by {m}: {good}/{n} face-frames at least 90% covered ({good / n:.4f}); worst face {worst:.4f}, "
+              f"{under} face(s) under 99.5%; "
               f"visible 0.5 to 0.8: {bands[(m, '0.5 to 0.8')][1]}/{bands[(m, '0.5 to 0.8')][0]}, "
               f"0.8 to 1: {bands[(m, '0.8 to 1')][1]}/{bands[(m, '0.8 to 1')][0]}; "
               f"bar (every face in >= 99.5% of its frames): {'met' if ok[m] else 'NOT met'}")
