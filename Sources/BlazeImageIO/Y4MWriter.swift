@@ -18,28 +18,16 @@ public final class Y4MWriter {
     private var planes: [UInt8]
 
     /// Creates (or truncates) `path` ("-" for standard output) and writes the stream header.
-    public init(path: String, width: Int, height: Int, frameRateNumerator: Int = 30, frameRateDenominator: Int = 1,
-                colorSpace: Y4MColorSpace = .c420jpeg) throws(ImageError) {
-        guard width > 0, height > 0, frameRateNumerator > 0, frameRateDenominator > 0 else {
-            throw .invalidSize(width: width, height: height)
-        }
+    public convenience init(path: String, width: Int, height: Int, frameRateNumerator: Int = 30, frameRateDenominator: Int = 1,
+                            colorSpace: Y4MColorSpace = .c420jpeg) throws(ImageError) {
         guard [.c420jpeg, .c444].contains(colorSpace) else { throw .y4m("the writer writes C420jpeg or C444, not C\(colorSpace.rawValue)") }
-        header = Y4MHeader(width: width, height: height, frameRateNumerator: frameRateNumerator,
-                           frameRateDenominator: frameRateDenominator, colorSpace: colorSpace)
-        if path == "-" {
-            guard let f = fdopen(dup(1), "wb") else { throw .io(path: "<stdout>", reason: String(cString: strerror(errno))) }
-            file = f
-        } else {
-            guard let f = fopen(path, "wb") else { throw .io(path: path, reason: String(cString: strerror(errno))) }
-            file = f
-        }
-        self.path = path
-        planes = [UInt8](repeating: 0, count: header.frameBytes)
-        try put(Array("YUV4MPEG2 W\(width) H\(height) F\(frameRateNumerator):\(frameRateDenominator) Ip A1:1 C\(colorSpace.rawValue)\n".utf8))
+        try self.init(path: path, header: Y4MHeader(width: width, height: height, frameRateNumerator: frameRateNumerator,
+                                                    frameRateDenominator: frameRateDenominator, colorSpace: colorSpace))
     }
 
-    /// A stream with `header`'s size, frame rate, colour space and range (a reader's), for
-    /// `write(planes:)`: YUV passed through with no colour conversion.
+    /// A stream with `header`'s size, frame rate, colour space and range (a reader's, say, for
+    /// `write(planes:)`: YUV passed through with no colour conversion). RGB frames can be
+    /// written only to C420jpeg and C444 streams in limited range.
     public init(path: String, header: Y4MHeader) throws(ImageError) {
         guard header.width > 0, header.height > 0, header.frameRateNumerator > 0, header.frameRateDenominator > 0 else {
             throw .invalidSize(width: header.width, height: header.height)
