@@ -10,12 +10,14 @@ import FaceTracking
 /// What is searched, so that small faces are found and no frame shows a face:
 /// - pictures larger than three times the model's input are cut into tiles
 ///   (`TilingOptions.automatic`): a still picture is searched in every tile;
-/// - in video, the whole frame and a region twice the size of every tracked face (lost ones
-///   included) are searched on every frame, so masks follow the faces without lag; the tiles,
+/// - in video, the whole frame and a square one and a half times the size of every tracked face
+///   (lost and hidden ones included, four to an inference) are searched on every frame, so masks
+///   follow the faces without lag; the tiles,
 ///   which find the small faces that appear, are shared out over `scanInterval` frames (every
 ///   tile on the first frame);
 /// - a face the detector loses stays masked along its predicted path for `linger` frames
-///   (fail-secure: a face slipping out of one detection is not shown).
+///   (fail-secure: a face slipping out of one detection is not shown), and one that passes
+///   behind a nearer face for up to `maxHiddenFrames`.
 ///
 /// Regions run `jobs` at a time, each on its own copy of the network. Frames in timestamp
 /// order; not thread-safe (one video per redactor).
@@ -128,8 +130,9 @@ public final class FaceRedactor {
     }
 
     /// Where one video frame's masks go, without drawing them: each face's tracking ID and box
-    /// (normalized): the faces detected (each also at its track's predicted box), and those lost
-    /// within `linger` frames, or hidden behind a nearer face, at their predicted place. For recorded video, with `LookBehind`: masks drawn on frames before a face was found.
+    /// (normalized): the faces detected (each box grown over its track's predicted box), and
+    /// those lost within `linger` frames, or hidden behind a nearer face, at their predicted
+    /// place. With `LookBehind`, recorded video's masks also go on the frames before a face was found.
     public func masks<P: SampledPixels & Sendable>(inVideoFrame pixels: P,
                                                    timestampInMilliseconds t: Int) throws(DetectorError) -> [(id: Int, box: NormalizedRect)] {
         if let image = pixels as? RGBImage, image.pixels.count != image.width * image.height * 3 {
@@ -179,7 +182,7 @@ public final class FaceRedactor {
         case mosaic([RotatedRect])
     }
 
-    /// The searches, `jobs` at a time (each detector takes every `jobs`-th), merged once.
+    /// The searches, `jobs` at a time, each job on its own detector; their faces merged once.
     private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search]) throws(DetectorError) -> FaceDetectorResult {
         statistics.regionsSearched += searches.count
         let jobs = min(detectors.count, searches.count)
@@ -213,8 +216,9 @@ public final class FaceRedactor {
         return raw
     }
 
-    /// A square of twice the face's larger side about its centre, in pixels; nil for a box that
-    /// is not finite, tiny, or wholly outside the picture.
+    /// A square of one and a half times the face's larger side about its centre, in pixels (a
+    /// quadrant of the mosaic sees the face at about 43 pixels); nil for a box that is not
+    /// finite, tiny, or wholly outside the picture.
     static func searchRegion(around box: NormalizedRect, width: Int, height: Int) -> RotatedRect? {
         let (w, h) = (Float(width), Float(height))
         let side = 1.5 * max(box.width * w, box.height * h)

@@ -9,11 +9,13 @@ import Foundation
 struct Redact: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Hide the faces of a picture or a video: blur, pixelate or black them out.",
-        discussion: "INPUT is a PNG, JPEG, PPM or PGM picture (written out as PNG, or PPM for a .ppm OUTPUT, with no metadata), "
-            + "a folder of them (mirrored into the OUTPUT folder, each as NAME.png) "
+        discussion: "INPUT is a PNG, JPEG, PPM or PGM picture (written out upright as PNG, or PPM for a .ppm OUTPUT, "
+            + "with no metadata unless --keep-metadata), a folder of them (mirrored into the OUTPUT folder, each as NAME.png) "
             + "or a YUV4MPEG2 video (.y4m, or - for stdin, as `ffmpeg -f yuv4mpegpipe` writes; OUTPUT .y4m or - for stdout). "
-            + "In video, a face the detector loses stays masked along its predicted path for --linger frames. "
-            + "Pictures larger than three times the model's input are detected in tiles, for small faces.")
+            + "Pictures larger than three times the model's input are also searched in tiles, for small faces. "
+            + "In video, faces are tracked; a face the detector loses stays masked along its predicted path for --linger frames; "
+            + "frames are held back --look-behind frames so that a face found late is masked on the frames before it too. "
+            + "Every frame is masked before it is written; a frame that fails stops the run.")
 
     @Argument(help: "A picture, a folder of pictures, a .y4m video, or - (a Y4M stream on stdin).")
     var input: String
