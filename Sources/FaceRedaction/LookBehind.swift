@@ -1,7 +1,7 @@
 import BlazeFace
 
-/// Recorded video's second chance: frames wait `depth` frames before they are written, and a
-/// face found late (a small face the tile scan reaches a few frames after it appears, or a
+/// Recorded video's second chance: frames wait a little (`delay` frames) before they are
+/// written, and a face found late (a small face the tile scan reaches a few frames after it appears, or a
 /// face coming out from behind something, found once most of it shows) is masked on the
 /// waiting frames too, along its first motion run backwards: the mirror of lingering. The
 /// masks of a live stream cannot look back; a file's can.
@@ -29,6 +29,7 @@ public struct LookBehind<Frame> {
     /// How much a backfilled box grows for each frame back (its place is less sure), at most 2x.
     static var growthPerFrame: Float { 0.08 }
 
+    /// A window that masks a face found late on up to `depth` frames before it.
     public init(depth: Int) throws(DetectorError) {
         guard (0...300).contains(depth) else { throw .invalidOption(name: "depth", value: "\(depth)", allowed: "in 0...300") }
         self.depth = depth
