@@ -26,8 +26,8 @@ public struct LookBehind<Frame> {
 
     /// Sightings used to measure a new face's motion.
     static var sightings: Int { 6 }
-    /// How much a backfilled box grows for each frame back (its place is less sure), at most 2x.
-    static var growthPerFrame: Float { 0.08 }
+    /// How much a backfilled box grows for each frame back (its place is less sure), at most 2.5x.
+    static var growthPerFrame: Float { 0.15 }
 
     /// A window that masks a face found late on up to `depth` frames before it.
     public init(depth: Int) throws(DetectorError) {
@@ -74,8 +74,8 @@ public struct LookBehind<Frame> {
     }
 
     /// Where the face may have been `back` frames before its first sighting: the box there and
-    /// the box moved back along its first sightings' motion, both grown 8% per frame back (at
-    /// most twice), as the motion is less sure the further back it is run; one box over both.
+    /// the box moved back along its first sightings' motion, both grown 15% per frame back (at
+    /// most 2.5 times), as the motion is less sure the further back it is run; one box over both.
     /// (A face coming out from behind something seems to move as more of it shows: its first
     /// motion may be wrong, and its place then is near where it was found.)
     static func extrapolate(_ seen: [(index: Int, box: NormalizedRect)], back: Int) -> NormalizedRect {
@@ -83,7 +83,7 @@ public struct LookBehind<Frame> {
         func center(_ b: NormalizedRect) -> SIMD2<Float> { SIMD2(b.xMin + b.width / 2, b.yMin + b.height / 2) }
         let frames = Float(last.index - first.index)
         let velocity = frames > 0 ? (center(last.box) - center(first.box)) / frames : .zero
-        let grow = min(2, 1 + growthPerFrame * Float(back))
+        let grow = min(2.5, 1 + growthPerFrame * Float(back))
         let (w, h) = (first.box.width * grow, first.box.height * grow)
         let moved = center(first.box) - velocity * Float(back), still = center(first.box)
         let lo = pointwiseMin(moved, still) - SIMD2(w, h) / 2, hi = pointwiseMax(moved, still) + SIMD2(w, h) / 2
