@@ -167,7 +167,7 @@ public final class FaceRedactor {
         statistics.lingeringMasks += bridged.count
         return tracked.faces.map { face in
             let box = face.detection.relativeBoundingBox
-            return (id: face.trackingID ?? -1, box: face.trackingID.flatMap { expected[$0] }.map { Self.union(box, $0) } ?? box)
+            return (id: face.trackingID ?? -1, box: face.trackingID.flatMap { expected[$0] }.map { box.union($0) } ?? box)
         } + bridged
     }
 
@@ -232,13 +232,6 @@ public final class FaceRedactor {
     static func scaled(_ box: NormalizedRect, by factor: Float) -> NormalizedRect {
         let (w, h) = (box.width * factor, box.height * factor)
         return NormalizedRect(xMin: box.xMin + (box.width - w) / 2, yMin: box.yMin + (box.height - h) / 2, width: w, height: h)
-    }
-
-    /// The smallest box holding both.
-    static func union(_ a: NormalizedRect, _ b: NormalizedRect) -> NormalizedRect {
-        let x0 = min(a.xMin, b.xMin), y0 = min(a.yMin, b.yMin)
-        return NormalizedRect(xMin: x0, yMin: y0, width: max(a.xMin + a.width, b.xMin + b.width) - x0,
-                              height: max(a.yMin + a.height, b.yMin + b.height) - y0)
     }
 
     /// The `part`-th of `parts` interleaved shares of `regions` (every `parts`-th region), so that

@@ -3,8 +3,9 @@ import BlazeFace
 /// Recorded video's second chance: frames wait a little (`delay` frames) before they are
 /// written, and a face found late (a small face the tile scan reaches a few frames after it appears, or a
 /// face coming out from behind something, found once most of it shows) is masked on the
-/// waiting frames too, along its first motion run backwards: the mirror of lingering. The
-/// masks of a live stream cannot look back; a file's can.
+/// waiting frames too, along its first motion run backwards: the mirror of lingering. And each
+/// face's mask covers its boxes in the two frames before and after too. The masks of a live stream
+/// cannot look back; a file's can.
 ///
 /// Push each frame with its masks (`FaceRedactor.masks(inVideoFrame:timestampInMilliseconds:)`);
 /// a frame comes back, with every box to mask on it, once `depth + 3` newer frames have come
@@ -15,7 +16,9 @@ public struct LookBehind<Frame> {
     public let depth: Int
     /// Frames held back: `depth` and three more, to see a late face's motion.
     public var delay: Int { depth + 3 }
-    private var waiting: [(frame: Frame, index: Int, boxes: [NormalizedRect])] = []
+    private var waiting: [(frame: Frame, index: Int, masks: [(id: Int, box: NormalizedRect)])] = []
+    /// The masks of the frames released last: the previous frames of the next one released.
+    private var previous: [[(id: Int, box: NormalizedRect)]] = []
     private var next = 0
     /// Each face's first sightings (frame index, box), up to `Self.sightings`: its first motion.
     private var firstSeen: [Int: [(index: Int, box: NormalizedRect)]] = [:]
@@ -43,7 +46,7 @@ public struct LookBehind<Frame> {
             var seen = firstSeen[m.id, default: []]
             if seen.count < Self.sightings && seen.last?.index != next { seen.append((next, m.box)); firstSeen[m.id] = seen }
         }
-        waiting.append((frame, next, masks.map(\.box)))
+        waiting.append((frame, next, masks))
         next += 1
         guard waiting.count > delay else { return nil }
         return release()
@@ -58,7 +61,14 @@ public struct LookBehind<Frame> {
 
     private mutating func release() -> (frame: Frame, boxes: [NormalizedRect]) {
         let (frame, index, own) = waiting.removeFirst()
-        var boxes = own
+        // Each face's mask also covers its boxes in the two frames before and the two after (one
+        // box over the five): a detection a little small, shifted or late in one frame, or a
+        // face coming out from behind another, leaves no edge uncovered.
+        let neighbours = previous.flatMap { $0 } + waiting.prefix(2).flatMap(\.masks)
+        var boxes = own.map { m in
+            neighbours.filter { $0.id == m.id && m.id >= 0 }.reduce(m.box) { $0.union($1.box) }
+        }
+        previous = Array((previous + [own]).suffix(2))
         for seen in firstSeen.values {
             guard let first = seen.first, first.index > index, first.index - index <= depth else { continue }
             boxes.append(Self.extrapolate(seen, back: first.index - index))
@@ -88,5 +98,14 @@ public struct LookBehind<Frame> {
         let moved = center(first.box) - velocity * Float(back), still = center(first.box)
         let lo = pointwiseMin(moved, still) - SIMD2(w, h) / 2, hi = pointwiseMax(moved, still) + SIMD2(w, h) / 2
         return NormalizedRect(xMin: lo.x, yMin: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
+    }
+}
+
+extension NormalizedRect {
+    /// The smallest box holding this one and `other`.
+    func union(_ other: NormalizedRect) -> NormalizedRect {
+        let x0 = min(xMin, other.xMin), y0 = min(yMin, other.yMin)
+        return NormalizedRect(xMin: x0, yMin: y0, width: max(xMin + width, other.xMin + other.width) - x0,
+                              height: max(yMin + height, other.yMin + other.height) - y0)
     }
 }

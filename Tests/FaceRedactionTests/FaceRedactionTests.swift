@@ -141,9 +141,10 @@ import Testing
         #expect(planes[(228 + 165) * w + 60 + 165] == 16 && planes[(130 + 95) * w + 880 + 95] == 16)
     }
 
-    /// Recorded video's look-behind: frames come back `depth + 3` frames later, in order; a face
-    /// first seen at frame 6, moving right 0.01 a frame, is masked on the frames before it along
-    /// its motion run backwards, no further back than `depth`; a face seen from the start is not.
+    /// Recorded video's look-behind: frames come back `depth + 3` frames later, in order; masks
+    /// spread over two frames either side; a face first seen at frame 6, moving right 0.01 a
+    /// frame, is masked on the frames before it along its motion run backwards, no further back
+    /// than `depth`; a face seen from the start is not.
     @Test func lookBehindMasksTheFramesBeforeAFaceIsFound() throws {
         var window = try LookBehind<Int>(depth: 3)
         var out: [(frame: Int, boxes: [NormalizedRect])] = []
@@ -161,6 +162,10 @@ import Testing
         // 0.03 to the left, both grown 45% (0.145 wide): from 0.52 - 0.0725 to 0.55 + 0.0725.
         let b = out[3].boxes[1]
         #expect(abs(b.xMin - 0.4475) < 1e-5 && abs(b.width - 0.175) < 1e-5 && abs(b.height - 0.145) < 1e-5)
+        // Frame 7's mask of the moving face spreads over its boxes two frames either side
+        // (frames 6 to 9 here, the face appearing at 6): from 0.50 to 0.53 + 0.1.
+        let spread = out[7].boxes[1]
+        #expect(abs(spread.xMin - 0.5) < 1e-5 && abs(spread.width - 0.13) < 1e-5 && abs(spread.height - 0.1) < 1e-5)
         #expect(throws: DetectorError.self) { _ = try LookBehind<Int>(depth: -1) }
     }
 
