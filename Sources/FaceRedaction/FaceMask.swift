@@ -6,7 +6,8 @@ public struct RedactionOptions: Sendable, Equatable {
     /// What fills a face's mask.
     public enum Mode: String, Sendable, CaseIterable {
         /// A box blur run three times (close to a Gaussian) of radius a quarter of the mask's
-        /// shorter side: no feature of the face survives it.
+        /// shorter side (run on the mask shrunk to a radius of about 4, then scaled back up):
+        /// no feature of the face survives it.
         case blur
         /// Blocks of an eighth of the mask's shorter side (at least a pixel), each its mean colour.
         case pixelate
@@ -156,41 +157,101 @@ public enum FaceMask {
             }
             return out
         case .blur:
-            // Separable box blurs, three passes each way, edges clamped to the rectangle.
+            // Separable box blurs, three passes each way, edges clamped to the rectangle, of
+            // radius a quarter of the mask. Run on the rectangle shrunk by `k` (block means) to
+            // a radius of about 4, then scaled back up bilinearly: what is left of the face after
+            // such a blur is smooth at that scale, and the work is k^2 times less.
             let radius = max(1, Int(side / 4))
-            var data = [Float](repeating: 0, count: w * h * n)
-            data.withUnsafeMutableBufferPointer { d in
+            let k = max(1, radius / 4)
+            let (sw, sh) = ((w + k - 1) / k, (h + k - 1) / k)
+            var small = [Float](repeating: 0, count: sw * sh * n)
+            small.withUnsafeMutableBufferPointer { d in
+                // Block sums, a row of the plane at a time, then the means.
+                let counts = UnsafeMutableBufferPointer<Float>.allocate(capacity: sw * sh)
+                defer { counts.deallocate() }
+                counts.initialize(repeating: 0)
                 for y in 0..<h {
-                    let row = plane.base + (y0 + y) * plane.rowStride + c * x0
-                    for x in 0..<w { for k in 0..<n { d[n * (y * w + x) + k] = Float(row[c * x + k]) } }
+                    let row = plane.base + (y0 + y) * plane.rowStride + c * x0, by = y / k
+                    for x in 0..<w {
+                        let cell = by * sw + x / k
+                        counts[cell] += 1
+                        for ch in 0..<n { d[n * cell + ch] += Float(row[c * x + ch]) }
+                    }
                 }
-                var line = [Float](repeating: 0, count: max(w, h))
-                line.withUnsafeMutableBufferPointer { line in
-                    for _ in 0..<3 {
-                        boxBlur(d, line, count: h, length: w, stride: n, step: n * w, channels: n, radius: radius)   // along rows
-                        boxBlur(d, line, count: w, length: h, stride: n * w, step: n, channels: n, radius: radius)   // along columns
+                for cell in 0..<(sw * sh) { for ch in 0..<n { d[n * cell + ch] /= counts[cell] } }
+                let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: sw * n + sw * sh * n)
+                defer { scratch.deallocate() }
+                let line = UnsafeMutableBufferPointer(rebasing: scratch[0..<(sw * n)])
+                let columns = UnsafeMutableBufferPointer(rebasing: scratch[(sw * n)...])
+                let r = max(1, radius / k)
+                for _ in 0..<3 {
+                    rowBlur(d, line, rows: sh, width: sw, channels: n, radius: r)
+                    columnBlur(d, into: columns, sums: line, rowLength: sw * n, rows: sh, radius: r)
+                    _ = d.update(fromContentsOf: columns)
+                }
+            }
+            guard k > 1 else { return small.map { UInt8(min(max($0.rounded(), 0), 255)) } }
+            // Bilinear from the block centres back to every pixel.
+            var out = [UInt8](repeating: 0, count: w * h * n)
+            small.withUnsafeBufferPointer { sp in
+                out.withUnsafeMutableBufferPointer { op in
+                    let (src, dst) = (sp.baseAddress!, op.baseAddress!)
+                    for y in 0..<h {
+                        let fy = min(max((Float(y) + 0.5) / Float(k) - 0.5, 0), Float(sh - 1))
+                        let ya = Int(fy), ty = fy - Float(ya)
+                        let rowA = src + n * ya * sw, rowB = src + n * min(ya + 1, sh - 1) * sw
+                        for x in 0..<w {
+                            let fx = min(max((Float(x) + 0.5) / Float(k) - 0.5, 0), Float(sw - 1))
+                            let xa = Int(fx), xb = min(xa + 1, sw - 1), tx = fx - Float(xa)
+                            for ch in 0..<n {
+                                let top = rowA[n * xa + ch] + (rowA[n * xb + ch] - rowA[n * xa + ch]) * tx
+                                let bottom = rowB[n * xa + ch] + (rowB[n * xb + ch] - rowB[n * xa + ch]) * tx
+                                dst[n * (y * w + x) + ch] = UInt8(min(max((top + (bottom - top) * ty).rounded(), 0), 255))
+                            }
+                        }
                     }
                 }
             }
-            return data.map { UInt8(min(max($0.rounded(), 0), 255)) }
+            return out
         }
     }
 
-    /// A running-mean blur of `count` lines of `length` pixels (`stride` floats apart within a
-    /// line, lines `step` apart), each of `channels` on its own, the line's ends repeated past them.
-    private static func boxBlur(_ plane: UnsafeMutableBufferPointer<Float>, _ line: UnsafeMutableBufferPointer<Float>,
-                                count: Int, length: Int, stride: Int, step: Int, channels: Int, radius: Int) {
+    /// The running mean along each row (`channels` interleaved, each on its own) of `rows` rows of
+    /// `width` pixels, in place; the row's ends repeated past them.
+    private static func rowBlur(_ plane: UnsafeMutableBufferPointer<Float>, _ line: UnsafeMutableBufferPointer<Float>,
+                                rows: Int, width: Int, channels n: Int, radius: Int) {
         let scale = 1 / Float(2 * radius + 1)
-        for l in 0..<count {
-            for c in 0..<channels {
-                let base = l * step + c
-                for i in 0..<length { line[i] = plane[base + i * stride] }
+        for r in 0..<rows {
+            let row = plane.baseAddress! + r * width * n
+            for i in 0..<(width * n) { line[i] = row[i] }
+            for c in 0..<n {
                 var sum: Float = 0
-                for k in -radius...radius { sum += line[min(max(k, 0), length - 1)] }
-                for i in 0..<length {
-                    plane[base + i * stride] = sum * scale
-                    sum += line[min(i + radius + 1, length - 1)] - line[max(i - radius, 0)]
+                for k in -radius...radius { sum += line[n * min(max(k, 0), width - 1) + c] }
+                for i in 0..<width {
+                    row[n * i + c] = sum * scale
+                    sum += line[n * min(i + radius + 1, width - 1) + c] - line[n * max(i - radius, 0) + c]
                 }
+            }
+        }
+    }
+
+    /// The running mean down every column at once, a row at a time (rows are contiguous, so this
+    /// reads memory in order), from `source` into `out`; the column's ends repeated past them.
+    private static func columnBlur(_ source: UnsafeMutableBufferPointer<Float>, into out: UnsafeMutableBufferPointer<Float>,
+                                   sums: UnsafeMutableBufferPointer<Float>, rowLength: Int, rows: Int, radius: Int) {
+        let scale = 1 / Float(2 * radius + 1)
+        let (src, dst, sum) = (source.baseAddress!, out.baseAddress!, sums.baseAddress!)
+        sum.update(repeating: 0, count: rowLength)
+        for k in -radius...radius {
+            let row = src + min(max(k, 0), rows - 1) * rowLength
+            for x in 0..<rowLength { sum[x] += row[x] }
+        }
+        for y in 0..<rows {
+            let o = dst + y * rowLength
+            let add = src + min(y + radius + 1, rows - 1) * rowLength, remove = src + max(y - radius, 0) * rowLength
+            for x in 0..<rowLength {
+                o[x] = sum[x] * scale
+                sum[x] += add[x] - remove[x]
             }
         }
     }
