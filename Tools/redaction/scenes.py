@@ -6,11 +6,14 @@ gravel and Hubble deep field photos (the backgrounds), so nothing here needs to 
 import json
 import os
 import subprocess
+import sys
 
 import numpy as np
 from PIL import Image, ImageEnhance, ImageFilter
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "Tools", "video"))
+from make_demo_video import rgb_to_yuv420  # noqa: E402  (BT.601 limited range, 4:2:0, as the demo video)
 IMAGES = os.path.join(ROOT, "Tests", "Fixtures", "images")
 # The command under test: this checkout's release build, or $BLAZEFACE.
 BLAZEFACE = os.environ.get("BLAZEFACE", os.path.join(ROOT, ".build", "release", "blazeface"))
@@ -105,19 +108,6 @@ def blazeface_boxes(path, *args):
     out = subprocess.run([BLAZEFACE, "detect", path, *args], check=True, capture_output=True, text=True).stdout
     return [tuple(d["boundingBox"][k] for k in ("originX", "originY", "width", "height"))
             for d in json.loads(out)["detections"]]
-
-
-def rgb_to_yuv420(rgb):
-    """BT.601 limited range, 4:2:0 (chroma averaged over 2x2), as three uint8 planes."""
-    f = rgb.astype(np.float64) / 255.0
-    r, g, b = f[..., 0], f[..., 1], f[..., 2]
-    y = 16 + 65.481 * r + 128.553 * g + 24.966 * b
-    u = 128 - 37.797 * r - 74.203 * g + 112.0 * b
-    v = 128 + 112.0 * r - 93.786 * g - 18.214 * b
-    def sub(c):
-        return c.reshape(c.shape[0] // 2, 2, c.shape[1] // 2, 2).mean(axis=(1, 3))
-    q = lambda c: np.clip(np.round(c), 0, 255).astype(np.uint8)
-    return q(y), q(sub(u)), q(sub(v))
 
 
 class Y4MWriter:
