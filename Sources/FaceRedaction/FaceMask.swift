@@ -135,24 +135,19 @@ public enum FaceMask {
     /// row-major, packed).
     private static func filling(_ plane: Plane, x0: Int, y0: Int, x1: Int, y1: Int, side: Float,
                                 mode: RedactionOptions.Mode) -> [UInt8] {
-        let (w, h, n, c) = (x1 - x0, y1 - y0, plane.masked, plane.channels)
-        func sample(_ x: Int, _ y: Int, _ k: Int) -> UInt8 { plane.base[(y0 + y) * plane.rowStride + c * (x0 + x) + k] }
+        let (w, h, n) = (x1 - x0, y1 - y0, plane.masked)
         switch mode {
         case .solid:
             return [UInt8](repeating: plane.black, count: w * h * n)
         case .pixelate:
-            // An eighth of the mask, at least 2 picture pixels.
+            // An eighth of the mask, at least 2 picture pixels: each block its mean.
             let block = max(1, Int((max(2 * plane.scale, side / 8)).rounded(.down)))
+            let cells = blockSums(plane, x0: x0, y0: y0, width: w, height: h, block: block)
             var out = [UInt8](repeating: 0, count: w * h * n)
-            for by in stride(from: 0, to: h, by: block) {
-                for bx in stride(from: 0, to: w, by: block) {
-                    let (ys, xs) = (by..<min(by + block, h), bx..<min(bx + block, w))
-                    for k in 0..<n {
-                        var sum = 0
-                        for y in ys { for x in xs { sum += Int(sample(x, y, k)) } }
-                        let mean = UInt8(sum / (ys.count * xs.count))
-                        for y in ys { for x in xs { out[n * (y * w + x) + k] = mean } }
-                    }
+            for y in 0..<h {
+                for x in 0..<w {
+                    let cell = (y / block) * cells.columns + x / block
+                    for ch in 0..<n { out[n * (y * w + x) + ch] = UInt8(cells.sums[n * cell + ch] / cells.counts[cell]) }
                 }
             }
             return out
@@ -163,22 +158,10 @@ public enum FaceMask {
             // such a blur is smooth at that scale, and the work is k^2 times less.
             let radius = max(1, Int(side / 4))
             let k = max(1, radius / 4)
-            let (sw, sh) = ((w + k - 1) / k, (h + k - 1) / k)
-            var small = [Float](repeating: 0, count: sw * sh * n)
+            let cells = blockSums(plane, x0: x0, y0: y0, width: w, height: h, block: k)
+            let (sw, sh) = (cells.columns, cells.rows)
+            var small = (0..<(sw * sh * n)).map { Float(cells.sums[$0]) / Float(cells.counts[$0 / n]) }
             small.withUnsafeMutableBufferPointer { d in
-                // Block sums, a row of the plane at a time, then the means.
-                let counts = UnsafeMutableBufferPointer<Float>.allocate(capacity: sw * sh)
-                defer { counts.deallocate() }
-                counts.initialize(repeating: 0)
-                for y in 0..<h {
-                    let row = plane.base + (y0 + y) * plane.rowStride + c * x0, by = y / k
-                    for x in 0..<w {
-                        let cell = by * sw + x / k
-                        counts[cell] += 1
-                        for ch in 0..<n { d[n * cell + ch] += Float(row[c * x + ch]) }
-                    }
-                }
-                for cell in 0..<(sw * sh) { for ch in 0..<n { d[n * cell + ch] /= counts[cell] } }
                 let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: sw * n + sw * sh * n)
                 defer { scratch.deallocate() }
                 let line = UnsafeMutableBufferPointer(rebasing: scratch[0..<(sw * n)])
@@ -214,6 +197,28 @@ public enum FaceMask {
             }
             return out
         }
+    }
+
+    /// The sums of the masked channels over `block` x `block` cells of the rectangle (the last
+    /// row and column of cells cut by its edges), a row of the plane at a time, and each cell's
+    /// pixel count.
+    private static func blockSums(_ plane: Plane, x0: Int, y0: Int, width w: Int, height h: Int,
+                                  block: Int) -> (columns: Int, rows: Int, sums: [Int], counts: [Int]) {
+        let (columns, rows, n, c) = ((w + block - 1) / block, (h + block - 1) / block, plane.masked, plane.channels)
+        var sums = [Int](repeating: 0, count: columns * rows * n), counts = [Int](repeating: 0, count: columns * rows)
+        sums.withUnsafeMutableBufferPointer { sum in
+            counts.withUnsafeMutableBufferPointer { count in
+                for y in 0..<h {
+                    let row = plane.base + (y0 + y) * plane.rowStride + c * x0, first = (y / block) * columns
+                    for x in 0..<w {
+                        let cell = first + x / block
+                        count[cell] += 1
+                        for ch in 0..<n { sum[n * cell + ch] += Int(row[c * x + ch]) }
+                    }
+                }
+            }
+        }
+        return (columns, rows, sums, counts)
     }
 
     /// The running mean along each row (`channels` interleaved, each on its own) of `rows` rows of

@@ -116,13 +116,8 @@ public final class FaceRedactor {
     // MARK: - Where the masks go
 
     private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P) throws(DetectorError) -> [NormalizedRect] {
-        if let image = pixels as? RGBImage, image.pixels.count != image.width * image.height * 3 {
-            throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
-        }
-        var searches = [FaceDetector.RegionSearch(region: nil, minScore: 0)]
-        if let tiling = tiling(pixels) {
-            searches += tiling.regions(width: pixels.width, height: pixels.height).map { .init(region: $0, minScore: tiling.minTileConfidence) }
-        }
+        if let image = pixels as? RGBImage { try FaceDetector.requireWhole(image) }
+        let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.init(region: nil, minScore: 0)]
         let faces = try detect(pixels, searches.map { .region($0) }).detections.map(\.relativeBoundingBox)
         statistics.frames += 1
         statistics.facesMasked += faces.count
@@ -135,9 +130,7 @@ public final class FaceRedactor {
     /// place. With `LookBehind`, recorded video's masks also go on the frames before a face was found.
     public func masks<P: SampledPixels & Sendable>(inVideoFrame pixels: P,
                                                    timestampInMilliseconds t: Int) throws(DetectorError) -> [(id: Int, box: NormalizedRect)] {
-        if let image = pixels as? RGBImage, image.pixels.count != image.width * image.height * 3 {
-            throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
-        }
+        if let image = pixels as? RGBImage { try FaceDetector.requireWhole(image) }
         let (w, h) = (pixels.width, pixels.height)
         // Where every tracked face is expected now, lost ones included, before the tracker moves on.
         let predicted = tracker.predictedBoxes(at: t, imageWidth: w, imageHeight: h, includingMissing: true)
@@ -156,7 +149,7 @@ public final class FaceRedactor {
         let tracked = try tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
         let lost = Set(tracked.missingIDs)
         // A lost or hidden face's place is a guess: its mask is a fifth larger.
-        let bridged = predicted.filter { lost.contains($0.id) }.map { (id: $0.id, box: Self.scaled($0.box, by: 1.2)) }
+        let bridged = predicted.filter { lost.contains($0.id) }.map { (id: $0.id, box: $0.box.scaled(by: 1.2)) }
         // A face found again is masked over where its track expected it too (one mask over both
         // boxes): a detection of a face half hidden is smaller than the face, and the
         // prediction keeps its whole size.
@@ -186,34 +179,30 @@ public final class FaceRedactor {
     private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search]) throws(DetectorError) -> FaceDetectorResult {
         statistics.regionsSearched += searches.count
         let jobs = min(detectors.count, searches.count)
-        let (results, detectors, next) = (ResultSlots(count: jobs), detectors, NextSearch())
-        // Each job takes the next search not taken yet, on its own detector, until none is left:
-        // searches differ in cost (a mosaic of four, a downscaled whole frame, a tile).
+        let (queue, detectors) = (SearchQueue(count: searches.count), detectors)
+        // Each job takes the next search not taken yet until none is left (searches differ in
+        // cost: a mosaic of four, a downscaled whole frame, a tile); the faces are kept by search,
+        // so that the merge sees them in the same order whichever job ran which.
         let run: @Sendable (Int) -> Void = { j in
-            results.set(j, Result { () throws(DetectorError) in
-                var raw: [RawDetection] = []
-                while case let i = next.take(), i < searches.count {
-                    raw += try Self.detections(pixels, [searches[i]], detectors[j])
-                }
-                return raw
-            })
-        }
-        if jobs > 1 { DispatchQueue.concurrentPerform(iterations: jobs, execute: run) } else { run(0) }
-        var raw: [RawDetection] = []
-        for j in 0..<jobs { raw += try results.get(j) }
-        return detectors[0].merge(raw, width: pixels.width, height: pixels.height)
-    }
-
-    private static func detections<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search],
-                                                                _ detector: FaceDetector) throws(DetectorError) -> [RawDetection] {
-        let regions = searches.compactMap { if case .region(let r) = $0 { r } else { nil } }
-        var raw = try detector.detections(sampled: pixels, searches: regions)
-        for case .mosaic(let group) in searches {
-            for result in try detector.detect(sampled: pixels, searchRegions: group) {
-                raw += result.detections.map { RawDetection(score: $0.score, box: $0.relativeBoundingBox, keypoints: $0.keypointList) }
+            while case let i = queue.take(), i < searches.count {
+                queue.finish(search: i, Result { () throws(DetectorError) in try Self.detections(pixels, searches[i], detectors[j]) })
             }
         }
-        return raw
+        if jobs > 1 { DispatchQueue.concurrentPerform(iterations: jobs, execute: run) } else { run(0) }
+        return detectors[0].merge(try queue.results(), width: pixels.width, height: pixels.height)
+    }
+
+    /// One search's faces, unmerged, in the picture's normalized coordinates.
+    private static func detections<P: SampledPixels & Sendable>(_ pixels: P, _ search: Search,
+                                                                _ detector: FaceDetector) throws(DetectorError) -> [RawDetection] {
+        switch search {
+        case .region(let region):
+            return try detector.detections(sampled: pixels, searches: [region])
+        case .mosaic(let group):
+            return try detector.detect(sampled: pixels, searchRegions: group).flatMap { result in
+                result.detections.map { RawDetection(score: $0.score, box: $0.relativeBoundingBox, keypoints: $0.keypointList) }
+            }
+        }
     }
 
     /// A square of one and a half times the face's larger side about its centre, in pixels (a
@@ -228,12 +217,6 @@ public final class FaceRedactor {
         return RotatedRect(centerX: cx, centerY: cy, width: side, height: side)
     }
 
-    /// `box` scaled by `factor` about its centre.
-    static func scaled(_ box: NormalizedRect, by factor: Float) -> NormalizedRect {
-        let (w, h) = (box.width * factor, box.height * factor)
-        return NormalizedRect(xMin: box.xMin + (box.width - w) / 2, yMin: box.yMin + (box.height - h) / 2, width: w, height: h)
-    }
-
     /// The `part`-th of `parts` interleaved shares of `regions` (every `parts`-th region), so that
     /// each frame's share is spread over the picture.
     static func share(of regions: [RegionOfInterest], part: Int, parts: Int) -> ArraySlice<RegionOfInterest> {
@@ -241,24 +224,23 @@ public final class FaceRedactor {
     }
 }
 
-/// The index of the next search to run, shared by the jobs.
-private final class NextSearch: Sendable {
-    private let counter = Atomic<Int>(0)
-    func take() -> Int { counter.add(1, ordering: .relaxed).oldValue }
-}
+/// The jobs' shared state: the next search to take, and each search's faces (or error).
+private final class SearchQueue: Sendable {
+    private let next = Atomic<Int>(0)
+    private let found: Mutex<[Result<[RawDetection], DetectorError>]>
 
-/// One result per job, written from `concurrentPerform`'s threads, each to its own slot (plain
-/// memory, so that no array is shared between threads).
-private final class ResultSlots: @unchecked Sendable {
-    private let slots: UnsafeMutableBufferPointer<Result<[RawDetection], DetectorError>>
-    init(count: Int) {
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: .success([]))
+    init(count: Int) { found = Mutex(Array(repeating: .success([]), count: count)) }
+
+    /// The index of a search no other job has taken.
+    func take() -> Int { next.add(1, ordering: .relaxed).oldValue }
+
+    func finish(search: Int, _ result: Result<[RawDetection], DetectorError>) { found.withLock { $0[search] = result } }
+
+    /// Every search's faces, in search order; the first error, if any.
+    func results() throws(DetectorError) -> [RawDetection] {
+        let all = found.withLock { $0 }
+        var raw: [RawDetection] = []
+        for r in all { raw += try r.get() }
+        return raw
     }
-    deinit {
-        _ = slots.deinitialize()
-        slots.deallocate()
-    }
-    func set(_ i: Int, _ r: Result<[RawDetection], DetectorError>) { slots[i] = r }
-    func get(_ i: Int) throws(DetectorError) -> [RawDetection] { try slots[i].get() }
 }

@@ -69,7 +69,8 @@ public struct LookBehind<Frame> {
             neighbours.filter { $0.id == m.id && m.id >= 0 }.reduce(m.box) { $0.union($1.box) }
         }
         previous = Array((previous + [own]).suffix(2))
-        for seen in firstSeen.values {
+        // In ID order: masks that overlap are drawn in the same order on every run.
+        for (_, seen) in firstSeen.sorted(by: { $0.key < $1.key }) {
             guard let first = seen.first, first.index > index, first.index - index <= depth else { continue }
             boxes.append(Self.extrapolate(seen, back: first.index - index))
             backfilledMasks += 1
@@ -101,11 +102,3 @@ public struct LookBehind<Frame> {
     }
 }
 
-extension NormalizedRect {
-    /// The smallest box holding this one and `other`.
-    func union(_ other: NormalizedRect) -> NormalizedRect {
-        let x0 = min(xMin, other.xMin), y0 = min(yMin, other.yMin)
-        return NormalizedRect(xMin: x0, yMin: y0, width: max(xMin + width, other.xMin + other.width) - x0,
-                              height: max(yMin + height, other.yMin + other.height) - y0)
-    }
-}

@@ -24,21 +24,18 @@ struct FaceGeometry: Sendable {
         FaceGeometry(center: center + offset, size: size, keypoints: keypoints.map { $0 + offset })
     }
 
-    /// Intersection over union of the two boxes (`NormalizedRect.intersectionOverUnion`, in pixels).
-    func iou(_ other: FaceGeometry) -> Float {
-        func rect(_ g: FaceGeometry) -> NormalizedRect {
-            NormalizedRect(xMin: g.center.x - g.size.x / 2, yMin: g.center.y - g.size.y / 2, width: g.size.x, height: g.size.y)
-        }
-        return rect(self).intersectionOverUnion(rect(other))
+    /// The box in pixels.
+    var rect: NormalizedRect {
+        NormalizedRect(xMin: center.x - size.x / 2, yMin: center.y - size.y / 2, width: size.x, height: size.y)
     }
+
+    /// Intersection over union of the two boxes (`NormalizedRect.intersectionOverUnion`, in pixels).
+    func iou(_ other: FaceGeometry) -> Float { rect.intersectionOverUnion(other.rect) }
 
     /// The share of this box's area inside `other`'s (0 for an empty box).
     func shareInside(_ other: FaceGeometry) -> Float {
-        let lo = pointwiseMax(center - size / 2, other.center - other.size / 2)
-        let hi = pointwiseMin(center + size / 2, other.center + other.size / 2)
         let area = size.x * size.y
-        guard hi.x > lo.x, hi.y > lo.y, area > 0 else { return 0 }
-        return (hi.x - lo.x) * (hi.y - lo.y) / area
+        return area > 0 ? rect.intersectionArea(other.rect) / area : 0
     }
 
     /// Mean distance between corresponding keypoints, in units of this face's scale.

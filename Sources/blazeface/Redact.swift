@@ -140,8 +140,8 @@ struct Redact: ParsableCommand {
         let lookBehind = self.lookBehind ?? every + linger
         let reader = try Y4MReader(path: input)
         let header = reader.header
-        let progress = ProgressBar.wanted(count: Self.frameCount(input, header), disabled: noProgress)
-            ? ProgressBar(total: Self.frameCount(input, header), unit: "frames") : nil
+        let frames = Self.frameCount(input, header)
+        let progress = ProgressBar.wanted(count: frames, disabled: noProgress) ? ProgressBar(total: frames, unit: "frames") : nil
         defer { progress?.clear() }
         var (index, backfilled) = (0, 0)
         if [.c420jpeg, .c420paldv, .c420mpeg2, .c420, .mono].contains(header.colorSpace) {

@@ -169,6 +169,22 @@ import Testing
         #expect(throws: DetectorError.self) { _ = try LookBehind<Int>(depth: -1) }
     }
 
+    /// Backfilled masks come in tracking-ID order, whatever order the faces were found in, so
+    /// that overlapping masks (blur, pixelate) are drawn the same way on every run.
+    @Test func backfilledMasksComeInIDOrder() throws {
+        var window = try LookBehind<Int>(depth: 4)
+        let boxes = (1...9).map { NormalizedRect(xMin: 0.1 * Float($0), yMin: 0.2, width: 0.05, height: 0.05) }
+        var out: [(frame: Int, boxes: [NormalizedRect])] = []
+        for f in 0..<6 {
+            let masks = f < 3 ? [] : [9, 2, 7, 4, 8, 1, 6, 3].map { (id: $0, box: boxes[$0 - 1]) }
+            if let done = window.push(f, masks: masks) { out.append(done) }
+        }
+        out += window.drain()
+        // Frame 1 shows none of the faces, which appear at frame 3: its boxes are backfilled ones.
+        let centres = out[1].boxes.map { $0.xMin + $0.width / 2 }
+        #expect(centres.count == 8 && centres == centres.sorted())
+    }
+
     /// Over `scanInterval` frames every tile is searched exactly once, each frame's share spread
     /// over the picture.
     @Test func tilesAreSharedOutOverTheScanInterval() throws {

@@ -36,7 +36,7 @@ extension FaceDetector {
 
     /// Refuses an image whose pixels do not fill its size (`pixels` is a public var): every entry
     /// that samples an `RGBImage` directly checks it, as the letterbox of `detect(image:)` does.
-    static func requireWhole(_ image: RGBImage) throws(DetectorError) {
+    package static func requireWhole(_ image: RGBImage) throws(DetectorError) {
         guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
             throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
         }

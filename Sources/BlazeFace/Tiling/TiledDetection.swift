@@ -55,6 +55,13 @@ public struct TilingOptions: Sendable, Equatable {
         }
     }
 
+    /// What tiled detection searches in a `width` x `height` picture: the whole frame (if
+    /// `includeFullFrame`) at the detector's threshold, and every tile at `minTileConfidence`.
+    package func searches(width: Int, height: Int) -> [FaceDetector.RegionSearch] {
+        (includeFullFrame ? [FaceDetector.RegionSearch(region: nil, minScore: 0)] : [])
+            + regions(width: width, height: height).map { FaceDetector.RegionSearch(region: $0, minScore: minTileConfidence) }
+    }
+
     private func grid(side: Int, width: Int, height: Int) -> [(x: Int, y: Int, side: Int)] {
         let step = max(1, Int((Float(side) * (1 - overlap)).rounded(.down)))
         func starts(_ length: Int) -> [Int] {
@@ -99,9 +106,7 @@ extension FaceDetector {
     private func detect<P: SampledPixels & Sendable>(sampled pixels: P, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
         let tiling = try tiling.validated()
         try requireMode(.image, for: "detect(image:tiling:)")
-        var searches: [RegionSearch] = tiling.includeFullFrame ? [RegionSearch(region: nil, minScore: 0)] : []
-        searches += tiling.regions(width: pixels.width, height: pixels.height).map { RegionSearch(region: $0, minScore: tiling.minTileConfidence) }
-        return try detect(sampled: pixels, searches: searches)
+        return try detect(sampled: pixels, searches: tiling.searches(width: pixels.width, height: pixels.height))
     }
 
     /// One region to search (nil: the whole frame) and the score its faces need, above the
@@ -158,9 +163,16 @@ extension FaceDetector {
 
     /// The area two boxes share over the smaller box's area (0 for empty boxes).
     static func overlapOfSmaller(_ a: NormalizedRect, _ b: NormalizedRect) -> Float {
-        let w = min(a.xMin + a.width, b.xMin + b.width) - max(a.xMin, b.xMin)
-        let h = min(a.yMin + a.height, b.yMin + b.height) - max(a.yMin, b.yMin)
         let smaller = min(a.width * a.height, b.width * b.height)
-        return w > 0 && h > 0 && smaller > 0 ? w * h / smaller : 0
+        return smaller > 0 ? a.intersectionArea(b) / smaller : 0
+    }
+}
+
+extension NormalizedRect {
+    /// The area this box and `other` share (0 when they do not overlap).
+    package func intersectionArea(_ other: NormalizedRect) -> Float {
+        let w = min(xMin + width, other.xMin + other.width) - max(xMin, other.xMin)
+        let h = min(yMin + height, other.yMin + other.height) - max(yMin, other.yMin)
+        return w > 0 && h > 0 ? w * h : 0
     }
 }

@@ -37,10 +37,13 @@ extension PixelSampler {
     public func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
                              output: UnsafeMutablePointer<Float>) -> Int { 0 }
 
-    /// The default: the four taps through `rgb` (`fourTapBilinearSum`).
+    /// The default: the four taps through `rgb` (`fourTapBilinearSum`), or the one whose
+    /// weight is whole (a tile seen at its own scale samples pixel centres exactly, and a tap
+    /// of a YUV or four-byte format costs a conversion). The same sum either way.
     @inlinable @inline(__always)
     public func bilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32> {
-        fourTapBilinearSum(x, y, ax: ax, ay: ay)
+        if ax == 0 && ay == 0 { return rgb(x, y) &* 1024 }
+        return fourTapBilinearSum(x, y, ax: ax, ay: ay)
     }
 
     /// `bilinearSum` tap by tap through `rgb`, in the order of its formula.
@@ -245,14 +248,6 @@ public struct YUVSampler: PixelSampler {
                            cbStride: Int, crStride: Int, chromaStep: Int) {
         (self.width, self.height, self.y, self.yStride) = (width, height, y, yStride)
         (self.cb, self.cr, self.cbStride, self.crStride, self.chromaStep) = (cb, cr, cbStride, crStride, chromaStep)
-    }
-
-    /// The four taps, or the one whose weight is whole: a tile seen at its own scale samples
-    /// pixel centres exactly, and a YUV tap costs a colour conversion. The same sum either way.
-    @inlinable @inline(__always)
-    public func bilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32> {
-        if ax == 0 && ay == 0 { return rgb(x, y) &* 1024 }
-        return fourTapBilinearSum(x, y, ax: ax, ay: ay)
     }
 
     /// R, G, B of pixel (x, row): its Y with the Cb and Cr of its 2x2 block, as `YUVToRGB`
