@@ -15,9 +15,10 @@ import FaceTracking
 ///   follow the faces without lag; the tiles,
 ///   which find the small faces that appear, are shared out over `scanInterval` frames (every
 ///   tile on the first frame);
-/// - a face the detector loses stays masked along its predicted path for `linger` frames
-///   (fail-secure: a face slipping out of one detection is not shown), and one that passes
-///   behind a nearer face for up to `maxHiddenFrames`.
+/// - a face the detector loses stays masked for `linger` frames (fail-secure: a face slipping
+///   out of one detection is not shown), and one presumed hidden (behind another face, or partly
+///   out of the picture) for up to `maxHiddenFrames`: over where it was last seen and where its
+///   motion says it is, a box growing with every frame it is missing.
 ///
 /// Regions run `jobs` at a time, each on its own copy of the network. Frames in timestamp
 /// order; not thread-safe (one video per redactor).
@@ -99,7 +100,7 @@ public final class FaceRedactor {
     public func redact(frame: inout RGBImage, timestampInMilliseconds t: Int) throws(DetectorError) -> Int {
         let masks = try masks(inVideoFrame: frame, timestampInMilliseconds: t)
         FaceMask.apply(to: &frame, boxes: masks.map(\.box), options: options)
-        return Set(masks.map(\.id)).count
+        return Set(masks.map(\.trackingID)).count
     }
 
     /// Masks one video frame in the (writable) memory of `pixelBuffer`, as
@@ -110,7 +111,7 @@ public final class FaceRedactor {
                        timestampInMilliseconds t: Int) throws(DetectorError) -> Int {
         let masks = try masks(inVideoFrame: pixelBuffer, timestampInMilliseconds: t)
         FaceMask.apply(to: pixelBuffer, boxes: masks.map(\.box), options: options, fullRange: fullRange)
-        return Set(masks.map(\.id)).count
+        return Set(masks.map(\.trackingID)).count
     }
 
     // MARK: - Where the masks go
@@ -124,12 +125,12 @@ public final class FaceRedactor {
         return faces
     }
 
-    /// Where one video frame's masks go, without drawing them: each face's tracking ID and box
-    /// (normalized): the faces detected (each box grown over its track's predicted box), and
-    /// those lost within `linger` frames, or hidden behind a nearer face, at their predicted
-    /// place. With `LookBehind`, recorded video's masks also go on the frames before a face was found.
+    /// Where one video frame's masks go, without drawing them: the faces detected (each box
+    /// grown over its track's predicted box), and those lost within `linger` frames, or hidden,
+    /// at their predicted place. With `LookBehind`, recorded video's masks also go on the frames
+    /// before a face was found, or found again.
     public func masks<P: SampledPixels & Sendable>(inVideoFrame pixels: P,
-                                                   timestampInMilliseconds t: Int) throws(DetectorError) -> [(id: Int, box: NormalizedRect)] {
+                                                   timestampInMilliseconds t: Int) throws(DetectorError) -> [RedactionMask] {
         if let image = pixels as? RGBImage { try FaceDetector.requireWhole(image) }
         let (w, h) = (pixels.width, pixels.height)
         // Where every tracked face is expected now, lost ones included, before the tracker moves on.
@@ -147,9 +148,13 @@ public final class FaceRedactor {
         }
         let detected = try detect(pixels, searches)
         let tracked = try tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
-        let lost = Set(tracked.missingIDs)
-        // A lost or hidden face's place is a guess: its mask is a fifth larger.
-        let bridged = predicted.filter { lost.contains($0.id) }.map { (id: $0.id, box: $0.box.scaled(by: 1.2)) }
+        // A lost or hidden face's place is a guess, less sure the longer it is missing: it is
+        // masked over where it was last seen and where its motion says it is now, both grown a
+        // fifth, and 15% more a frame after the first (at most 2.5 times): the mirror of `LookBehind`.
+        let bridged = tracker.missingFaces(at: t, imageWidth: w, imageHeight: h).map { f in
+            let grow = min(RedactionMask.maxGrowth, 1.2 + RedactionMask.growthPerFrame * Float(f.frames - 1))
+            return RedactionMask(trackingID: f.id, box: f.lastSeen.scaled(by: grow).union(f.predicted.scaled(by: grow)), isDetected: false)
+        }
         // A face found again is masked over where its track expected it too (one mask over both
         // boxes): a detection of a face half hidden is smaller than the face, and the
         // prediction keeps its whole size.
@@ -160,7 +165,8 @@ public final class FaceRedactor {
         statistics.lingeringMasks += bridged.count
         return tracked.faces.map { face in
             let box = face.detection.relativeBoundingBox
-            return (id: face.trackingID ?? -1, box: face.trackingID.flatMap { expected[$0] }.map { box.union($0) } ?? box)
+            return RedactionMask(trackingID: face.trackingID ?? -1,
+                                 box: face.trackingID.flatMap { expected[$0] }.map { box.union($0) } ?? box, isDetected: true)
         } + bridged
     }
 

@@ -1,36 +1,60 @@
 import BlazeFace
 
+/// Where one face's mask goes on one video frame: the face's tracking ID, its box (normalized),
+/// and whether the detector found it there (false: its track's predicted place, a face lost or
+/// hidden behind another).
+public struct RedactionMask: Sendable, Equatable {
+    public var trackingID: Int
+    public var box: NormalizedRect
+    public var isDetected: Bool
+
+    public init(trackingID: Int, box: NormalizedRect, isDetected: Bool) {
+        (self.trackingID, self.box, self.isDetected) = (trackingID, box, isDetected)
+    }
+
+    /// How much a guessed box (a face lost, or not found yet) grows for each frame away from a
+    /// sighting, as its place is less sure, and the most it grows.
+    static let growthPerFrame: Float = 0.15
+    static let maxGrowth: Float = 2.5
+}
+
 /// Recorded video's second chance: frames wait a little (`delay` frames) before they are
-/// written, and a face found late (a small face the tile scan reaches a few frames after it appears, or a
-/// face coming out from behind something, found once most of it shows) is masked on the
-/// waiting frames too, along its first motion run backwards: the mirror of lingering. And each
-/// face's mask covers its boxes in the two frames before and after too. The masks of a live stream
-/// cannot look back; a file's can.
+/// written, and a face found late (a small face the tile scan reaches a few frames after it
+/// appears, or a face coming out from behind something, found once most of it shows) or found
+/// again after frames the detector missed it is masked on the waiting frames before too, along
+/// its first motion run backwards: the mirror of lingering. And each face's mask covers its boxes
+/// in the two frames before and after too. The masks of a live stream cannot look back; a file's can.
 ///
 /// Push each frame with its masks (`FaceRedactor.masks(inVideoFrame:timestampInMilliseconds:)`);
 /// a frame comes back, with every box to mask on it, once `depth + 3` newer frames have come
 /// (three more than the reach, so that a face found `depth` frames later has been seen moving);
 /// `drain()` returns the rest at the end.
 public struct LookBehind<Frame> {
-    /// How many frames before its first sighting a face is masked (0...300).
+    /// How many frames before it is found (or found again) a face is masked (0...300).
     public let depth: Int
     /// Frames held back: `depth` and three more, to see a late face's motion.
     public var delay: Int { depth + 3 }
-    private var waiting: [(frame: Frame, index: Int, masks: [(id: Int, box: NormalizedRect)])] = []
+    private var waiting: [(frame: Frame, index: Int, masks: [RedactionMask])] = []
     /// The masks of the frames released last: the previous frames of the next one released.
-    private var previous: [[(id: Int, box: NormalizedRect)]] = []
+    private var previous: [[RedactionMask]] = []
     private var next = 0
-    /// Each face's first sightings (frame index, box), up to `Self.sightings`: its first motion.
-    private var firstSeen: [Int: [(index: Int, box: NormalizedRect)]] = [:]
-    /// Faces first seen before every waiting frame: nothing left to backfill (IDs are never reused).
-    private var settled: Set<Int> = []
+    /// The last frame each face was detected in (faces detected in the window's reach).
+    private var lastDetected: [Int: Int] = [:]
+    /// Faces found, or found again, in the waiting frames: the frames before that may need them.
+    private var finds: [Find] = []
     /// Masks added to frames before their face was found.
     public private(set) var backfilledMasks = 0
 
-    /// Sightings used to measure a new face's motion.
+    /// A face found after frames without it: since when it was not detected (`Int.min`: never
+    /// before), and its first sightings (frame index, box), up to `LookBehind.sightings`: its first motion.
+    private struct Find {
+        let id: Int
+        let unseenSince: Int
+        var sightings: [(index: Int, box: NormalizedRect)]
+    }
+
+    /// Sightings used to measure a found face's motion.
     static var sightings: Int { 6 }
-    /// How much a backfilled box grows for each frame back (its place is less sure), at most 2.5x.
-    static var growthPerFrame: Float { 0.15 }
 
     /// A window that masks a face found late on up to `depth` frames before it.
     public init(depth: Int) throws(DetectorError) {
@@ -40,11 +64,19 @@ public struct LookBehind<Frame> {
 
     /// Adds the next frame and its masks; returns the frame leaving the window, with all its
     /// boxes (its own and those of faces found after it), once `delay` frames wait.
-    public mutating func push(_ frame: Frame, masks: [(id: Int, box: NormalizedRect)]) -> (frame: Frame, boxes: [NormalizedRect])? {
-        // A face's first box in the frame (its detection) is its sighting.
-        for m in masks where m.id >= 0 && !settled.contains(m.id) {
-            var seen = firstSeen[m.id, default: []]
-            if seen.count < Self.sightings && seen.last?.index != next { seen.append((next, m.box)); firstSeen[m.id] = seen }
+    public mutating func push(_ frame: Frame, masks: [RedactionMask]) -> (frame: Frame, boxes: [NormalizedRect])? {
+        for m in masks where m.isDetected && m.trackingID >= 0 {
+            let last = lastDetected[m.trackingID]
+            if last == next - 1 {
+                // Seen on the frame before: one more sighting of its latest find, if any is open.
+                if let k = finds.lastIndex(where: { $0.id == m.trackingID }), finds[k].sightings.count < Self.sightings,
+                   finds[k].sightings.last?.index == next - 1 {
+                    finds[k].sightings.append((next, m.box))
+                }
+            } else if last != next {
+                finds.append(Find(id: m.trackingID, unseenSince: last.map { $0 + 1 } ?? .min, sightings: [(next, m.box)]))
+            }
+            lastDetected[m.trackingID] = next
         }
         waiting.append((frame, next, masks))
         next += 1
@@ -66,39 +98,39 @@ public struct LookBehind<Frame> {
         // face coming out from behind another, leaves no edge uncovered.
         let neighbours = previous.flatMap { $0 } + waiting.prefix(2).flatMap(\.masks)
         var boxes = own.map { m in
-            neighbours.filter { $0.id == m.id && m.id >= 0 }.reduce(m.box) { $0.union($1.box) }
+            neighbours.filter { $0.trackingID == m.trackingID && m.trackingID >= 0 }.reduce(m.box) { $0.union($1.box) }
         }
         previous = Array((previous + [own]).suffix(2))
-        // In ID order: masks that overlap are drawn in the same order on every run.
-        for (_, seen) in firstSeen.sorted(by: { $0.key < $1.key }) {
-            guard let first = seen.first, first.index > index, first.index - index <= depth else { continue }
-            boxes.append(Self.extrapolate(seen, back: first.index - index))
+        // Finds in (frame, ID) order: masks that overlap are drawn in the same order on every run.
+        for find in finds.sorted(by: { ($0.sightings[0].index, $0.id) < ($1.sightings[0].index, $1.id) }) {
+            let found = find.sightings[0].index
+            guard found > index, index >= find.unseenSince, found - index <= depth else { continue }
+            boxes.append(Self.extrapolate(find.sightings, back: found - index))
             backfilledMasks += 1
         }
-        // Faces first seen before every waiting frame can no longer be backfilled.
+        // Finds before every waiting frame have nothing left to backfill, and faces last
+        // detected before them nothing to bridge.
         let oldest = waiting.first?.index ?? next
-        for (id, seen) in firstSeen where seen[0].index < oldest {
-            firstSeen[id] = nil
-            settled.insert(id)
-        }
+        finds.removeAll { $0.sightings[0].index < oldest }
+        lastDetected = lastDetected.filter { $0.value >= oldest - 1 }
         return (frame, boxes)
     }
 
     /// Where the face may have been `back` frames before its first sighting: the box there and
-    /// the box moved back along its first sightings' motion, both grown 15% per frame back (at
-    /// most 2.5 times), as the motion is less sure the further back it is run; one box over both.
-    /// (A face coming out from behind something seems to move as more of it shows: its first
+    /// the box moved back along its first sightings' motion, both as large as the largest of
+    /// those sightings and grown 15% per frame back (at most 2.5 times), as the motion is less
+    /// sure the further back it is run; one box over both. (A face coming out from behind
+    /// something is found smaller than it is, and seems to move as more of it shows: its first
     /// motion may be wrong, and its place then is near where it was found.)
     static func extrapolate(_ seen: [(index: Int, box: NormalizedRect)], back: Int) -> NormalizedRect {
         let first = seen[0], last = seen[seen.count - 1]
         func center(_ b: NormalizedRect) -> SIMD2<Float> { SIMD2(b.xMin + b.width / 2, b.yMin + b.height / 2) }
         let frames = Float(last.index - first.index)
         let velocity = frames > 0 ? (center(last.box) - center(first.box)) / frames : .zero
-        let grow = min(2.5, 1 + growthPerFrame * Float(back))
-        let (w, h) = (first.box.width * grow, first.box.height * grow)
+        let grow = min(RedactionMask.maxGrowth, 1 + RedactionMask.growthPerFrame * Float(back))
+        let (w, h) = (seen.map(\.box.width).max()! * grow, seen.map(\.box.height).max()! * grow)
         let moved = center(first.box) - velocity * Float(back), still = center(first.box)
         let lo = pointwiseMin(moved, still) - SIMD2(w, h) / 2, hi = pointwiseMax(moved, still) + SIMD2(w, h) / 2
         return NormalizedRect(xMin: lo.x, yMin: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
     }
 }
-

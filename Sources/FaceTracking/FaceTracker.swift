@@ -30,10 +30,16 @@ public struct FaceTracker: Sendable {
     public func predictedBoxes(at timestamp: Int, imageWidth: Int, imageHeight: Int,
                                includingMissing: Bool) -> [(id: Int, box: NormalizedRect)] {
         let size = SIMD2(Float(imageWidth), Float(imageHeight))
-        return tracks.filter { includingMissing || $0.missingFrames == 0 }.map { t in
-            let g = t.predicted(at: timestamp)
-            let origin = (g.center - g.size / 2) / size, extent = g.size / size
-            return (t.id, NormalizedRect(xMin: origin.x, yMin: origin.y, width: extent.x, height: extent.y))
+        return tracks.filter { includingMissing || $0.framesMissing == 0 }.map { ($0.id, $0.predicted(at: timestamp).normalized(in: size)) }
+    }
+
+    /// The faces missing from the last frame (lost or hidden): where each was last seen, where it
+    /// should be at `timestamp`, and for how many frames it has been missing (normalized boxes).
+    package func missingFaces(at timestamp: Int, imageWidth: Int,
+                              imageHeight: Int) -> [(id: Int, lastSeen: NormalizedRect, predicted: NormalizedRect, frames: Int)] {
+        let size = SIMD2(Float(imageWidth), Float(imageHeight))
+        return tracks.filter { $0.framesMissing > 0 }.map { t in
+            (t.id, t.geometry.normalized(in: size), t.predicted(at: timestamp).normalized(in: size), t.framesMissing)
         }
     }
 
@@ -64,13 +70,13 @@ public struct FaceTracker: Sendable {
             idOfDetection[d] = tracks[t].id
         }
         // Unmatched tracks go missing, and are retired past the gap allowed; one presumed hidden
-        // behind a nearer (larger) face detected over it is held instead, up to `maxHiddenFrames`.
+        // is held instead, up to `maxHiddenFrames`.
+        let picture = FaceGeometry(center: size / 2, size: size, keypoints: [])
         var kept: [Track] = []
         for (t, var track) in tracks.enumerated() {
             if !matched[t] {
-                let p = track.predicted(at: timestamp)
                 if track.hiddenFrames < options.maxHiddenFrames,
-                   observed.contains(where: { $0.size.x > p.size.x && p.shareInside($0) >= 0.5 }) {
+                   Self.presumedHidden(track.predicted(at: timestamp), among: observed, picture: picture) {
                     track.hiddenFrames += 1
                     frame.missingIDs.append(track.id)
                     kept.append(track)
@@ -99,6 +105,25 @@ public struct FaceTracker: Sendable {
         }
         return frame
     }
+
+    /// Whether a face the detector missed is presumably hidden, not gone: partly out of the
+    /// picture (leaving it, or not yet in), behind the head of a face about as large or larger
+    /// (nearer) detected over it, or behind a smaller face detected in front of it (its box mostly
+    /// inside the missing face's: a detector misses a face whose eyes or mouth are covered).
+    private static func presumedHidden(_ p: FaceGeometry, among observed: [FaceGeometry], picture: FaceGeometry) -> Bool {
+        let inPicture = p.shareInside(picture)
+        if inPicture > 0 && inPicture < wholeShare { return true }
+        return observed.contains { d in
+            d.size.x >= occluderSize * p.size.x ? p.shareInside(d.head) >= 0.5 : d.shareInside(p) >= 0.5
+        }
+    }
+
+    /// A face whose box shows less than this share in the picture is partly out of it: the
+    /// detector misses such a face, as half of it is not there to see.
+    static let wholeShare: Float = 0.95
+    /// A detection this large against a missing face's size (or larger) may hide it: nearer
+    /// faces are larger, and two faces of a size crossing hide each other (or merge in one box).
+    static let occluderSize: Float = 0.8
 
     /// Ends tracking: every remaining ID is retired (returned); the ID counter keeps counting.
     public mutating func retireAll() -> [Int] {

@@ -29,6 +29,16 @@ struct FaceGeometry: Sendable {
         NormalizedRect(xMin: center.x - size.x / 2, yMin: center.y - size.y / 2, width: size.x, height: size.y)
     }
 
+    /// The box in `imageSize`'s normalized coordinates.
+    func normalized(in imageSize: SIMD2<Float>) -> NormalizedRect {
+        let origin = (center - size / 2) / imageSize, extent = size / imageSize
+        return NormalizedRect(xMin: origin.x, yMin: origin.y, width: extent.x, height: extent.y)
+    }
+
+    /// The head around the face box (hair, ears, chin): 1.7 times as wide and twice as tall, about
+    /// the same centre. What hides a face passing behind it.
+    var head: FaceGeometry { FaceGeometry(center: center, size: size * SIMD2(1.7, 2), keypoints: []) }
+
     /// Intersection over union of the two boxes (`NormalizedRect.intersectionOverUnion`, in pixels).
     func iou(_ other: FaceGeometry) -> Float { rect.intersectionOverUnion(other.rect) }
 
@@ -64,7 +74,12 @@ struct Track: Sendable {
     /// Frames missing while presumed hidden behind a nearer face (not counted in `missingFrames`).
     var hiddenFrames = 0
     var observations = 1
+    /// Frames since the face was last detected, hidden or not.
+    var framesMissing: Int { missingFrames + hiddenFrames }
     var smoother: OneEuroFilter?
+
+    /// The most a box may grow (or shrink, by its inverse) between sightings and still measure motion.
+    static let steadySize: Float = 1.1
 
     /// Where the face should be at `timestamp`, moving on at its last velocity.
     func predicted(at timestamp: Int) -> FaceGeometry {
@@ -72,10 +87,14 @@ struct Track: Sendable {
     }
 
     /// Takes in a new observation; the velocity is the mean of the old estimate and the new
-    /// measurement (the measurement alone on the second sighting and after a gap).
+    /// measurement (the measurement alone on the second sighting and after a gap). A box that
+    /// grew or shrank by more than `steadySize` since the last is not a motion: a face going
+    /// behind something or out of the picture is found smaller, on its visible side (the box's
+    /// centre moves away from where the face goes), so it keeps the old velocity.
     mutating func observe(_ g: FaceGeometry, at timestamp: Int) {
         let dt = Float(timestamp - lastSeen)
-        if dt > 0 {
+        let change = g.scale / geometry.scale
+        if dt > 0, (1 / Self.steadySize...Self.steadySize).contains(change) {
             let measured = (g.center - geometry.center) / dt
             velocity = missingFrames == 0 && observations > 1 ? (velocity + measured) / 2 : measured
         }

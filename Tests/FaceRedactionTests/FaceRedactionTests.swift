@@ -149,8 +149,11 @@ import Testing
         var window = try LookBehind<Int>(depth: 3)
         var out: [(frame: Int, boxes: [NormalizedRect])] = []
         for f in 0..<10 {
-            var masks = [(id: 1, box: NormalizedRect(xMin: 0.1, yMin: 0.1, width: 0.1, height: 0.1))]
-            if f >= 6 { masks.append((id: 2, box: NormalizedRect(xMin: 0.5 + 0.01 * Float(f - 6), yMin: 0.5, width: 0.1, height: 0.1))) }
+            var masks = [RedactionMask(trackingID: 1, box: NormalizedRect(xMin: 0.1, yMin: 0.1, width: 0.1, height: 0.1), isDetected: true)]
+            if f >= 6 {
+                masks.append(RedactionMask(trackingID: 2, box: NormalizedRect(xMin: 0.5 + 0.01 * Float(f - 6), yMin: 0.5, width: 0.1, height: 0.1),
+                                           isDetected: true))
+            }
             if let done = window.push(f, masks: masks) { out.append(done) }
             #expect(out.count == max(0, f - 5))
         }
@@ -169,6 +172,25 @@ import Testing
         #expect(throws: DetectorError.self) { _ = try LookBehind<Int>(depth: -1) }
     }
 
+    /// A face found again after frames the detector missed it (masked at its predicted place
+    /// meanwhile) is also masked along its new motion run backwards over those frames, and only
+    /// those: not over the frames it was detected in before.
+    @Test func lookBehindMasksTheGapBeforeAFaceIsFoundAgain() throws {
+        var window = try LookBehind<Int>(depth: 6)
+        var out: [(frame: Int, boxes: [NormalizedRect])] = []
+        for f in 0..<14 {
+            let found = f < 4 || f >= 8
+            let box = NormalizedRect(xMin: 0.2 + 0.01 * Float(f), yMin: 0.4, width: 0.1, height: 0.1)
+            if let done = window.push(f, masks: [RedactionMask(trackingID: 1, box: box, isDetected: found)]) { out.append(done) }
+        }
+        out += window.drain()
+        #expect(out.map(\.boxes.count) == [1, 1, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1])
+        #expect(window.backfilledMasks == 4)
+        // Frame 5 is three frames before the face was found again at 0.28: moved back 0.03, grown 45%.
+        let b = out[5].boxes[1]
+        #expect(abs(b.xMin - (0.25 + 0.05 - 0.0725)) < 1e-5 && abs(b.width - 0.175) < 1e-5)
+    }
+
     /// Backfilled masks come in tracking-ID order, whatever order the faces were found in, so
     /// that overlapping masks (blur, pixelate) are drawn the same way on every run.
     @Test func backfilledMasksComeInIDOrder() throws {
@@ -176,7 +198,7 @@ import Testing
         let boxes = (1...9).map { NormalizedRect(xMin: 0.1 * Float($0), yMin: 0.2, width: 0.05, height: 0.05) }
         var out: [(frame: Int, boxes: [NormalizedRect])] = []
         for f in 0..<6 {
-            let masks = f < 3 ? [] : [9, 2, 7, 4, 8, 1, 6, 3].map { (id: $0, box: boxes[$0 - 1]) }
+            let masks = f < 3 ? [] : [9, 2, 7, 4, 8, 1, 6, 3].map { RedactionMask(trackingID: $0, box: boxes[$0 - 1], isDetected: true) }
             if let done = window.push(f, masks: masks) { out.append(done) }
         }
         out += window.drain()

@@ -82,6 +82,58 @@ import Testing
         #expect(throws: DetectorError.self) { try FaceTracker(options: options) }
     }
 
+    /// Feeds `frames` (each frame's detections) 10 ms apart; returns the tracker and every frame's result.
+    static func run(_ frames: [[Detection]], options: FaceTrackingOptions) throws -> (FaceTracker, [TrackingFrame]) {
+        var tracker = try FaceTracker(options: options)
+        var out: [TrackingFrame] = []
+        for (i, faces) in frames.enumerated() {
+            out.append(try tracker.update(FaceDetectorResult(detections: faces), imageWidth: 100, imageHeight: 100,
+                                          timestampInMilliseconds: i * 10))
+        }
+        return (tracker, out)
+    }
+
+    /// Redaction's hidden faces (`maxHiddenFrames`): a face the detector misses is held, not
+    /// retired after `maxMissingFrames`, while its predicted box is cut by the picture's edge,
+    /// lies in the head of a face about as large detected over it, or holds a smaller face
+    /// detected in front of it; a face lost in the open is retired as before.
+    @Test func facesPresumedHiddenAreHeld() throws {
+        var options = FaceTrackingOptions(maxMissingFrames: 1)
+        options.maxHiddenFrames = 10
+        func retiredAt(_ frames: [[Detection]]) throws -> Int? {
+            try Self.run(frames, options: options).1.firstIndex { !$0.retiredIDs.isEmpty }
+        }
+        let none = [[Detection]](repeating: [], count: 6)
+        // In the open: missing at frame 3, retired at 4.
+        #expect(try retiredAt((0..<3).map { [Self.face(0.3 + 0.025 * Float($0), 0.5)] } + none) == 4)
+        // Leaving the picture on the right: held while any of its predicted box is inside.
+        #expect(try retiredAt((0..<3).map { [Self.face(0.875 + 0.025 * Float($0), 0.5)] } + none + none) ?? 99 >= 9)
+        // Moving behind the head of a larger face at (0.7, 0.5): its box there (0.575 to 0.825)
+        // holds a third of the predicted box, the head (0.49 to 0.91) most of it.
+        let behind = (0..<5).map { [Self.face(0.3 + 0.05 * Float($0), 0.5), Self.face(0.7, 0.5, size: 0.25)] }
+        #expect(try retiredAt(behind + none.map { _ in [Self.face(0.7, 0.5, size: 0.25)] }) == nil)
+        // A small face in front of a large one's centre, both found at first, then only the
+        // small one: the large one is held.
+        let small = Self.face(0.5, 0.55, size: 0.1)
+        let inFront = (0..<3).map { _ in [Self.face(0.5, 0.5, size: 0.4, score: 0.95), small] } + none.map { _ in [small] }
+        let (tracker, frames) = try Self.run(inFront, options: options)
+        #expect(frames.allSatisfy { $0.retiredIDs.isEmpty } && frames.last?.missingIDs == [1])
+        // Off (the default): the same face is retired.
+        #expect(try Self.run(inFront, options: FaceTrackingOptions(maxMissingFrames: 1)).1[4].retiredIDs == [1])
+        // Missing faces report where they were last seen and for how long.
+        let missing = tracker.missingFaces(at: 90, imageWidth: 100, imageHeight: 100)
+        #expect(missing.count == 1 && missing[0].id == 1 && missing[0].frames == 6 && abs(missing[0].lastSeen.width - 0.4) < 1e-6)
+    }
+
+    /// A box that grows or shrinks abruptly (a face going behind something, found on its visible
+    /// side) moves the track but does not change its velocity.
+    @Test func aShrinkingBoxDoesNotSetTheVelocity() throws {
+        let frames = (0..<3).map { [Self.face(0.3 + 0.02 * Float($0), 0.5)] } + [[Self.face(0.30, 0.5, size: 0.14)]]
+        let (tracker, _) = try Self.run(frames, options: FaceTrackingOptions())
+        let next = try #require(tracker.predictedBoxes(at: 40, imageWidth: 100, imageHeight: 100).first?.box)
+        #expect(abs(next.xMin + next.width / 2 - 0.32) < 1e-5)
+    }
+
     /// A still face with jittering detections: smoothing shrinks the jitter; off by default.
     @Test func oneEuroSmoothingReducesJitterOfAStillFace() throws {
         func spread(_ smoothing: OneEuroParameters?) throws -> Float {

@@ -33,8 +33,10 @@ class Face:
         return int(round(p[0])), int(round(p[1] + self.sway[0] * np.sin(self.sway[1] * i + self.sway[2])))
 
 
-def scene(seed, width=1280, height=720, frames=150, faces=6, min_face=30, max_face=160):
-    """Yields (RGB uint8 array, ground truth) per frame; ground truth is a list of
+def scene(seed, width=1280, height=720, frames=150, faces=6, min_face=30, max_face=160, order="size"):
+    """Yields (RGB uint8 array, ground truth) per frame; `order` is which face is drawn over
+    which: "size" (nearer faces are larger, as in a street) or "random" (a small face may pass in
+    front of a larger one, a poster or a child nearer the camera). Ground truth is a list of
     {"id", "box": [x, y, w, h], "visible": share of the box visible, "region": the box's
     pixels in the frame (x0, y0, x1, y1), "seen": which of them show the face (bool array)}."""
     rng = np.random.default_rng(seed)
@@ -47,8 +49,10 @@ def scene(seed, width=1280, height=720, frames=150, faces=6, min_face=30, max_fa
     if faces >= 2:
         people[1].p0, people[1].p1 = people[0].p1.copy(), people[0].p0.copy()
         people[1].start, people[1].end = people[0].start, people[0].end
-    # Nearer faces are larger: drawn far to near, a small face never passes in front of a large one.
-    order = sorted(range(faces), key=lambda k: widths[k])
+    # Nearer faces are larger: drawn far to near, a small face never passes in front of a large
+    # one; or drawn in a random order (its own generator: the scene is otherwise the same).
+    order = (sorted(range(faces), key=lambda k: widths[k]) if order == "size"
+             else list(np.random.default_rng(seed + 7919).permutation(faces)))
     # A card passes over a face, covering it for 1 to 4 frames, a few times in the video.
     covers = []
     for _ in range(4):
