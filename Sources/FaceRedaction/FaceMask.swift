@@ -110,10 +110,9 @@ public enum FaceMask {
         let x0 = max(0, Int((cx - mw / 2).rounded(.down))), x1 = min(plane.width, Int((cx + mw / 2).rounded(.up)))
         let y0 = max(0, Int((cy - mh / 2).rounded(.down))), y1 = min(plane.height, Int((cy + mh / 2).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
-        let filled = filling(plane, x0: x0, y0: y0, x1: x1, y1: y1, side: side, mode: options.mode)
-        let (rx, ry, n, c) = (mw / 2, mh / 2, plane.masked, plane.channels)
+        let fill = Filling(plane, x0: x0, y0: y0, x1: x1, y1: y1, side: side, mode: options.mode)
+        let (rx, ry) = (mw / 2, mh / 2)
         for y in y0..<y1 {
-            let row = plane.base + y * plane.rowStride
             var (from, to) = (x0, x1)
             if options.ellipse {
                 // The ellipse's span on this row, by pixel centres.
@@ -123,79 +122,97 @@ public enum FaceMask {
                 from = max(x0, Int((cx - half - 0.5).rounded(.up)))
                 to = min(x1, Int((cx + half - 0.5).rounded(.down)) + 1)
             }
-            guard from < to else { continue }
-            for x in from..<to {
-                let s = n * ((y - y0) * (x1 - x0) + (x - x0))
-                for k in 0..<n { row[c * x + k] = filled[s + k] }
-            }
+            if from < to { fill.write(row: y, from: from, to: to) }
         }
     }
 
-    /// The mask's filling over the rectangle x0..<x1, y0..<y1 of the plane (its masked channels,
-    /// row-major, packed).
-    private static func filling(_ plane: Plane, x0: Int, y0: Int, x1: Int, y1: Int, side: Float,
-                                mode: RedactionOptions.Mode) -> [UInt8] {
-        let (w, h, n) = (x1 - x0, y1 - y0, plane.masked)
-        switch mode {
-        case .solid:
-            return [UInt8](repeating: plane.black, count: w * h * n)
-        case .pixelate:
-            // An eighth of the mask, at least 2 picture pixels: each block its mean.
-            let block = max(1, Int((max(2 * plane.scale, side / 8)).rounded(.down)))
-            let cells = blockSums(plane, x0: x0, y0: y0, width: w, height: h, block: block)
-            var out = [UInt8](repeating: 0, count: w * h * n)
-            for y in 0..<h {
+    /// What goes in a mask over the rectangle x0..<x1, y0..<y1 of a plane, written a row's span
+    /// at a time straight into the plane (only the pixels the mask covers are computed).
+    private struct Filling {
+        let plane: Plane, x0: Int, y0: Int
+        let kind: Kind
+
+        enum Kind {
+            /// One value for every masked channel.
+            case solid(UInt8)
+            /// Each `block` x `block` cell its mean (`columns` cells a row, `masked` bytes a cell).
+            case blocks(means: [UInt8], columns: Int, block: Int)
+            /// A blurred grid of `k` x `k` block means (`columns` x `rows`), scaled back up
+            /// bilinearly from the block centres; each rectangle column's two grid columns and weight.
+            case smooth(grid: [Float], columns: Int, rows: Int, k: Int, left: [Int], right: [Int], weight: [Float])
+        }
+
+        init(_ plane: Plane, x0: Int, y0: Int, x1: Int, y1: Int, side: Float, mode: RedactionOptions.Mode) {
+            (self.plane, self.x0, self.y0) = (plane, x0, y0)
+            let (w, h, n) = (x1 - x0, y1 - y0, plane.masked)
+            switch mode {
+            case .solid:
+                kind = .solid(plane.black)
+            case .pixelate:
+                // An eighth of the mask, at least 2 picture pixels: each block its mean.
+                let block = max(1, Int((max(2 * plane.scale, side / 8)).rounded(.down)))
+                let cells = FaceMask.blockSums(plane, x0: x0, y0: y0, width: w, height: h, block: block)
+                let means = (0..<cells.sums.count).map { UInt8(cells.sums[$0] / cells.counts[$0 / n]) }
+                kind = .blocks(means: means, columns: cells.columns, block: block)
+            case .blur:
+                // Separable box blurs, three passes each way, edges clamped to the rectangle, of
+                // radius a quarter of the mask. Run on the rectangle shrunk by `k` (block means) to
+                // a radius of about 4, then scaled back up bilinearly: what is left of the face after
+                // such a blur is smooth at that scale, and the work is k^2 times less.
+                let radius = max(1, Int(side / 4))
+                let k = max(1, radius / 4)
+                let cells = FaceMask.blockSums(plane, x0: x0, y0: y0, width: w, height: h, block: k)
+                let (sw, sh) = (cells.columns, cells.rows)
+                var grid = (0..<(sw * sh * n)).map { Float(cells.sums[$0]) / Float(cells.counts[$0 / n]) }
+                grid.withUnsafeMutableBufferPointer { d in
+                    let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: sw * n + sw * sh * n)
+                    defer { scratch.deallocate() }
+                    let line = UnsafeMutableBufferPointer(rebasing: scratch[0..<(sw * n)])
+                    let columns = UnsafeMutableBufferPointer(rebasing: scratch[(sw * n)...])
+                    let r = max(1, radius / k)
+                    for _ in 0..<3 {
+                        FaceMask.rowBlur(d, line, rows: sh, width: sw, channels: n, radius: r)
+                        FaceMask.columnBlur(d, into: columns, sums: line, rowLength: sw * n, rows: sh, radius: r)
+                        _ = d.update(fromContentsOf: columns)
+                    }
+                }
+                var (left, right, weight) = ([Int](repeating: 0, count: w), [Int](repeating: 0, count: w), [Float](repeating: 0, count: w))
                 for x in 0..<w {
-                    let cell = (y / block) * cells.columns + x / block
-                    for ch in 0..<n { out[n * (y * w + x) + ch] = UInt8(cells.sums[n * cell + ch] / cells.counts[cell]) }
+                    let fx = min(max((Float(x) + 0.5) / Float(k) - 0.5, 0), Float(sw - 1))
+                    (left[x], right[x], weight[x]) = (Int(fx), min(Int(fx) + 1, sw - 1), fx - Float(Int(fx)))
                 }
+                kind = .smooth(grid: grid, columns: sw, rows: sh, k: k, left: left, right: right, weight: weight)
             }
-            return out
-        case .blur:
-            // Separable box blurs, three passes each way, edges clamped to the rectangle, of
-            // radius a quarter of the mask. Run on the rectangle shrunk by `k` (block means) to
-            // a radius of about 4, then scaled back up bilinearly: what is left of the face after
-            // such a blur is smooth at that scale, and the work is k^2 times less.
-            let radius = max(1, Int(side / 4))
-            let k = max(1, radius / 4)
-            let cells = blockSums(plane, x0: x0, y0: y0, width: w, height: h, block: k)
-            let (sw, sh) = (cells.columns, cells.rows)
-            var small = (0..<(sw * sh * n)).map { Float(cells.sums[$0]) / Float(cells.counts[$0 / n]) }
-            small.withUnsafeMutableBufferPointer { d in
-                let scratch = UnsafeMutableBufferPointer<Float>.allocate(capacity: sw * n + sw * sh * n)
-                defer { scratch.deallocate() }
-                let line = UnsafeMutableBufferPointer(rebasing: scratch[0..<(sw * n)])
-                let columns = UnsafeMutableBufferPointer(rebasing: scratch[(sw * n)...])
-                let r = max(1, radius / k)
-                for _ in 0..<3 {
-                    rowBlur(d, line, rows: sh, width: sw, channels: n, radius: r)
-                    columnBlur(d, into: columns, sums: line, rowLength: sw * n, rows: sh, radius: r)
-                    _ = d.update(fromContentsOf: columns)
+        }
+
+        /// Fills pixels from..<to of picture row y (inside the rectangle).
+        func write(row y: Int, from: Int, to: Int) {
+            let (n, c) = (plane.masked, plane.channels)
+            let row = plane.base + y * plane.rowStride
+            switch kind {
+            case .solid(let value):
+                for x in from..<to { for ch in 0..<n { row[c * x + ch] = value } }
+            case .blocks(let means, let columns, let block):
+                let first = ((y - y0) / block) * columns
+                for x in from..<to {
+                    let cell = n * (first + (x - x0) / block)
+                    for ch in 0..<n { row[c * x + ch] = means[cell + ch] }
                 }
-            }
-            guard k > 1 else { return small.map { UInt8(min(max($0.rounded(), 0), 255)) } }
-            // Bilinear from the block centres back to every pixel.
-            var out = [UInt8](repeating: 0, count: w * h * n)
-            small.withUnsafeBufferPointer { sp in
-                out.withUnsafeMutableBufferPointer { op in
-                    let (src, dst) = (sp.baseAddress!, op.baseAddress!)
-                    for y in 0..<h {
-                        let fy = min(max((Float(y) + 0.5) / Float(k) - 0.5, 0), Float(sh - 1))
-                        let ya = Int(fy), ty = fy - Float(ya)
-                        let rowA = src + n * ya * sw, rowB = src + n * min(ya + 1, sh - 1) * sw
-                        for x in 0..<w {
-                            let fx = min(max((Float(x) + 0.5) / Float(k) - 0.5, 0), Float(sw - 1))
-                            let xa = Int(fx), xb = min(xa + 1, sw - 1), tx = fx - Float(xa)
-                            for ch in 0..<n {
-                                let top = rowA[n * xa + ch] + (rowA[n * xb + ch] - rowA[n * xa + ch]) * tx
-                                let bottom = rowB[n * xa + ch] + (rowB[n * xb + ch] - rowB[n * xa + ch]) * tx
-                                dst[n * (y * w + x) + ch] = UInt8(min(max((top + (bottom - top) * ty).rounded(), 0), 255))
-                            }
+            case .smooth(let grid, let sw, let sh, let k, let left, let right, let weight):
+                let fy = min(max((Float(y - y0) + 0.5) / Float(k) - 0.5, 0), Float(sh - 1))
+                let ya = Int(fy), ty = fy - Float(ya)
+                grid.withUnsafeBufferPointer { g in
+                    let rowA = g.baseAddress! + n * ya * sw, rowB = g.baseAddress! + n * min(ya + 1, sh - 1) * sw
+                    for x in from..<to {
+                        let (xa, xb, tx) = (left[x - x0], right[x - x0], weight[x - x0])
+                        for ch in 0..<n {
+                            let top = rowA[n * xa + ch] + (rowA[n * xb + ch] - rowA[n * xa + ch]) * tx
+                            let bottom = rowB[n * xa + ch] + (rowB[n * xb + ch] - rowB[n * xa + ch]) * tx
+                            row[c * x + ch] = UInt8(min(max((top + (bottom - top) * ty).rounded(), 0), 255))
                         }
                     }
                 }
             }
-            return out
         }
     }
 
@@ -205,18 +222,20 @@ public enum FaceMask {
     private static func blockSums(_ plane: Plane, x0: Int, y0: Int, width w: Int, height h: Int,
                                   block: Int) -> (columns: Int, rows: Int, sums: [Int], counts: [Int]) {
         let (columns, rows, n, c) = ((w + block - 1) / block, (h + block - 1) / block, plane.masked, plane.channels)
-        var sums = [Int](repeating: 0, count: columns * rows * n), counts = [Int](repeating: 0, count: columns * rows)
+        var sums = [Int](repeating: 0, count: columns * rows * n)
         sums.withUnsafeMutableBufferPointer { sum in
-            counts.withUnsafeMutableBufferPointer { count in
-                for y in 0..<h {
-                    let row = plane.base + (y0 + y) * plane.rowStride + c * x0, first = (y / block) * columns
-                    for x in 0..<w {
-                        let cell = first + x / block
-                        count[cell] += 1
-                        for ch in 0..<n { sum[n * cell + ch] += Int(row[c * x + ch]) }
+            for y in 0..<h {
+                let row = plane.base + (y0 + y) * plane.rowStride + c * x0
+                let cells = sum.baseAddress! + n * (y / block) * columns
+                for cell in 0..<columns {
+                    for x in (cell * block)..<min(w, cell * block + block) {
+                        for ch in 0..<n { cells[n * cell + ch] += Int(row[c * x + ch]) }
                     }
                 }
             }
+        }
+        let counts = (0..<(columns * rows)).map { cell in
+            (min(w, (cell % columns + 1) * block) - cell % columns * block) * (min(h, (cell / columns + 1) * block) - cell / columns * block)
         }
         return (columns, rows, sums, counts)
     }
