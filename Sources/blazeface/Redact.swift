@@ -13,8 +13,10 @@ struct Redact: ParsableCommand {
             + "with no metadata unless --keep-metadata), a folder of them (mirrored into the OUTPUT folder, each as NAME.png) "
             + "or a YUV4MPEG2 video (.y4m, or - for stdin, as `ffmpeg -f yuv4mpegpipe` writes; OUTPUT .y4m or - for stdout). "
             + "Pictures larger than three times the model's input are also searched in tiles, for small faces. "
-            + "In video, faces are tracked; a face the detector loses stays masked along its predicted path for --linger frames; "
-            + "frames are held back --look-behind frames so that a face found late is masked on the frames before it too. "
+            + "In video, faces are tracked; a face the detector loses stays masked where it was and where it should be "
+            + "(a box growing each frame) for --linger frames, or up to 60 frames if it is presumed hidden (behind another face, "
+            + "or partly out of the picture); frames are held back --look-behind frames so that a face found late, or found again, "
+            + "is masked on the frames before it too. "
             + "Every frame is masked before it is written; a frame that fails stops the run.")
 
     @Argument(help: "A picture, a folder of pictures, a .y4m video, or - (a Y4M stream on stdin).")
@@ -47,7 +49,7 @@ struct Redact: ParsableCommand {
     @Option(help: "Regions (tiles, tracked faces) searched at once, each on its own copy of the network: auto (the available cores, at most 4) or 1...64.")
     var jobs = ThreadCount(argument: "auto")!
 
-    @Option(help: "Video files and pipes: frames held back (0...300; default --every + --linger) so that a face found late is masked on the frames before too.")
+    @Option(help: "Video files and pipes: frames held back (0...300; default --every + --linger) so that a face found late, or found again, is masked on the frames before too.")
     var lookBehind: Int?
 
     @Flag(help: "Never tile: detect on the whole frame only (faster, misses small faces).")
