@@ -137,54 +137,69 @@ struct Redact: ParsableCommand {
 
     /// Every frame is masked before it is written; a frame that fails stops the run, and no
     /// unmasked frame is ever written. 4:2:0 and mono streams are masked in their own planes
-    /// (pixels outside the masks keep their bytes); 4:2:2 and 4:4:4 go through RGB and come out 4:2:0.
+    /// (pixels outside the masks keep their bytes); 4:2:2 and 4:4:4 go through RGB and come out
+    /// 4:2:0. Both look behind.
     private func redactVideo(_ redactor: FaceRedactor) throws {
         let lookBehind = self.lookBehind ?? every + linger
         let reader = try Y4MReader(path: input)
         let header = reader.header
-        let frames = Self.frameCount(input, header)
-        let progress = ProgressBar.wanted(count: frames, disabled: noProgress) ? ProgressBar(total: frames, unit: "frames") : nil
+        let total = Self.frameCount(input, header)
+        let progress = ProgressBar.wanted(count: total, disabled: noProgress) ? ProgressBar(total: total, unit: "frames") : nil
         defer { progress?.clear() }
-        var (index, backfilled) = (0, 0)
+        let (frames, backfilled): (Int, Int)
         if [.c420jpeg, .c420paldv, .c420mpeg2, .c420, .mono].contains(header.colorSpace) {
-            // Masking and writing run on their own thread, while the next frames are searched.
-            let writer = FrameWriter(try Y4MWriter(path: output, header: header))
-            var window = try LookBehind<[UInt8]>(depth: lookBehind)
-            let options = redactor.options
-            func write(_ done: (frame: [UInt8], boxes: [NormalizedRect])) throws {
-                try writer.submit { y4m in
-                    var planes = done.frame
-                    try Self.withPixelBuffer(&planes, header) { FaceMask.apply(to: $0, boxes: done.boxes, options: options, fullRange: header.fullRange) }
-                    try y4m.write(planes: planes)
-                }
-            }
             var planes: [UInt8] = []
-            while try reader.nextFrame(planes: &planes) {
-                let t = header.timestampInMilliseconds(ofFrame: index)
-                let masks = try Self.withPixelBuffer(&planes, header) { try redactor.masks(inVideoFrame: $0, timestampInMilliseconds: t) }
-                if let done = window.push(planes, masks: masks) { try write(done) }
-                index += 1
-                progress?.update(done: index)
-            }
-            for done in window.drain() { try write(done) }
-            backfilled = window.backfilledMasks
-            try writer.finish()
+            (frames, backfilled) = try Self.run(redactor, FrameWriter(try Y4MWriter(path: output, header: header)),
+                                                header: header, depth: lookBehind, progress: progress,
+                next: { try reader.nextFrame(planes: &planes) ? planes : nil },
+                masks: { planes, t in try Self.withPixelBuffer(&planes, header) { try redactor.masks(inVideoFrame: $0, timestampInMilliseconds: t) } },
+                write: { [options = redactor.options] planes, boxes, y4m in
+                    try Self.withPixelBuffer(&planes, header) { FaceMask.apply(to: $0, boxes: boxes, options: options, fullRange: header.fullRange) }
+                    try y4m.write(planes: planes)
+                })
         } else {
             let writer = try Y4MWriter(path: output, width: header.width, height: header.height,
                                        frameRateNumerator: header.frameRateNumerator, frameRateDenominator: header.frameRateDenominator)
-            while var frame = try reader.nextFrame() {
-                try redactor.redact(frame: &frame, timestampInMilliseconds: header.timestampInMilliseconds(ofFrame: index))
-                try writer.write(frame)
-                index += 1
-                progress?.update(done: index)
-            }
-            try writer.flush()
+            (frames, backfilled) = try Self.run(redactor, FrameWriter(writer), header: header, depth: lookBehind, progress: progress,
+                next: { try reader.nextFrame() },
+                masks: { frame, t in try redactor.masks(inVideoFrame: frame, timestampInMilliseconds: t) },
+                write: { [options = redactor.options] frame, boxes, y4m in
+                    FaceMask.apply(to: &frame, boxes: boxes, options: options)
+                    try y4m.write(frame)
+                })
         }
         progress?.clear()
         let s = redactor.statistics
-        FileHandle.standardError.write(Data(("redact: \(index) frame(s), \(s.facesMasked) face mask(s), "
+        FileHandle.standardError.write(Data(("redact: \(frames) frame(s), \(s.facesMasked) face mask(s), "
             + "\(s.lingeringMasks) bridged by lingering, \(backfilled) drawn before a face was found, "
             + "\(s.regionsSearched) region(s) searched\n").utf8))
+    }
+
+    /// Runs every frame through the redactor and the look-behind window (`depth` frames); each
+    /// frame leaving the window is masked and written on the writer's thread, while the next
+    /// frames are searched. Returns the frames written and the masks drawn before a face was found.
+    private static func run<Frame: Sendable>(_ redactor: FaceRedactor, _ writer: FrameWriter, header: Y4MHeader, depth: Int,
+                                             progress: ProgressBar?, next: () throws -> Frame?,
+                                             masks: (inout Frame, Int) throws -> [RedactionMask],
+                                             write: @escaping @Sendable (inout Frame, [NormalizedRect], Y4MWriter) throws -> Void)
+        throws -> (frames: Int, backfilled: Int) {
+        var window = try LookBehind<Frame>(depth: depth)
+        func submit(_ done: (frame: Frame, boxes: [NormalizedRect])) throws {
+            try writer.submit { y4m in
+                var frame = done.frame
+                try write(&frame, done.boxes, y4m)
+            }
+        }
+        var index = 0
+        while var frame = try next() {
+            let found = try masks(&frame, header.timestampInMilliseconds(ofFrame: index))
+            if let done = window.push(frame, masks: found) { try submit(done) }
+            index += 1
+            progress?.update(done: index)
+        }
+        for done in window.drain() { try submit(done) }
+        try writer.finish()
+        return (index, window.backfilledMasks)
     }
 
     /// A 4:2:0 or mono frame's planes as a pixel buffer, for the length of `body`.

@@ -164,6 +164,40 @@ import Testing
         #expect(frames == 5 && !extra)
     }
 
+    /// A 4:4:4 Y4M video goes through RGB, comes out 4:2:0, and looks behind too: faces that
+    /// appear at frame 3 are masked on the frames before (no face there yet) as far back as
+    /// `--look-behind` reaches, as well as on their own.
+    @Test func redactLooksBehindIn444Video() throws {
+        let photo = try PNG.read(contentsOf: Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path)
+        let (w, h) = (photo.width, photo.height)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redact-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (input, output) = (folder.appendingPathComponent("in.y4m").path, folder.appendingPathComponent("out.y4m").path)
+        // Grey frames: luma from the photo (16...235), chroma 128; the first three frames blank.
+        let luma: [UInt8] = (0..<(w * h)).map { i in
+            let (r, g, b) = (Int(photo.pixels[3 * i]), Int(photo.pixels[3 * i + 1]), Int(photo.pixels[3 * i + 2]))
+            return UInt8(16 + 219 * (r + 2 * g + b) / 1020)
+        }
+        var stream = Array("YUV4MPEG2 W\(w) H\(h) F30:1 Ip A1:1 C444\n".utf8)
+        for f in 0..<6 {
+            stream += Array("FRAME\n".utf8)
+            stream += f < 3 ? [UInt8](repeating: 126, count: w * h) : luma
+            stream += [UInt8](repeating: 128, count: 2 * w * h)
+        }
+        try Data(stream).write(to: URL(fileURLWithPath: input))
+        let centre = (130 + 95) * w + 880 + 95
+        for (reach, masked) in [("21", [true, true, true, true, true, true]), ("1", [false, false, true, true, true, true])] {
+            let run = try Self.run(["redact", input, output, "--mode", "solid", "--no-tiles", "--no-progress", "--look-behind", reach])
+            #expect(run.status == 0 && run.stderr.contains("6 frame(s)") && !run.stderr.contains(" 0 drawn before"), "\(run.stderr)")
+            let reader = try Y4MReader(path: output)
+            #expect(reader.header.colorSpace == .c420jpeg)
+            var planes = [UInt8](), frames: [[UInt8]] = []
+            while try reader.nextFrame(planes: &planes) { frames.append(planes) }
+            #expect(frames.map { $0[centre] == 16 } == masked, "--look-behind \(reach)")
+        }
+    }
+
     /// `redact` on a folder mirrors its pictures, subfolders included, into the output folder as
     /// PNGs and skips, by name, what is not a picture.
     @Test func redactMirrorsAFolder() throws {
