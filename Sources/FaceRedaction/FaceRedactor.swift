@@ -128,9 +128,11 @@ public final class FaceRedactor {
     /// Where one video frame's masks go, without drawing them: the faces detected (each box
     /// grown over its track's predicted box), and those lost within `linger` frames, or hidden,
     /// at their predicted place. With `LookBehind`, recorded video's masks also go on the frames
-    /// before a face was found, or found again.
-    public func masks<P: SampledPixels & Sendable>(inVideoFrame pixels: P,
-                                                   timestampInMilliseconds t: Int) throws(DetectorError) -> [RedactionMask] {
+    /// before a face was found, or found again. `everyTile` searches every tile on this frame, as
+    /// on the first: pass it for a recording's last frame, so that a small face that came in the
+    /// last `scanInterval` frames is found (and, with `LookBehind`, masked on the frames before).
+    public func masks<P: SampledPixels & Sendable>(inVideoFrame pixels: P, timestampInMilliseconds t: Int,
+                                                   everyTile: Bool = false) throws(DetectorError) -> [RedactionMask] {
         if let image = pixels as? RGBImage { try FaceDetector.requireWhole(image) }
         let (w, h) = (pixels.width, pixels.height)
         // Where every tracked face is expected now, lost ones included, before the tracker moves on.
@@ -143,7 +145,8 @@ public final class FaceRedactor {
         }
         if let tiling = tiling(pixels) {
             let regions = tiling.regions(width: w, height: h)
-            let share = frameIndex == 0 ? regions[...] : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
+            let share = frameIndex == 0 || everyTile ? regions[...]
+                : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
             searches += share.map { .region(.init(region: $0, minScore: tiling.minTileConfidence)) }
         }
         let detected = try detect(pixels, searches)

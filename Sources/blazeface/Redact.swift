@@ -152,7 +152,9 @@ struct Redact: ParsableCommand {
             (frames, backfilled) = try Self.run(redactor, FrameWriter(try Y4MWriter(path: output, header: header)),
                                                 header: header, depth: lookBehind, progress: progress,
                 next: { try reader.nextFrame(planes: &planes) ? planes : nil },
-                masks: { planes, t in try Self.withPixelBuffer(&planes, header) { try redactor.masks(inVideoFrame: $0, timestampInMilliseconds: t) } },
+                masks: { planes, t, last in
+                    try Self.withPixelBuffer(&planes, header) { try redactor.masks(inVideoFrame: $0, timestampInMilliseconds: t, everyTile: last) }
+                },
                 write: { [options = redactor.options] planes, boxes, y4m in
                     try Self.withPixelBuffer(&planes, header) { FaceMask.apply(to: $0, boxes: boxes, options: options, fullRange: header.fullRange) }
                     try y4m.write(planes: planes)
@@ -162,7 +164,7 @@ struct Redact: ParsableCommand {
                                        frameRateNumerator: header.frameRateNumerator, frameRateDenominator: header.frameRateDenominator)
             (frames, backfilled) = try Self.run(redactor, FrameWriter(writer), header: header, depth: lookBehind, progress: progress,
                 next: { try reader.nextFrame() },
-                masks: { frame, t in try redactor.masks(inVideoFrame: frame, timestampInMilliseconds: t) },
+                masks: { frame, t, last in try redactor.masks(inVideoFrame: frame, timestampInMilliseconds: t, everyTile: last) },
                 write: { [options = redactor.options] frame, boxes, y4m in
                     FaceMask.apply(to: &frame, boxes: boxes, options: options)
                     try y4m.write(frame)
@@ -177,10 +179,11 @@ struct Redact: ParsableCommand {
 
     /// Runs every frame through the redactor and the look-behind window (`depth` frames); each
     /// frame leaving the window is masked and written on the writer's thread, while the next
-    /// frames are searched. Returns the frames written and the masks drawn before a face was found.
+    /// frames are searched. A frame is read ahead, so that the last one is known and searched in
+    /// every tile. Returns the frames written and the masks drawn before a face was found.
     private static func run<Frame: Sendable>(_ redactor: FaceRedactor, _ writer: FrameWriter, header: Y4MHeader, depth: Int,
                                              progress: ProgressBar?, next: () throws -> Frame?,
-                                             masks: (inout Frame, Int) throws -> [RedactionMask],
+                                             masks: (inout Frame, Int, Bool) throws -> [RedactionMask],
                                              write: @escaping @Sendable (inout Frame, [NormalizedRect], Y4MWriter) throws -> Void)
         throws -> (frames: Int, backfilled: Int) {
         var window = try LookBehind<Frame>(depth: depth)
@@ -191,8 +194,10 @@ struct Redact: ParsableCommand {
             }
         }
         var index = 0
-        while var frame = try next() {
-            let found = try masks(&frame, header.timestampInMilliseconds(ofFrame: index))
+        var upcoming = try next()
+        while var frame = upcoming {
+            upcoming = try next()
+            let found = try masks(&frame, header.timestampInMilliseconds(ofFrame: index), upcoming == nil)
             if let done = window.push(frame, masks: found) { try submit(done) }
             index += 1
             progress?.update(done: index)

@@ -217,6 +217,23 @@ import Testing
         #expect(shares.allSatisfy { abs($0.count - regions.count / 8) <= 1 })
     }
 
+    /// In video a frame searches a share of the tiles, except the first and any frame asked to
+    /// search them all (a recording's last).
+    @Test func everyTileIsSearchedOnTheFirstFrameAndWhenAsked() throws {
+        let frame = try RGBImage(width: 400, height: 400, fill: (90, 90, 90))
+        let regions = try #require(TilingOptions.automatic(width: 400, height: 400, model: .shortRange)).regions(width: 400, height: 400)
+        let redactor = try FaceRedactor(scanInterval: 8, jobs: 1)
+        var searched: [Int] = []
+        for (i, all) in [false, false, true].enumerated() {
+            let before = redactor.statistics.regionsSearched
+            #expect(try redactor.masks(inVideoFrame: frame, timestampInMilliseconds: 33 * i, everyTile: all).isEmpty)
+            searched.append(redactor.statistics.regionsSearched - before)
+        }
+        // The whole frame, and the tiles (no faces: no tracked regions).
+        #expect(regions.count > 8)
+        #expect(searched == [1 + regions.count, 1 + FaceRedactor.share(of: regions, part: 1, parts: 8).count, 1 + regions.count])
+    }
+
     @Test func badOptionsAreRefused() {
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(maskScale: 0.5)) }
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(maskScale: .nan)) }
