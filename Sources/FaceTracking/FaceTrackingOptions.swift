@@ -9,11 +9,11 @@ public struct FaceTrackingOptions: Sendable, Equatable {
     /// longer is retired for good. Default 3, Mobile Vision's `maxGapFrames`.
     public var maxMissingFrames: Int = 3
     /// Frames a missing face presumed hidden keeps its ID without counting as missing
-    /// (0...1000): one behind another (its predicted box at least half inside the box of a
-    /// detected face at least 0.8 times as large), or partly out of the picture (its predicted box
-    /// cut by the picture's edge). Default 0: off, as ML Kit and Mobile Vision. Redaction turns it
-    /// on, so that a face passing behind another, or leaving the picture, stays searched for and
-    /// masked until it comes out or has gone.
+    /// (0...1000): its predicted box cut by the picture's edge, at least half inside the head of a
+    /// detected face at least 0.8 times as large (one passing in front), or holding at least half
+    /// of a smaller detected face (one in front of it). Default 0: off, as ML Kit and Mobile
+    /// Vision. Redaction turns it on, so that a face passing behind another, or leaving the
+    /// picture, stays searched for and masked until it comes out or has gone.
     public var maxHiddenFrames: Int = 0
     /// Weight of the keypoint distance (in face widths) against 1 - IoU in the association cost (0...100).
     public var keypointWeight: Float = 1

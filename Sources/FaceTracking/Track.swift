@@ -71,7 +71,7 @@ struct Track: Sendable {
     var velocity: SIMD2<Float> = .zero
     var lastSeen: Int
     var missingFrames = 0
-    /// Frames missing while presumed hidden behind a nearer face (not counted in `missingFrames`).
+    /// Frames missing while presumed hidden (not counted in `missingFrames`).
     var hiddenFrames = 0
     var observations = 1
     /// Frames since the face was last detected, hidden or not.
