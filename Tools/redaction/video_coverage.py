@@ -8,9 +8,12 @@ face in front). A face-frame counts as masked when that share is at least 0.9; t
 face masked in at least 99.5% of the frames where it is visible. Face-frames are also counted in
 two bands: half to most of the box visible (another face or the frame's edge hides the rest),
 and most or all of it. A third reading ignores what hides a face: in every frame where at least
-half of its box is inside the picture, the share of that part under the mask.
+half of its box is inside the picture, the share of that part under the mask; a fourth takes the
+frames where a face comes in or goes out (10 to 50% of its box inside the picture, nothing else
+hiding it), and the share of the part inside under the mask.
 
-    /tmp/redact-env/bin/python Tools/redaction/video_coverage.py [--videos 4] [--seed 1] [-- REDACT OPTIONS]
+    /tmp/redact-env/bin/python Tools/redaction/video_coverage.py [--videos 4] [--seed 1] [--order random]
+        [--frames 60] [--through] [--keep FOLDER] [-- REDACT OPTIONS]
 """
 import argparse
 import os
@@ -35,6 +38,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--order", choices=("size", "random"), default="size",
                     help="which face is drawn over which: nearer faces larger (default), or random")
+    ap.add_argument("--through", action="store_true", help="every face comes in through one edge and goes out through the opposite one")
     ap.add_argument("--keep", help="a folder to keep the videos (and their ground truth) in, and to take them from when run again")
     ap.add_argument("--label", default="redacted", help="the redacted videos' names end in this (runs side by side)")
     ap.add_argument("redact", nargs="*", help="more options for blazeface redact")
@@ -47,14 +51,16 @@ def main():
     # mask over the face in front also covers), in the frames where at least half of the box
     # shows; and the share of its box inside the picture in every frame where at least half of
     # the box is inside the picture, whatever hides it (a face behind another or under the card
-    # counts: ground truth that knows only where faces are).
-    measures = ("visible pixels", "whole box", "box in picture")
+    # counts: ground truth that knows only where faces are); and, for a face coming in or going
+    # out (10 to 50% of its box inside the picture, nothing else hiding it), the share of the
+    # part inside under the mask.
+    measures = ("visible pixels", "whole box", "box in picture", "partly out")
     faces_total, ok = {m: [] for m in measures}, {m: True for m in measures}
     bands = {(m, b): [0, 0] for m in measures for b in ("0.5 to 0.8", "0.8 to 1")}
     area = [0.0, 0.0, 0]   # masked share of the picture, faces' boxes' share, frames
     for v in range(args.videos):
         seed = args.seed * 1000 + v
-        name = f"scene{seed}-{args.order}-{args.frames}"
+        name = f"scene{seed}-{args.order}-{args.frames}" + ("-through" if args.through else "")
         src, dst = os.path.join(folder, f"{name}.y4m"), os.path.join(folder, f"{name}-{args.label}.y4m")
         cached = os.path.join(folder, f"{name}.truth.pickle")
         if os.path.exists(cached) and os.path.exists(src):   # a kept folder's video and truth, made before
@@ -63,7 +69,7 @@ def main():
         else:
             writer = scenes.Y4MWriter(src, 1280, 720)
             truth = []
-            for rgb, t in videos.scene(seed, frames=args.frames, order=args.order):
+            for rgb, t in videos.scene(seed, frames=args.frames, order=args.order, through=args.through):
                 writer.write(rgb)
                 truth.append(t)
             writer.close()
@@ -92,6 +98,8 @@ def main():
                 box_share = float(masked.mean()) if masked.size else 0.0
                 in_picture = (x1 - x0) * (y1 - y0) / (t["box"][2] * t["box"][3])
                 shares = {"box in picture": box_share if in_picture >= 0.5 else None}
+                if 0.1 <= in_picture < 0.5 and t["seen"].sum() >= 0.9 * masked.size:
+                    shares["partly out"] = float(masked[t["seen"]].mean())
                 if t["visible"] >= 0.5:
                     shares["visible pixels"] = float(masked[t["seen"]].sum()) / max(1, t["seen"].sum())
                     shares["whole box"] = box_share
@@ -101,7 +109,7 @@ def main():
                     if share is None:
                         continue
                     f[m][0] += 1
-                    if m != "box in picture":
+                    if m in ("visible pixels", "whole box"):
                         bands[(m, band)][0] += 1
                         bands[(m, band)][1] += share >= 0.9
                     if share < 0.9:
@@ -125,13 +133,16 @@ def main():
           f"{sum(n for n, _ in faces_total[measures[2]])} in the picture (at least half the box inside it)")
     print(f"masked: {area[0] / area[2]:.3f} of the picture on average (the faces' boxes: {area[1] / area[2]:.3f})")
     for m in measures:
+        if not faces_total[m]:
+            print(f"covered by {m}: no face-frames")
+            continue
         n, good = sum(a for a, _ in faces_total[m]), sum(b for _, b in faces_total[m])
         worst = min(b / a for a, b in faces_total[m])
         under = sum(1 for a, b in faces_total[m] if b / a < 0.995)
         print(f"covered by {m}: {good}/{n} face-frames at least 90% covered ({good / n:.4f}); worst face {worst:.4f}, "
               f"{under} face(s) under 99.5%; "
               + (f"visible 0.5 to 0.8: {bands[(m, '0.5 to 0.8')][1]}/{bands[(m, '0.5 to 0.8')][0]}, "
-                 f"0.8 to 1: {bands[(m, '0.8 to 1')][1]}/{bands[(m, '0.8 to 1')][0]}; " if m != "box in picture" else "")
+                 f"0.8 to 1: {bands[(m, '0.8 to 1')][1]}/{bands[(m, '0.8 to 1')][0]}; " if m in ("visible pixels", "whole box") else "")
               + f"bar (every face in >= 99.5% of its frames): {'met' if ok[m] else 'NOT met'}")
     return 0 if all(ok.values()) else 1
 

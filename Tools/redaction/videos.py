@@ -13,14 +13,22 @@ import scenes
 
 
 class Face:
-    def __init__(self, rng, width, height, frames, face_width):
+    def __init__(self, rng, width, height, frames, face_width, through=False):
         self.sprite, self.face = scenes.head_sprite(face_width, rng)
         sw, sh = self.sprite.size
         # A path between two points (possibly outside the frame: entering or leaving), with a
-        # sway, over a random part of the video.
+        # sway, over a random part of the video; or (`through`) from wholly outside one edge to
+        # wholly outside the opposite one, so that the face comes in and goes out.
         margin = 0.6
         self.p0 = np.array([rng.uniform(-margin * sw, width - (1 - margin) * sw), rng.uniform(-0.3 * sh, height - 0.7 * sh)])
         self.p1 = np.array([rng.uniform(-margin * sw, width - (1 - margin) * sw), rng.uniform(-0.3 * sh, height - 0.7 * sh)])
+        if through:
+            if rng.random() < 0.7:   # across: left to right or right to left
+                self.p0[0], self.p1[0] = -sw, width
+            else:                    # down or up
+                self.p0[1], self.p1[1] = -sh, height
+            if rng.random() < 0.5:
+                self.p0, self.p1 = self.p1, self.p0
         self.start = int(rng.integers(0, frames // 3)) if rng.random() < 0.4 else 0
         self.end = int(rng.integers(2 * frames // 3, frames + 1)) if rng.random() < 0.4 else frames
         self.sway = rng.uniform(0, 0.15 * sh), rng.uniform(0.05, 0.2), rng.uniform(0, 6.3)
@@ -33,10 +41,11 @@ class Face:
         return int(round(p[0])), int(round(p[1] + self.sway[0] * np.sin(self.sway[1] * i + self.sway[2])))
 
 
-def scene(seed, width=1280, height=720, frames=150, faces=6, min_face=30, max_face=160, order="size"):
+def scene(seed, width=1280, height=720, frames=150, faces=6, min_face=30, max_face=160, order="size", through=False):
     """Yields (RGB uint8 array, ground truth) per frame; `order` is which face is drawn over
     which: "size" (nearer faces are larger, as in a street) or "random" (a small face may pass in
-    front of a larger one, a poster or a child nearer the camera). Ground truth is a list of
+    front of a larger one, a poster or a child nearer the camera); `through`, every face comes in
+    through one edge and goes out through the opposite one. Ground truth is a list of
     {"id", "box": [x, y, w, h], "visible": share of the box visible, "region": the box's
     pixels in the frame (x0, y0, x1, y1), "seen": which of them show the face (bool array)}."""
     rng = np.random.default_rng(seed)
@@ -44,7 +53,7 @@ def scene(seed, width=1280, height=720, frames=150, faces=6, min_face=30, max_fa
     widths = [float(np.exp(rng.uniform(np.log(min_face), np.log(max_face)))) for _ in range(faces)]
     if faces >= 2:
         widths[1] = min(max_face, widths[0] * rng.uniform(0.8, 1.25))   # the crossing pair: about one size
-    people = [Face(rng, width, height, frames, w) for w in widths]
+    people = [Face(rng, width, height, frames, w, through) for w in widths]
     # Two faces cross: the second walks the first one's path backwards.
     if faces >= 2:
         people[1].p0, people[1].p1 = people[0].p1.copy(), people[0].p0.copy()
