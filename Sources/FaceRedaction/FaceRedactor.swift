@@ -155,7 +155,7 @@ public final class FaceRedactor {
         // masked over where it was last seen and where its motion says it is now, both grown a
         // fifth, and 15% more a frame after the first (at most 2.5 times): the mirror of `LookBehind`.
         let bridged = tracker.missingFaces(at: t, imageWidth: w, imageHeight: h).map { f in
-            let grow = min(RedactionMask.maxGrowth, 1.2 + RedactionMask.growthPerFrame * Float(f.frames - 1))
+            let grow = RedactionMask.growth(framesAway: f.frames - 1, from: 1.2)
             return RedactionMask(trackingID: f.id, box: f.lastSeen.scaled(by: grow).union(f.predicted.scaled(by: grow)), isDetected: false)
         }
         // A face found again is masked over where its track expected it too (one mask over both

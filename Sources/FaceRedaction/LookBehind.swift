@@ -109,7 +109,7 @@ public struct LookBehind<Frame> {
         func center(_ b: NormalizedRect) -> SIMD2<Float> { SIMD2(b.xMin + b.width / 2, b.yMin + b.height / 2) }
         let frames = Float(last.index - first.index)
         let velocity = frames > 0 ? (center(last.box) - center(first.box)) / frames : .zero
-        let grow = min(RedactionMask.maxGrowth, 1 + RedactionMask.growthPerFrame * Float(back))
+        let grow = RedactionMask.growth(framesAway: back)
         let (w, h) = (seen.map(\.box.width).max()! * grow, seen.map(\.box.height).max()! * grow)
         let moved = center(first.box) - velocity * Float(back), still = center(first.box)
         let lo = pointwiseMin(moved, still) - SIMD2(w, h) / 2, hi = pointwiseMax(moved, still) + SIMD2(w, h) / 2

@@ -12,8 +12,9 @@ public struct RedactionMask: Sendable, Equatable {
         (self.trackingID, self.box, self.isDetected) = (trackingID, box, isDetected)
     }
 
-    /// How much a guessed box (a face lost, or not found yet) grows for each frame away from a
-    /// sighting, as its place is less sure, and the most it grows.
-    static let growthPerFrame: Float = 0.15
-    static let maxGrowth: Float = 2.5
+    /// The scale of a guessed box (a face lost, or not found yet) `frames` frames away from a
+    /// sighting: `base`, and 15% more a frame, as its place is less sure, at most 2.5 times.
+    static func growth(framesAway frames: Int, from base: Float = 1) -> Float {
+        min(2.5, base + 0.15 * Float(frames))
+    }
 }
