@@ -49,7 +49,7 @@ struct Redact: ParsableCommand {
     @Option(help: "Regions (tiles, tracked faces) searched at once, each on its own copy of the network: auto (the available cores, at most 4) or 1...64.")
     var jobs = ThreadCount(argument: "auto")!
 
-    @Option(help: "Video files and pipes: frames held back (0...300; default --every + --linger) so that a face found late, or found again, is masked on the frames before too.")
+    @Option(help: "Video files and pipes: frames held back (0...300; default 60, as long as a face presumed hidden is held, or --every + --linger if longer) so that a face found late, or found again, is masked on the frames before too.")
     var lookBehind: Int?
 
     @Flag(help: "Never tile: detect on the whole frame only (faster, misses small faces).")
@@ -140,7 +140,9 @@ struct Redact: ParsableCommand {
     /// (pixels outside the masks keep their bytes); 4:2:2 and 4:4:4 go through RGB and come out
     /// 4:2:0. Both look behind.
     private func redactVideo(_ redactor: FaceRedactor) throws {
-        let lookBehind = self.lookBehind ?? every + linger
+        // As far back as a face presumed hidden is held forwards: a face that comes out from behind
+        // another, or from behind something for a while, may have shown part of itself before.
+        let lookBehind = self.lookBehind ?? max(FaceRedactor.maxHiddenFrames, every + linger)
         let reader = try Y4MReader(path: input)
         let header = reader.header
         let total = Self.frameCount(input, header)

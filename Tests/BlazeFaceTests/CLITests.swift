@@ -198,6 +198,35 @@ import Testing
         }
     }
 
+    /// By default the look-behind reaches as far back as a face presumed hidden is held forwards
+    /// (60 frames), not just `--every` + `--linger` (21): faces that appear at frame 26 of a mono
+    /// video are masked on every frame before.
+    @Test func redactLooksBehind60FramesByDefault() throws {
+        let photo = try PNG.read(contentsOf: Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path)
+        let (w, h) = (photo.width, photo.height)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redact-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (input, output) = (folder.appendingPathComponent("in.y4m").path, folder.appendingPathComponent("out.y4m").path)
+        let luma: [UInt8] = (0..<(w * h)).map { i in
+            let (r, g, b) = (Int(photo.pixels[3 * i]), Int(photo.pixels[3 * i + 1]), Int(photo.pixels[3 * i + 2]))
+            return UInt8(16 + 219 * (r + 2 * g + b) / 1020)
+        }
+        var stream = Array("YUV4MPEG2 W\(w) H\(h) F30:1 Ip A1:1 Cmono\n".utf8)
+        for f in 0..<27 { stream += Array("FRAME\n".utf8) + (f < 26 ? [UInt8](repeating: 126, count: w * h) : luma) }
+        try Data(stream).write(to: URL(fileURLWithPath: input))
+        // The face on the left, the one the whole frame finds in grey; a mono mask is 0.
+        let face = 529 * w + 334
+        for (flags, unmasked) in [([String](), 0), (["--look-behind", "21"], 5)] {
+            let run = try Self.run(["redact", input, output, "--mode", "solid", "--no-tiles", "--no-progress"] + flags)
+            #expect(run.status == 0 && run.stderr.contains("27 frame(s)"), "\(run.stderr)")
+            let reader = try Y4MReader(path: output)
+            var planes = [UInt8](), masked: [Bool] = []
+            while try reader.nextFrame(planes: &planes) { masked.append(planes[face] == 0) }
+            #expect(masked == Array(repeating: false, count: unmasked) + Array(repeating: true, count: 27 - unmasked), "\(flags)")
+        }
+    }
+
     /// `redact` on a folder mirrors its pictures, subfolders included, into the output folder as
     /// PNGs and skips, by name, what is not a picture.
     @Test func redactMirrorsAFolder() throws {
