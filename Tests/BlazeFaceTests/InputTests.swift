@@ -162,6 +162,36 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
         }
     }
 
+    /// The YUV warp kernel (`bf_warp_yuv420_interior`: sixteen pixels at a time where the build
+    /// has AVX-512, one at a time near the last rows) against the same picture converted to RGB
+    /// first: the same tensor, to the bit, for tiles at 1:1, 2:1 and 3:1 (whole-pixel and
+    /// half-pixel taps), a turned crop, the whole picture, and regions at the borders; planes
+    /// without padding, so that nothing past them is there to read.
+    @Test(arguments: [PixelFormat.i420, .nv12, .nv21], ["astronaut", "astronaut_223x231"])
+    func yuvWarpGivesTheTensorOfTheSamePictureAsRGB(_ format: PixelFormat, _ name: String) throws {
+        let image = try Goldens.image(name)
+        let (w, h) = (Float(image.width), Float(image.height))
+        let converter = ImageToTensor(width: 128, height: 128, valueRange: -1...1, keepAspectRatio: true)
+        let regions: [RotatedRect?] = [
+            nil,
+            RotatedRect(centerX: 37 + 64, centerY: 50 + 64, width: 128, height: 128),
+            RotatedRect(centerX: w - 64, centerY: h - 64, width: 128, height: 128),
+            RotatedRect(centerX: 128, centerY: h - 128, width: 256, height: 256),
+            RotatedRect(centerX: w / 2, centerY: h / 2, width: 3 * 70, height: 3 * 70),
+            RotatedRect(centerX: 0.45 * w, centerY: 0.4 * h, width: 0.3 * w, height: 0.35 * h, rotation: 0.3),
+            RotatedRect(centerX: w - 10, centerY: h - 20, width: 90, height: 90),
+        ]
+        try Layouts.withYUV(image, format, padding: 0) { buffer in
+            let rgb = RGBImage(buffer)
+            var got = [Float](repeating: 0, count: 128 * 128 * 3), expected = got
+            for region in regions {
+                _ = try got.withUnsafeMutableBufferPointer { try converter.convert(buffer, region: region, into: $0) }
+                _ = try expected.withUnsafeMutableBufferPointer { try converter.convert(rgb, region: region, into: $0) }
+                #expect(got == expected, "\(format) \(name) \(String(describing: region))")
+            }
+        }
+    }
+
     @Test func yuvToRGBFollowsBT601LimitedRange() {
         #expect(YUVToRGB.rgb(y: 16, cb: 128, cr: 128) == (0, 0, 0))
         #expect(YUVToRGB.rgb(y: 235, cb: 128, cr: 128) == (255, 255, 255))

@@ -260,4 +260,29 @@ public struct YUVSampler: PixelSampler {
         let v = cr.load(fromByteOffset: cy &* crStride &+ cx, as: UInt8.self)
         return YUVToRGB.rgb(y: Int32(luma), cb: Int32(u), cr: Int32(v))
     }
+
+    /// The cache lines of the pixel's luma row and the row below, and of its chroma samples.
+    @inlinable
+    public func prefetchTaps(_ x: Int, _ row: Int) {
+        let luma = row &* yStride &+ x, cx = (x >> 1) &* chromaStep, cy = row >> 1
+        bf_prefetch(y + luma)
+        bf_prefetch(y + (luma &+ min(yStride, (height &- 1 &- row) &* yStride)))
+        bf_prefetch(cb + (cy &* cbStride &+ cx))
+        bf_prefetch(cr + (cy &* crStride &+ cx))
+    }
+
+    /// The run in C (`bf_warp_yuv420_interior`): the same taps, integers and fma as `rgb` and
+    /// `bilinearSum`; sixteen pixels at a time with AVX-512.
+    @inlinable @inline(__always)
+    public func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
+                             output: UnsafeMutablePointer<Float>) -> Int {
+        #if ExactFMA
+        let exactFMA: Int32 = 1
+        #else
+        let exactFMA: Int32 = 0
+        #endif
+        return bf_warp_yuv420_interior(positions, count, y.assumingMemoryBound(to: UInt8.self), yStride,
+                                       cb.assumingMemoryBound(to: UInt8.self), cr.assumingMemoryBound(to: UInt8.self),
+                                       cbStride, crStride, chromaStep, width, height, scale, offset, output, exactFMA)
+    }
 }

@@ -598,4 +598,122 @@ static inline long bf_warp_rgb_interior(const int *positions, long count, const 
     return count;
 }
 
+/// R, G, B (lane 3 is 0) of one limited-range Y, Cb, Cr triple: `YUVToRGB.rgb`, the same integers.
+static inline __attribute__((always_inline)) bf_int4 bf_yuv_rgb(int y, int cb, int cr) {
+    const int c = 298 * (y - 16) + 128, d = cb - 128, e = cr - 128;
+    const bf_int4 v = (bf_int4){c + 409 * e, c - 100 * d - 208 * e, c + 516 * d, 0} >> 8;
+    const bf_int4 lo = 0, hi = (bf_int4){255, 255, 255, 0};
+    return __builtin_elementwise_min(__builtin_elementwise_max(v, lo), hi);
+}
+
+#if defined(__AVX512F__)
+/// Sixteen 32-bit words from `base` at the byte offsets `index` (vpgatherdd).
+static inline __attribute__((always_inline)) bf_int16 bf_gather16(const unsigned char *base, bf_int16 index) {
+    return (bf_int16)__builtin_ia32_gathersiv16si((bf_int16)0, (const void *)base, index, (unsigned short)0xffff, 1);
+}
+
+/// One channel of sixteen taps, clamped to 0...255: `(c + m) >> 8`.
+static inline __attribute__((always_inline)) bf_int16 bf_clamp8(bf_int16 v) {
+    const bf_int16 lo = 0, hi = 255;
+    return __builtin_elementwise_min(__builtin_elementwise_max(v >> 8, lo), hi);
+}
+#endif
+
+/// `bf_warp_rgb_interior` for 4:2:0 YUV planes (`YUVSampler`: I420, or NV12 and NV21 with
+/// `chromaStep` 2): each tap converted as `bf_yuv_rgb` converts it, with the chroma sample
+/// covering it, then weighted as `fourTapBilinearSum` weights them; the same integers, the same
+/// fma. Writes while all four taps lie inside the image; returns how many pixels it wrote.
+/// With AVX-512, sixteen pixels at a time while their taps lie above the last two rows (each
+/// gather reads four bytes: the rows below keep them inside the planes): one gather brings a
+/// tap row's two luma bytes, one a chroma row's two samples.
+static inline long bf_warp_yuv420_interior(const int *positions, long count, const unsigned char *y, long yStride,
+                                           const unsigned char *cb, const unsigned char *cr, long cbStride, long crStride,
+                                           long chromaStep, long width, long height, float scale, float offset, float *out,
+                                           int exactFMA) {
+    long i = 0;
+#if defined(__AVX512F__)
+    if ((height + 1) / 2 * (cbStride > crStride ? cbStride : crStride) < 0x7fff0000L && height * yStride < 0x7fff0000L) {
+        const bf_int16 w1 = (int)(width - 1), h3 = (int)(height - 3), ys = (int)yStride;
+        const bf_int16 cbs = (int)cbStride, crs = (int)crStride, step = (int)chromaStep;
+        const bf_float16 s16 = scale, o16 = offset;
+        for (; i + 16 <= count; i += 16) {
+            const bf_int16 p0 = *(const bf_int16_unaligned *)(positions + 2 * i);
+            const bf_int16 p1 = *(const bf_int16_unaligned *)(positions + 2 * i + 16);
+            const bf_int16 X = __builtin_shufflevector(p0, p1, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+            const bf_int16 Y = __builtin_shufflevector(p0, p1, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+            const bf_int16 sx = X >> 5, sy = Y >> 5;
+            const bf_int16 inside = (sx >= 0) & (sx < w1) & (sy >= 0) & (sy < h3);
+            if (!__builtin_reduce_and(inside)) break;
+            const bf_int16 ax = X & 31, ay = Y & 31;
+            // Luma: (sx, sy) and (sx + 1, sy) in one word, the row below in another.
+            const bf_int16 top = bf_gather16(y, sy * ys + sx), bottom = bf_gather16(y, (sy + 1) * ys + sx);
+            // Chroma: the samples of columns sx and sx + 1 (the same one where sx is even), rows
+            // sy and sy + 1 (the same where sy is even).
+            const bf_int16 cx = (sx >> 1) * step, odd = (sx & 1) != 0;
+            const bf_int16 cy0 = sy >> 1, cy1 = (sy + 1) >> 1;
+            const bf_int16 cbTop = bf_gather16(cb, cy0 * cbs + cx), cbBottom = bf_gather16(cb, cy1 * cbs + cx);
+            const bf_int16 crTop = bf_gather16(cr, cy0 * crs + cx), crBottom = bf_gather16(cr, cy1 * crs + cx);
+            const bf_int16 shift = step * 8;   // bits to the next chroma sample in the word
+            const bf_int16 b00 = cbTop & 255, b10 = cbBottom & 255, r00 = crTop & 255, r10 = crBottom & 255;
+            const bf_int16 b01 = odd ? (cbTop >> shift) & 255 : b00, b11 = odd ? (cbBottom >> shift) & 255 : b10;
+            const bf_int16 r01 = odd ? (crTop >> shift) & 255 : r00, r11 = odd ? (crBottom >> shift) & 255 : r10;
+            const bf_int16 wy0 = 32 - ay, wx0 = 32 - ax;
+            const bf_int16 w00 = wy0 * wx0, w01 = wy0 * ax, w10 = ay * wx0, w11 = ay * ax;
+            bf_int16 sumR = 0, sumG = 0, sumB = 0;
+#define BF_YUV_TAP16(luma, cbv, crv, w) do { \
+                const bf_int16 c = 298 * ((luma) - 16) + 128, d = (cbv) - 128, e = (crv) - 128; \
+                sumR += bf_clamp8(c + 409 * e) * (w); \
+                sumG += bf_clamp8(c - 100 * d - 208 * e) * (w); \
+                sumB += bf_clamp8(c + 516 * d) * (w); \
+            } while (0)
+            BF_YUV_TAP16(top & 255, b00, r00, w00);
+            BF_YUV_TAP16((top >> 8) & 255, b01, r01, w01);
+            BF_YUV_TAP16(bottom & 255, b10, r10, w10);
+            BF_YUV_TAP16((bottom >> 8) & 255, b11, r11, w11);
+#undef BF_YUV_TAP16
+            // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
+            const bf_float16 R = __builtin_elementwise_fma(__builtin_convertvector((sumR + 512) >> 10, bf_float16), s16, o16);
+            const bf_float16 G = __builtin_elementwise_fma(__builtin_convertvector((sumG + 512) >> 10, bf_float16), s16, o16);
+            const bf_float16 B = __builtin_elementwise_fma(__builtin_convertvector((sumB + 512) >> 10, bf_float16), s16, o16);
+            // R, G, B interleaved: 48 floats in three stores.
+            typedef float bf_float32 __attribute__((ext_vector_type(32)));
+            const bf_float32 RG = __builtin_shufflevector(R, G, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                                          16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+            const bf_float32 BB = __builtin_shufflevector(B, B, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                                          0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            float *o = out + 3 * i;
+            *(bf_float16_unaligned *)o = __builtin_shufflevector(RG, BB, 0, 16, 32, 1, 17, 33, 2, 18, 34, 3, 19, 35, 4, 20, 36, 5);
+            *(bf_float16_unaligned *)(o + 16) = __builtin_shufflevector(RG, BB, 21, 37, 6, 22, 38, 7, 23, 39, 8, 24, 40, 9, 25, 41, 10, 26);
+            *(bf_float16_unaligned *)(o + 32) = __builtin_shufflevector(RG, BB, 42, 11, 27, 43, 12, 28, 44, 13, 29, 45, 14, 30, 46, 15, 31, 47);
+        }
+    }
+#endif
+    const bf_float4 s = scale, o = offset;
+#define BF_YUV_TAP(px, py) bf_yuv_rgb(y[(py) * yStride + (px)], cb[((py) >> 1) * cbStride + ((px) >> 1) * chromaStep], \
+                                      cr[((py) >> 1) * crStride + ((px) >> 1) * chromaStep])
+    for (; i < count; i++) {
+        const int X = positions[2 * i], Y = positions[2 * i + 1];
+        const long sx = X >> 5, sy = Y >> 5;
+        if (sx < 0 || sx + 1 >= width || sy < 0 || sy + 1 >= height) return i;
+        const int ax = X & 31, ay = Y & 31;
+        bf_int4 v;
+        if ((ax | ay) == 0) {
+            v = BF_YUV_TAP(sx, sy) * 1024;
+        } else {
+            v = BF_YUV_TAP(sx, sy) * ((32 - ay) * (32 - ax)) + BF_YUV_TAP(sx + 1, sy) * ((32 - ay) * ax)
+              + BF_YUV_TAP(sx, sy + 1) * (ay * (32 - ax)) + BF_YUV_TAP(sx + 1, sy + 1) * (ay * ax);
+        }
+        // One rounding, as OpenCV's AVX2 convertTo (an FMA) rounds.
+        const bf_float4 value = __builtin_convertvector((v + 512) >> 10, bf_float4);
+        const bf_float4 f = exactFMA ? bf_fma4_exact(value, s, o) : bf_fma4(value, s, o);
+        if (i + 1 < count) {
+            *(bf_float4_unaligned *)(out + 3 * i) = f;  // the next pixel overwrites the fourth lane
+        } else {
+            out[3 * i] = f.x; out[3 * i + 1] = f.y; out[3 * i + 2] = f.z;
+        }
+    }
+#undef BF_YUV_TAP
+    return count;
+}
+
 #endif
