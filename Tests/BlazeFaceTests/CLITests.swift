@@ -164,21 +164,32 @@ import Testing
         #expect(frames == 5 && !extra)
     }
 
+    /// The two-face photo as limited-range luma (16...235): grey video frames with faces.
+    static func twoFacesLuma() throws -> (width: Int, height: Int, luma: [UInt8]) {
+        let photo = try PNG.read(contentsOf: Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path)
+        let luma: [UInt8] = (0..<(photo.width * photo.height)).map { i in
+            let (r, g, b) = (Int(photo.pixels[3 * i]), Int(photo.pixels[3 * i + 1]), Int(photo.pixels[3 * i + 2]))
+            return UInt8(16 + 219 * (r + 2 * g + b) / 1020)
+        }
+        return (photo.width, photo.height, luma)
+    }
+
+    /// A new empty folder under the temporary directory.
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redact-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     /// A 4:4:4 Y4M video goes through RGB, comes out 4:2:0, and looks behind too: faces that
     /// appear at frame 3 are masked on the frames before (no face there yet) as far back as
     /// `--look-behind` reaches, as well as on their own.
     @Test func redactLooksBehindIn444Video() throws {
-        let photo = try PNG.read(contentsOf: Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path)
-        let (w, h) = (photo.width, photo.height)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redact-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (w, h, luma) = try Self.twoFacesLuma()
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (input, output) = (folder.appendingPathComponent("in.y4m").path, folder.appendingPathComponent("out.y4m").path)
-        // Grey frames: luma from the photo (16...235), chroma 128; the first three frames blank.
-        let luma: [UInt8] = (0..<(w * h)).map { i in
-            let (r, g, b) = (Int(photo.pixels[3 * i]), Int(photo.pixels[3 * i + 1]), Int(photo.pixels[3 * i + 2]))
-            return UInt8(16 + 219 * (r + 2 * g + b) / 1020)
-        }
+        // Grey frames: chroma 128; the first three frames blank.
         var stream = Array("YUV4MPEG2 W\(w) H\(h) F30:1 Ip A1:1 C444\n".utf8)
         for f in 0..<6 {
             stream += Array("FRAME\n".utf8)
@@ -202,16 +213,10 @@ import Testing
     /// (60 frames), not just `--every` + `--linger` (21): faces that appear at frame 26 of a mono
     /// video are masked on every frame before.
     @Test func redactLooksBehind60FramesByDefault() throws {
-        let photo = try PNG.read(contentsOf: Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path)
-        let (w, h) = (photo.width, photo.height)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redact-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (w, h, luma) = try Self.twoFacesLuma()
+        let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (input, output) = (folder.appendingPathComponent("in.y4m").path, folder.appendingPathComponent("out.y4m").path)
-        let luma: [UInt8] = (0..<(w * h)).map { i in
-            let (r, g, b) = (Int(photo.pixels[3 * i]), Int(photo.pixels[3 * i + 1]), Int(photo.pixels[3 * i + 2]))
-            return UInt8(16 + 219 * (r + 2 * g + b) / 1020)
-        }
         var stream = Array("YUV4MPEG2 W\(w) H\(h) F30:1 Ip A1:1 Cmono\n".utf8)
         for f in 0..<27 { stream += Array("FRAME\n".utf8) + (f < 26 ? [UInt8](repeating: 126, count: w * h) : luma) }
         try Data(stream).write(to: URL(fileURLWithPath: input))

@@ -57,6 +57,16 @@ extension PixelSampler {
     }
 }
 
+/// Whether the C warp kernels emulate the fma exactly (the `ExactFMA` trait, for builds
+/// without FMA) rather than use `bf_fma4`: 1 or 0, as the kernels take it.
+@inlinable @inline(__always) var warpExactFMA: Int32 {
+    #if ExactFMA
+    1
+    #else
+    0
+    #endif
+}
+
 /// Code generic over the sampler, run with the concrete sampler of a buffer's format
 /// (`PixelBuffer.withSampler`): the format is switched on once per image, not per pixel.
 public protocol PixelSamplerVisitor {
@@ -177,13 +187,8 @@ public struct RGBSampler: PixelSampler {
     @inlinable @inline(__always)
     public func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
                              output: UnsafeMutablePointer<Float>) -> Int {
-        #if ExactFMA
-        let exactFMA: Int32 = 1
-        #else
-        let exactFMA: Int32 = 0
-        #endif
         return bf_warp_rgb_interior(positions, count, base.assumingMemoryBound(to: UInt8.self), rowStride, width, height,
-                                    byteCount, scale, offset, output, exactFMA)
+                                    byteCount, scale, offset, output, warpExactFMA)
     }
 }
 
@@ -276,13 +281,8 @@ public struct YUVSampler: PixelSampler {
     @inlinable @inline(__always)
     public func warpInterior(positions: UnsafePointer<Int32>, count: Int, scale: Float, offset: Float,
                              output: UnsafeMutablePointer<Float>) -> Int {
-        #if ExactFMA
-        let exactFMA: Int32 = 1
-        #else
-        let exactFMA: Int32 = 0
-        #endif
         return bf_warp_yuv420_interior(positions, count, y.assumingMemoryBound(to: UInt8.self), yStride,
                                        cb.assumingMemoryBound(to: UInt8.self), cr.assumingMemoryBound(to: UInt8.self),
-                                       cbStride, crStride, chromaStep, width, height, scale, offset, output, exactFMA)
+                                       cbStride, crStride, chromaStep, width, height, scale, offset, output, warpExactFMA)
     }
 }
