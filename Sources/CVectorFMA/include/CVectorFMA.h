@@ -632,7 +632,10 @@ static inline long bf_warp_yuv420_interior(const int *positions, long count, con
                                            int exactFMA) {
     long i = 0;
 #if defined(__AVX512F__)
-    if ((height + 1) / 2 * (cbStride > crStride ? cbStride : crStride) < 0x7fff0000L && height * yStride < 0x7fff0000L) {
+    // Offsets in 32 bits: planes under 2 GB; at least 8 columns, so that a chroma row's four
+    // bytes end inside its plane.
+    if (width >= 8 && (height + 1) / 2 * (cbStride > crStride ? cbStride : crStride) < 0x7fff0000L
+        && height * yStride < 0x7fff0000L) {
         const bf_int16 w1 = (int)(width - 1), h3 = (int)(height - 3), ys = (int)yStride;
         const bf_int16 cbs = (int)cbStride, crs = (int)crStride, step = (int)chromaStep;
         const bf_float16 s16 = scale, o16 = offset;
