@@ -33,6 +33,11 @@ public final class FaceRedactor {
     /// Frames over which the tiles are shared out in video (1...100, default 4; 1: every tile
     /// on every frame).
     public let scanInterval: Int
+    /// How far back a recording's `LookBehind` should reach with these options (what `blazeface
+    /// redact` uses): as far back as a face presumed hidden is held forwards
+    /// (`maxHiddenFrames`), since a face that comes out from behind something may have shown part
+    /// of itself before it was found; or, if longer, a tile scan and a linger.
+    public var lookBehindDepth: Int { max(Self.maxHiddenFrames, scanInterval + linger) }
     private let detectors: [FaceDetector]
     private let tiled: Bool
     private var tracker: FaceTracker

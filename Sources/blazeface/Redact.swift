@@ -140,9 +140,7 @@ struct Redact: ParsableCommand {
     /// (pixels outside the masks keep their bytes); 4:2:2 and 4:4:4 go through RGB and come out
     /// 4:2:0. Both look behind.
     private func redactVideo(_ redactor: FaceRedactor) throws {
-        // As far back as a face presumed hidden is held forwards: a face that comes out from behind
-        // another, or from behind something for a while, may have shown part of itself before.
-        let lookBehind = self.lookBehind ?? max(FaceRedactor.maxHiddenFrames, every + linger)
+        let lookBehind = self.lookBehind ?? redactor.lookBehindDepth
         let reader = try Y4MReader(path: input)
         let header = reader.header
         let total = Self.frameCount(input, header)
@@ -190,9 +188,12 @@ struct Redact: ParsableCommand {
         throws -> (frames: Int, backfilled: Int) {
         var window = try LookBehind<Frame>(depth: depth)
         func submit(_ done: (frame: Frame, boxes: [NormalizedRect])) throws {
+            // The frame moves into the job, which takes it out: its one reference, so that
+            // masking it in place copies nothing.
+            let held = Handed(done.frame), boxes = done.boxes
             try writer.submit { y4m in
-                var frame = done.frame
-                try write(&frame, done.boxes, y4m)
+                var frame = held.take()
+                try write(&frame, boxes, y4m)
             }
         }
         var index = 0
@@ -230,6 +231,13 @@ struct Redact: ParsableCommand {
         guard path != "-", let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return nil }
         return size / (header.frameBytes + 6)
     }
+}
+
+/// A frame handed to the writer's thread, which takes it out once.
+private final class Handed<Frame>: @unchecked Sendable {
+    private var frame: Frame?
+    init(_ frame: Frame) { self.frame = frame }
+    func take() -> Frame { frame.take()! }
 }
 
 /// Writes frames on a serial queue of its own, at most three behind; the first error stops it

@@ -141,6 +141,14 @@ import Testing
         #expect(planes[(228 + 165) * w + 60 + 165] == 16 && planes[(130 + 95) * w + 880 + 95] == 16)
     }
 
+    /// The look-behind a redactor suggests reaches as far back as a hidden face is held (60
+    /// frames), or a tile scan and a linger where those are longer.
+    @Test func lookBehindDepthFollowsTheRedactorsOptions() throws {
+        #expect(try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), jobs: 1).lookBehindDepth == 60)
+        let slow = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 20, scanInterval: 50, jobs: 1)
+        #expect(slow.lookBehindDepth == 70)
+    }
+
     /// Recorded video's look-behind: frames come back `depth + 3` frames later, in order; masks
     /// spread over two frames either side; a face first seen at frame 6, moving right 0.01 a
     /// frame, is masked on the frames before it along its motion run backwards, no further back
