@@ -7,6 +7,8 @@
 //   BlazeModel -> FaceGeometry -> FaceAnalysis <- FaceLandmarks, FaceTracking   (ML Kit's view)
 //   BlazeModel -> TFLiteImport                                  (the exporter)
 //   BlazeImage (pixels) -> BlazeFace;  BlazeImage -> BlazeImageIO (PNG, JPEG, PPM, Y4M files)
+//   BlazeImage -> BlazeVideoIO (MP4, MOV, MKV, WebM through FFmpeg's libraries)
+//   BlazeImageIO -> BlazeImageHEIF (HEIC/HEIF photos through libheif)
 //   BlazeWeights (Weights/, the bundled models as resources) -> BlazeFace
 //   all of them -> blazeface                                    (the CLI)
 import Foundation
@@ -55,6 +57,8 @@ let package = Package(
         .library(name: "FaceLandmarks", targets: ["FaceLandmarks"]),
         .library(name: "BlazeImage", targets: ["BlazeImage"]),
         .library(name: "BlazeImageIO", targets: ["BlazeImageIO"]),
+        .library(name: "BlazeVideoIO", targets: ["BlazeVideoIO"]),
+        .library(name: "BlazeImageHEIF", targets: ["BlazeImageHEIF"]),
         .library(name: "BlazeModel", targets: ["BlazeModel"]),
         .library(name: "BlazeTensor", targets: ["BlazeTensor"]),
         .library(name: "TFLiteImport", targets: ["TFLiteImport"]),
@@ -99,6 +103,19 @@ let package = Package(
         .target(name: "BlazeImage", dependencies: ["CVectorFMA"]),
         // Image files: PNG, JPEG, PPM/PGM and Y4M reading and writing, EXIF orientation.
         .target(name: "BlazeImageIO", dependencies: ["BlazeImage", "CPNGSupport", "CJPEGSupport"]),
+        // FFmpeg's libraries (libavformat, libavcodec, libavutil, libswscale) from the system.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        // The C glue over FFmpeg: demux, decode, encode, remux, with every error as a status and a message.
+        .target(name: "CFFmpegSupport", dependencies: ["CFFmpeg"]),
+        // Video files: any container and codec FFmpeg reads, frames as YUV with their timestamps;
+        // re-encoded video with the other streams copied packet for packet. Only the CLI and
+        // apps that import it link FFmpeg.
+        .target(name: "BlazeVideoIO", dependencies: ["BlazeImage", "CFFmpegSupport"]),
+        // The system libheif.
+        .systemLibrary(name: "CLibHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // HEIC/HEIF photos (iPhone's) through libheif: its own product, so that BlazeImageIO links no libheif.
+        .target(name: "BlazeImageHEIF", dependencies: ["BlazeImageIO", "CLibHEIF"]),
         // The bundled weights (Weights/*.bin) as the package's resources.
         .target(name: "BlazeWeights", path: "Weights", exclude: ["README.md", "LICENSE-MediaPipe"],
                 resources: [.copy("face_detection_short_range.bin"), .copy("face_detection_full_range.bin"),
@@ -119,7 +136,7 @@ let package = Package(
         .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "BlazeModel", "BlazeImage"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
-            "BlazeTensor", "BlazeFace", "BlazeImageIO", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry",
+            "BlazeTensor", "BlazeFace", "BlazeImageIO", "BlazeVideoIO", "BlazeImageHEIF", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry",
             "FaceAnalysis", "FaceRedaction",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -128,6 +145,8 @@ let package = Package(
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor", "TestSupport"]),
         .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImageIO", "TestSupport"], resources: [.copy("Resources")]),
+        .testTarget(name: "BlazeVideoIOTests", dependencies: ["BlazeVideoIO", "BlazeImageIO", "TestSupport"]),
+        .testTarget(name: "BlazeImageHEIFTests", dependencies: ["BlazeImageHEIF", "TestSupport"]),
         .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace", "BlazeImageIO", "BlazeWeights", "TestSupport"]),
         // MediaPipe's FaceLandmarker goldens, read by the geometry and analysis tests.
         .target(name: "LandmarkerGoldens", path: "Tests/Support/LandmarkerGoldens"),

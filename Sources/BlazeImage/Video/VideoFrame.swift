@@ -1,0 +1,106 @@
+/// One decoded video frame that owns its pixels, with its presentation time: what a
+/// `VideoFrameSource` delivers and a `VideoFrameSink` takes. Pixels are 8-bit, in one of three
+/// layouts, packed with no row padding in `bytes`:
+/// - `.i420`: Y (`width` x `height`), then U and V (`(width + 1) / 2` x `(height + 1) / 2` each),
+///   as YUV4MPEG2's 4:2:0 planes and FFmpeg's `yuv420p` are laid out;
+/// - `.gray`: Y alone;
+/// - `.rgb`: packed R, G, B.
+/// YUV is limited (studio) range unless `fullRange`.
+public struct VideoFrame: Sendable {
+    /// The layout of `bytes`: `.i420`, `.gray` or `.rgb`.
+    public let format: PixelFormat
+    /// The picture's size in pixels, as it is to be shown (a decoder's rotation already applied).
+    public let width: Int, height: Int
+    /// The planes, packed (see the type's description).
+    public var bytes: [UInt8]
+    /// YUV in full (JPEG) range rather than limited range.
+    public var fullRange: Bool
+    /// When the frame is shown: `presentationTime * timeBase` seconds from the stream's start.
+    public var presentationTime: Int64
+    /// The unit of `presentationTime`.
+    public var timeBase: TimeBase
+
+    /// A rational time unit (`numerator / denominator` seconds), as FFmpeg's `AVRational`.
+    public struct TimeBase: Sendable, Equatable, Hashable {
+        public var numerator: Int32, denominator: Int32
+        public init(numerator: Int32, denominator: Int32) { (self.numerator, self.denominator) = (numerator, denominator) }
+        /// Milliseconds, for timestamps in milliseconds.
+        public static let milliseconds = TimeBase(numerator: 1, denominator: 1000)
+    }
+
+    /// A frame with these pixels; `bytes` must hold `byteCount(format:width:height:)` bytes.
+    public init(format: PixelFormat, width: Int, height: Int, bytes: [UInt8], fullRange: Bool = false,
+                presentationTime: Int64, timeBase: TimeBase) throws(ImageError) {
+        guard format == .i420 || format == .gray || format == .rgb else {
+            throw .invalidPixelBuffer("a video frame is i420, gray or rgb, not \(format)")
+        }
+        guard width > 0, height > 0, width <= 1 << 20, height <= 1 << 20 else { throw .invalidSize(width: width, height: height) }
+        guard timeBase.numerator > 0, timeBase.denominator > 0 else {
+            throw .invalidPixelBuffer("time base \(timeBase.numerator)/\(timeBase.denominator) is not positive")
+        }
+        let needed = Self.byteCount(format: format, width: width, height: height)
+        guard bytes.count == needed else {
+            throw .invalidPixelBuffer("a \(width)x\(height) \(format) frame has \(needed) bytes, not \(bytes.count)")
+        }
+        (self.format, self.width, self.height, self.bytes, self.fullRange) = (format, width, height, bytes, fullRange)
+        (self.presentationTime, self.timeBase) = (presentationTime, timeBase)
+    }
+
+    /// Bytes of a packed frame of this layout and size.
+    public static func byteCount(format: PixelFormat, width: Int, height: Int) -> Int {
+        switch format {
+        case .i420: width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
+        case .rgb: 3 * width * height
+        default: width * height
+        }
+    }
+
+    /// The presentation time in whole milliseconds (rounded to nearest), for detectors and trackers.
+    public var timestampInMilliseconds: Int {
+        let num = Double(presentationTime) * Double(timeBase.numerator) * 1000
+        return Int((num / Double(timeBase.denominator)).rounded())
+    }
+
+    /// The frame's memory seen as a `PixelBuffer`, writable for the length of `body` (to mask it
+    /// in place).
+    public mutating func withPixelBuffer<T>(_ body: (PixelBuffer) throws -> T) throws -> T {
+        let (w, h, format) = (width, height, self.format)
+        return try bytes.withUnsafeMutableBytes { p throws -> T in
+            let all = UnsafeRawBufferPointer(p)
+            let buffer: PixelBuffer
+            switch format {
+            case .i420:
+                let (cw, ch) = ((w + 1) / 2, (h + 1) / 2)
+                buffer = try PixelBuffer(i420: UnsafeRawBufferPointer(rebasing: all[0..<(w * h)]), yStride: w,
+                                         u: UnsafeRawBufferPointer(rebasing: all[(w * h)..<(w * h + cw * ch)]), uStride: cw,
+                                         v: UnsafeRawBufferPointer(rebasing: all[(w * h + cw * ch)...]), vStride: cw,
+                                         width: w, height: h)
+            default:
+                buffer = try PixelBuffer(format: format, width: w, height: h, bytes: all)
+            }
+            return try body(buffer)
+        }
+    }
+}
+
+/// Where decoded frames come from, in presentation order: a video file, a YUV4MPEG2 pipe, or an
+/// app's own frames. One frame at a time, from one thread at a time.
+public protocol VideoFrameSource: AnyObject {
+    /// The next frame, or nil at the end of the stream.
+    func nextFrame() throws -> VideoFrame?
+    /// How many frames the stream holds, if known before reading them (for a progress bar).
+    var expectedFrameCount: Int? { get }
+}
+
+/// Where processed frames go, in the order they came: a video file, a YUV4MPEG2 pipe, or an
+/// app's own display or recorder. Called from one thread at a time (not always the caller's).
+public protocol VideoFrameSink: AnyObject {
+    /// Writes one frame.
+    func write(_ frame: VideoFrame) throws
+    /// Completes the output after the last frame (flushes encoders, writes trailers, and for a
+    /// file, moves it into place).
+    func finish() throws
+    /// Abandons the output after a failure: nothing is left where it was to go (a file sink
+    /// removes its temporary file). Safe to call more than once, and after `finish`.
+    func cancel()
+}

@@ -1,0 +1,2 @@
+@_exported import BlazeImage
+import CFFmpegSupport

@@ -1,0 +1,3 @@
+// Placeholder: the C glue over FFmpeg (see BlazeVideoIO).
+#pragma once
+int bfv_version(void);
