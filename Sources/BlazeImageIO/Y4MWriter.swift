@@ -66,9 +66,18 @@ public final class Y4MWriter {
         guard image.width == header.width, image.height == header.height, image.pixels.count == image.width * image.height * 3 else {
             throw .y4m("frame is \(image.width)x\(image.height), the stream is \(header.width)x\(header.height)")
         }
-        let (w, h) = (header.width, header.height)
-        let sub = header.colorSpace == .c444 ? 0 : 1
+        Self.convert(image, subsampled: header.colorSpace != .c444, into: &planes)
+        try put(Array("FRAME\n".utf8))
+        try put(planes)
+    }
+
+    /// `image` as BT.601 limited-range planes, Y then U and V (each 2x2 block's chroma averaged
+    /// when `subsampled`, as C420jpeg; one sample a pixel otherwise, as C444), into `planes`.
+    static func convert(_ image: RGBImage, subsampled: Bool, into planes: inout [UInt8]) {
+        let (w, h) = (image.width, image.height)
+        let sub = subsampled ? 1 : 0
         let cw = (w + sub) >> sub, ch = (h + sub) >> sub
+        if planes.count != w * h + 2 * cw * ch { planes = [UInt8](repeating: 0, count: w * h + 2 * cw * ch) }
         image.pixels.withUnsafeBufferPointer { px in
             planes.withUnsafeMutableBufferPointer { out in
                 for i in 0..<(w * h) { out[i] = Self.rgbToYUV(px[3 * i], px[3 * i + 1], px[3 * i + 2]).y }
@@ -89,8 +98,6 @@ public final class Y4MWriter {
                 }
             }
         }
-        try put(Array("FRAME\n".utf8))
-        try put(planes)
     }
 
     /// Flushes buffered output (the file is closed when the writer goes away).

@@ -1,9 +1,11 @@
 import BlazeImageIO
 import BlazeImage
+import BlazeVideoIO
 import Foundation
 
-/// Where `blazeface track` gets frames: a YUV4MPEG2 stream (a file, or "-" for stdin) or a
-/// folder of numbered PNG images, each frame with its timestamp in milliseconds.
+/// Where `blazeface track` gets frames: any `VideoFrameSource` (a video file or a YUV4MPEG2
+/// stream, read as `redact` reads them) or a folder of numbered PNG images, each frame as RGB
+/// with its timestamp in milliseconds.
 protocol FrameSource: AnyObject {
     /// The next frame and its timestamp, or nil at the end.
     func next() throws -> (image: RGBImage, timestampMs: Int)?
@@ -11,26 +13,31 @@ protocol FrameSource: AnyObject {
     var frameRate: (numerator: Int, denominator: Int) { get }
 }
 
-/// Opens `input`: a folder is read as numbered PNGs (at `fps`), anything else as YUV4MPEG2
-/// (recognised by its signature, not its name).
+/// Opens `input`: a folder is read as numbered PNGs (at `fps`), anything else as a video or a
+/// YUV4MPEG2 stream (recognised by its content, not its name).
 func openFrameSource(_ input: String, fps: Double) throws -> any FrameSource {
-    var isFolder: ObjCBool = false
-    if input != "-", FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue {
-        return try NumberedImages(folder: input, fps: fps)
+    let kind = try MediaKind.of(input)
+    switch kind {
+    case .folder: return try NumberedImages(folder: input, fps: fps)
+    case .photo: throw ToolError("\(input): a photo, not a video (use detect)")
+    case .y4m, .video: return DecodedFrames(try VideoMedia.open(input, kind: kind))
     }
-    return Y4MFrames(reader: try Y4MReader(path: input))
 }
 
-final class Y4MFrames: FrameSource {
-    let reader: Y4MReader
-    var index = 0
-    init(reader: Y4MReader) { self.reader = reader }
-    var frameRate: (numerator: Int, denominator: Int) { (reader.header.frameRateNumerator, reader.header.frameRateDenominator) }
+/// A video's frames as RGB (`RGBImage(videoFrame:)`), with their own timestamps.
+final class DecodedFrames: FrameSource {
+    let source: any VideoFrameSource
+    init(_ source: any VideoFrameSource) { self.source = source }
+
+    var frameRate: (numerator: Int, denominator: Int) {
+        if let y4m = source as? Y4MFrameSource { return (y4m.header.frameRateNumerator, y4m.header.frameRateDenominator) }
+        if let video = source as? VideoFileReader { return (video.y4mHeader.frameRateNumerator, video.y4mHeader.frameRateDenominator) }
+        return (30, 1)
+    }
 
     func next() throws -> (image: RGBImage, timestampMs: Int)? {
-        guard let image = try reader.nextFrame() else { return nil }
-        defer { index += 1 }
-        return (image, reader.header.timestampInMilliseconds(ofFrame: index))
+        guard let frame = try source.nextFrame() else { return nil }
+        return (RGBImage(videoFrame: frame), frame.timestampInMilliseconds)
     }
 }
 

@@ -1,4 +1,5 @@
 import BlazeImageIO
+import BlazeVideoIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
@@ -8,16 +9,17 @@ import Foundation
 struct Track: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Detect and track faces through a video: one JSON line per frame, with tracking IDs.",
-        discussion: "INPUT is a YUV4MPEG2 stream (a .y4m file, or - for stdin, as `ffmpeg -f yuv4mpegpipe` writes) "
+        discussion: "INPUT is recognised by its content: a video FFmpeg reads (MP4, MOV, MKV, WebM, ...; phone videos turned upright), "
+            + "a YUV4MPEG2 stream (a .y4m file, or - for stdin, as `ffmpeg -f yuv4mpegpipe` writes) "
             + "or a folder of numbered PNG images.")
 
-    @Argument(help: "A .y4m file, - for stdin, or a folder of numbered PNGs.")
+    @Argument(help: "A video, a .y4m file, - for stdin, or a folder of numbered PNGs.")
     var input: String
 
     @Option(help: "Run the full detector every K frames; in between, search only around tracked faces (1 = every frame).")
     var every: Int = 1
 
-    @Option(help: "Write the frames with boxes and IDs drawn: OUT.y4m, or a folder for numbered PNGs.")
+    @Option(help: "Write the frames with boxes and IDs drawn: a video (.y4m, or .mp4, .mov, .mkv, .webm with the input's audio), or a folder for numbered PNGs.")
     var annotate: String?
 
     @Option(help: "The model: short (ML Kit's fast) or full (accurate).")
@@ -75,6 +77,7 @@ struct Track: ParsableCommand {
     }
 
     func run() throws {
+        if let annotate { try refuseOverwriting(input: input, with: annotate) }
         let source: any FrameSource
         do { source = try openFrameSource(input, fps: fps) } catch let e as ImageError { throw ToolError("\(input): \(e.description)") }
         if compare { return try TrackComparison(command: self).run(source) }
@@ -92,18 +95,17 @@ struct Track: ParsableCommand {
                 busy += clock.now - start
                 print(TrackingJSON.line(frame: index, frame))
                 if let annotate {
-                    if sink == nil { sink = try AnnotatedSink(path: annotate, width: image.width, height: image.height, rate: source.frameRate) }
+                    if sink == nil { sink = try AnnotatedSink(path: annotate, width: image.width, height: image.height, source: source) }
                     var canvas = image
                     TrackAnnotation.draw(frame, on: &canvas)
-                    try sink?.write(canvas, index: index)
+                    try sink?.write(canvas, index: index, timestampMs: timestamp)
                 }
                 index += 1
             }
             try sink?.finish()
-        } catch let e as ImageError {
-            throw ToolError("frame \(index): \(e.description)")
-        } catch let e as DetectorError {
-            throw ToolError("frame \(index): \(e.description)")
+        } catch {
+            sink?.cancel()
+            throw ToolError("\(input == "-" ? "<stdin>" : input): frame \(index): \(error)")
         }
         if stats {
             let s = tracker.statistics
@@ -113,30 +115,48 @@ struct Track: ParsableCommand {
     }
 }
 
-/// The annotated output: a Y4M video, or numbered PNGs in a folder.
+/// The annotated output: a video (Y4M, or a container FFmpeg writes, by the name; written under a
+/// temporary name and renamed when complete), or numbered PNGs in a folder.
 struct AnnotatedSink {
-    let writer: Y4MWriter?
+    let video: (any VideoFrameSink)?
     let folder: String?
+    let timeBase = VideoFrame.TimeBase.milliseconds
 
-    init(path: String, width: Int, height: Int, rate: (numerator: Int, denominator: Int)) throws {
+    init(path: String, width: Int, height: Int, source: any FrameSource) throws {
         var isFolder: ObjCBool = false
         if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            (writer, folder) = (nil, path)
+            (video, folder) = (nil, path)
+            return
+        }
+        folder = nil
+        let ext = (path as NSString).pathExtension.lowercased()
+        if path == "-" || ext == "y4m" {
+            let rate = source.frameRate
+            video = try Y4MFrameSink(path: path, header: Y4MHeader(width: width, height: height, frameRateNumerator: rate.numerator,
+                                                                   frameRateDenominator: rate.denominator))
+        } else if let decoded = source as? DecodedFrames {
+            video = try VideoMedia.sink(path, for: decoded.source, options: VideoWriteOptions())
         } else {
-            writer = try Y4MWriter(path: path, width: width, height: height, frameRateNumerator: rate.numerator,
-                                   frameRateDenominator: rate.denominator)
-            folder = nil
+            throw ToolError("\(path): annotate a folder of PNGs as .y4m, or as a folder")
         }
     }
 
-    func write(_ image: RGBImage, index: Int) throws {
-        if let writer { try writer.write(image) }
+    func write(_ image: RGBImage, index: Int, timestampMs: Int) throws {
+        if let video {
+            if video is Y4MFrameSink {
+                try video.write(VideoFrame(format: .rgb, width: image.width, height: image.height, bytes: image.pixels,
+                                           presentationTime: Int64(timestampMs), timeBase: timeBase))
+            } else {
+                try video.write(VideoFrame(i420From: image, presentationTime: Int64(timestampMs), timeBase: timeBase))
+            }
+        }
         if let folder {
             let name = "frame_" + String(repeating: "0", count: max(0, 5 - String(index).count)) + "\(index).png"
             try PNG.write(image, to: (folder as NSString).appendingPathComponent(name))
         }
     }
 
-    func finish() throws { try writer?.flush() }
+    func finish() throws { try video?.finish() }
+    func cancel() { video?.cancel() }
 }

@@ -1,0 +1,148 @@
+import BlazeFace
+import BlazeImage
+import Dispatch
+import Foundation
+
+/// Redacts a recording from a frame source to a frame sink, with the guarantee a file needs:
+/// no frame reaches the sink before its masks are drawn, frames leave in the order they came,
+/// and a face found late, or found again, is masked on the frames before it too.
+///
+/// How: frames are read one ahead (so that the last frame is known, and searched in every
+/// tile); each frame's masks come from `FaceRedactor.masks(inVideoFrame:…)`; frames then wait
+/// in a `LookBehind` window `lookBehind` frames deep, and each frame leaving it is masked and
+/// written on a writer thread while the next frames are searched. The first error stops the
+/// run: nothing after it is written, and the sink is cancelled (a file sink leaves nothing).
+///
+/// This is what `blazeface redact` runs for every video; an app redacting a recording runs it
+/// over its own source and sink (`VideoFrameSource`, `VideoFrameSink`).
+public final class RecordingRedactor {
+    /// The redactor that finds each frame's faces (its options say how they are masked).
+    public let redactor: FaceRedactor
+    /// Frames held back, so that a face found up to this many frames late is masked before it.
+    public let lookBehind: Int
+
+    /// What a run did.
+    public struct Summary: Sendable, Equatable {
+        /// Frames read, masked and written.
+        public var frames = 0
+        /// Masks drawn on frames before their face was found (the look-behind's work).
+        public var backfilledMasks = 0
+    }
+
+    /// Why a run stopped: the frame (counted from 0) and what failed there.
+    public struct Failure: Error, CustomStringConvertible {
+        /// The frame being read, searched or written when it failed.
+        public let frame: Int
+        /// The underlying error (the source's, the detector's or the sink's).
+        public let error: any Error
+        public var description: String { "frame \(frame): \(error)" }
+    }
+
+    /// A recording redactor over `redactor`, holding `lookBehind` frames back (default
+    /// `redactor.lookBehindDepth`; 0...300).
+    public init(redactor: FaceRedactor, lookBehind: Int? = nil) throws(DetectorError) {
+        let depth = lookBehind ?? redactor.lookBehindDepth
+        guard (0...300).contains(depth) else { throw .invalidOption(name: "lookBehind", value: "\(depth)", allowed: "in 0...300") }
+        (self.redactor, self.lookBehind) = (redactor, depth)
+    }
+
+    /// Reads every frame of `source`, masks its faces and writes it to `sink`, then finishes
+    /// the sink. `progress` is called with the number of frames searched so far. On any error
+    /// the sink is cancelled and a `Failure` naming the frame is thrown.
+    @discardableResult
+    public func run(from source: any VideoFrameSource, to sink: any VideoFrameSink,
+                    progress: ((Int) -> Void)? = nil) throws(Failure) -> Summary {
+        let writer = FrameWriter(sink, options: redactor.options)
+        var window: LookBehind<VideoFrame>
+        do { window = try LookBehind(depth: lookBehind) } catch { throw Failure(frame: 0, error: error) }
+        var index = 0, read = 0, lastTimestamp = Int.min
+        /// The next frame; a read error is the frame being read's.
+        func next() throws -> VideoFrame? {
+            do {
+                let frame = try source.nextFrame()
+                read += 1
+                return frame
+            } catch { throw Failure(frame: read, error: error) }
+        }
+        do {
+            var upcoming = try next()
+            while var frame = upcoming {
+                upcoming = try next()
+                // The tracker needs strictly increasing times; a recording's rarely tie at the millisecond.
+                let t = max(frame.timestampInMilliseconds, lastTimestamp &+ 1)
+                lastTimestamp = t
+                let isLast = upcoming == nil
+                let found = try frame.withPixelBuffer { try redactor.masks(inVideoFrame: $0, timestampInMilliseconds: t, everyTile: isLast) }
+                if let done = window.push(frame, masks: found) { try writer.submit(done.frame, boxes: done.boxes) }
+                index += 1
+                progress?(index)
+            }
+            for done in window.drain() { try writer.submit(done.frame, boxes: done.boxes) }
+            try writer.finish()
+        } catch {
+            let failure = error as? Failure ?? Failure(frame: writer.failedFrame ?? index, error: error)
+            writer.abandon()
+            sink.cancel()
+            throw failure
+        }
+        return Summary(frames: index, backfilledMasks: window.backfilledMasks)
+    }
+}
+
+/// Masks and writes frames on a serial queue of its own, at most three behind, in order; the
+/// first error stops it and is thrown by the next `submit` or by `finish` (nothing after a
+/// failed frame is written).
+private final class FrameWriter: @unchecked Sendable {
+    private let sink: any VideoFrameSink
+    private let options: RedactionOptions
+    private let queue = DispatchQueue(label: "blazeface.recording.writer")
+    private let slots = DispatchSemaphore(value: 3)
+    private let lock = NSLock()
+    private var failure: (frame: Int, error: any Error)?
+    private var written = 0, submitted = 0
+
+    init(_ sink: any VideoFrameSink, options: RedactionOptions) { (self.sink, self.options) = (sink, options) }
+
+    private var error: (any Error)? { lock.withLock { failure?.error } }
+    /// The frame whose masking or writing failed, if one did.
+    var failedFrame: Int? { lock.withLock { failure?.frame } }
+
+    /// Queues `frame` to be masked over `boxes` and written. The frame moves into the job,
+    /// which takes it out: its one reference, so that masking it in place copies nothing.
+    func submit(_ frame: VideoFrame, boxes: [NormalizedRect]) throws {
+        if let error { throw error }
+        let held = Handed(frame), options = self.options, number = submitted
+        submitted += 1
+        slots.wait()
+        queue.async {
+            defer { self.slots.signal() }
+            guard self.error == nil else { return }
+            do {
+                var frame = held.take()
+                let fullRange = frame.fullRange
+                try frame.withPixelBuffer { FaceMask.apply(to: $0, boxes: boxes, options: options, fullRange: fullRange) }
+                try self.sink.write(frame)
+            } catch { self.lock.withLock { self.failure = (number, error) } }
+        }
+    }
+
+    /// Waits for every queued frame, then finishes the sink.
+    func finish() throws {
+        queue.sync {}
+        if let error { throw error }
+        try sink.finish()
+    }
+
+    /// Stops writing: queued frames are dropped.
+    func abandon() {
+        lock.withLock { if failure == nil { failure = (-1, CancellationError()) } }
+        queue.sync {}
+    }
+}
+
+/// A frame handed to the writer's thread, which takes it out once.
+private final class Handed<Frame>: @unchecked Sendable {
+    private var frame: Frame?
+    init(_ frame: Frame) { self.frame = frame }
+    func take() -> Frame { frame.take()! }
+}

@@ -1,0 +1,82 @@
+import BlazeImageIO
+import BlazeVideoIO
+import Foundation
+
+/// What a path holds, told by its first bytes (never by its name): what every command reads.
+enum MediaKind: Equatable {
+    /// A folder (its files are taken one by one, each by the same rule).
+    case folder
+    /// A photo: PNG, JPEG, PPM/PGM or HEIF.
+    case photo
+    /// A YUV4MPEG2 stream (also "-": a pipe from `ffmpeg -f yuv4mpegpipe`).
+    case y4m
+    /// A video container FFmpeg reads (MP4, MOV, MKV, WebM, AVI, MPEG-TS, ...).
+    case video
+
+    /// What `path` holds; a plain sentence when it is missing or nothing known.
+    static func of(_ path: String) throws -> MediaKind {
+        if path == "-" { return .y4m }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw ToolError("\(path): no such file or folder") }
+        if isFolder.boolValue { return .folder }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ToolError("\(path): cannot be read (permission denied?)") }
+        let head = [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
+        try? handle.close()
+        if ImageFormat(sniffing: head) != nil { return .photo }
+        if head.starts(with: Array("YUV4MPEG2".utf8)) { return .y4m }
+        if VideoFileReader.probe(path: path) { return .video }
+        throw ToolError("\(path): not a picture (PNG, JPEG, PPM, PGM, HEIC) or a video FFmpeg can read")
+    }
+}
+
+/// Video sources and sinks by content and by output name.
+enum VideoMedia {
+    /// The output containers, by extension.
+    static let containerExtensions = ["mp4", "m4v", "mov", "mkv", "webm"]
+
+    /// A source over `path` ("-": Y4M on stdin): Y4M read directly, anything else through FFmpeg.
+    static func open(_ path: String, kind: MediaKind) throws -> any VideoFrameSource {
+        switch kind {
+        case .y4m: return try Y4MFrameSource(path: path)
+        default: return try VideoFileReader(path: path)
+        }
+    }
+
+    /// The sink for `path`, by its extension: `.y4m` or "-" (Y4M), or a container FFmpeg writes.
+    /// `source` gives the frame size, rate and the streams to copy.
+    static func sink(_ path: String, for source: any VideoFrameSource, options: VideoWriteOptions) throws -> any VideoFrameSink {
+        let ext = (path as NSString).pathExtension.lowercased()
+        if path == "-" || ext == "y4m" {
+            return try Y4MFrameSink(path: path, header: y4mHeader(for: source))
+        }
+        guard containerExtensions.contains(ext) else {
+            throw ToolError("\(path): unknown output type .\(ext); use .y4m (or -), or " + containerExtensions.map { "." + $0 }.joined(separator: ", "))
+        }
+        return try VideoFileWriter(path: path, matching: source, options: options)
+    }
+
+    /// A Y4M header for `source`'s frames (its own, for a Y4M source).
+    static func y4mHeader(for source: any VideoFrameSource) throws -> Y4MHeader {
+        if let y4m = source as? Y4MFrameSource {
+            var header = y4m.header
+            if ![.c420jpeg, .c420paldv, .c420mpeg2, .c420, .mono].contains(header.colorSpace) {
+                header = Y4MHeader(width: header.width, height: header.height, frameRateNumerator: header.frameRateNumerator,
+                                   frameRateDenominator: header.frameRateDenominator)   // RGB frames, written as C420jpeg
+            }
+            return header
+        }
+        guard let video = source as? VideoFileReader else { throw ToolError("no Y4M header for this source") }
+        return video.y4mHeader
+    }
+}
+
+/// Refuses an output that is an input (the same file, by any name) before anything is written.
+func refuseOverwriting(input: String, with output: String) throws {
+    guard input != "-", output != "-" else { return }
+    var a = stat(), b = stat()
+    if stat(input, &a) == 0, stat(output, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino {
+        throw ToolError("\(output) is the input \(input): choose another output (the input is never overwritten)")
+    }
+    let (i, o) = ((input as NSString).standardizingPath, (output as NSString).standardizingPath)
+    if i == o { throw ToolError("\(output) is the input: choose another output (the input is never overwritten)") }
+}
