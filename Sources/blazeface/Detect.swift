@@ -1,4 +1,5 @@
 import BlazeImageIO
+import BlazeVideoIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
@@ -6,7 +7,10 @@ import Foundation
 
 struct Detect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Detect faces in PNG, JPEG, PPM or PGM images, folders of them, or stdin (-); one JSON line per image on stdout.")
+        abstract: "Detect faces in PNG, JPEG, PPM or PGM images, folders of them, or stdin (-); one JSON line per image on stdout.",
+        discussion: "A video named on the command line (MP4, MOV, MKV, WebM, ... or Y4M; recognised by its content) gives one line "
+            + "per frame (or per --every frames), with its frame index and timestamp: "
+            + "{\"image\":PATH,\"frame\":N,\"timestampMs\":T,\"width\":W,\"height\":H,\"detections\":[...]}.")
 
     @Argument(help: "Images (format sniffed from the bytes), folders (searched recursively, sorted), or - for stdin.")
     var images: [String]
@@ -44,6 +48,9 @@ struct Detect: ParsableCommand {
     @Option(help: "Images processed in parallel, one detector each (1...64); output stays in input order.")
     var jobs: Int = 1
 
+    @Option(help: "Videos: detect on every K-th frame only (1...1000; default 1, every frame).")
+    var every: Int = 1
+
     @Flag(help: "Ignore JPEG EXIF orientation (by default it is applied, as a photo viewer does).")
     var noExifOrientation = false
 
@@ -63,6 +70,7 @@ struct Detect: ParsableCommand {
         }
         if orientation != nil, rotation != 0 { throw ValidationError("--orientation and --rotation cannot be combined") }
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be in 1...64") }
+        guard (1...1000).contains(every) else { throw ValidationError("--every must be in 1...1000") }
         if images.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be given once") }
         _ = try parsedRegion()
     }
@@ -95,6 +103,9 @@ struct Detect: ParsableCommand {
                                                     ?? ImageOrientation(rotationDegrees: rotation) ?? .up,
                                                 regionOfInterest: try parsedRegion())
         let items = InputList.expand(images)
+        if items.contains(where: { if case .file(let path) = $0 { Self.isVideo(path) } else { false } }) {
+            return try runWithVideos(items, options: options, processing: processing)
+        }
         let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Self.readStandardInput() : nil
         let applyEXIF = !noExifOrientation
         let wantImage = annotate != nil
@@ -130,6 +141,56 @@ struct Detect: ParsableCommand {
             var canvas = image
             Annotation.draw(result, on: &canvas)
             do { try PNG.write(canvas, to: annotate) } catch { throw ToolError(error.description) }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Whether `path` is a video (by its content), not a picture.
+    static func isVideo(_ path: String) -> Bool {
+        guard let kind = try? MediaKind.of(path) else { return false }
+        return kind == .video || kind == .y4m
+    }
+
+    /// The inputs in order, one at a time: each picture as one line, each video as a line per
+    /// frame (every `--every`-th), detected frame by frame as pictures.
+    private func runWithVideos(_ items: [InputList.Item], options: FaceDetectorOptions, processing: ImageProcessingOptions) throws {
+        if annotate != nil { throw ValidationError("--annotate takes one picture, not a video (use track --annotate)") }
+        let detector: FaceDetector
+        do { detector = try FaceDetector(options: options) } catch { throw ToolError(error.description) }
+        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Self.readStandardInput() : nil
+        let tileSizes = try tileSizes()
+        var failures = 0
+        for item in items {
+            guard case .file(let path) = item, Self.isVideo(path) else {
+                switch Self.process(item, stdin: stdin, detector: detector, processing: processing, tiles: tileSizes,
+                                    applyEXIF: !noExifOrientation, keepImage: false) {
+                case .detected(let line, _, _): print(line)
+                case .failed(let record, let message): print(record); printError(message); failures += 1
+                }
+                continue
+            }
+            var index = 0
+            do {
+                let frames = try VideoMedia.open(path, kind: try MediaKind.of(path))
+                while let frame = try frames.nextFrame() {
+                    defer { index += 1 }
+                    guard index % every == 0 else { continue }
+                    let image = RGBImage(videoFrame: frame)
+                    let tiling = tileSizes.flatMap { $0.isEmpty
+                        ? TilingOptions.automatic(width: image.width, height: image.height, model: detector.options.model)
+                        : TilingOptions(tileSizes: $0) }
+                    let result = try tiling.map { try detector.detect(image: image, tiling: $0) } ?? detector.detect(image: image, options: processing)
+                    let detections = result.detections.map(DetectionJSON.detection).joined(separator: ",")
+                    print("{\"image\":\(DetectionJSON.string(path)),\"frame\":\(index),\"timestampMs\":\(frame.timestampInMilliseconds),"
+                          + "\"width\":\(image.width),\"height\":\(image.height),\"detections\":[\(detections)]}")
+                    fflush(nil)
+                }
+            } catch {
+                let message = "\(path): frame \(index): \(error)"
+                print(ErrorRecord.line(image: path, message: message))
+                printError(message)
+                failures += 1
+            }
         }
         if failures > 0 { throw ExitCode(1) }
     }
