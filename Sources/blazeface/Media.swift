@@ -42,15 +42,20 @@ enum VideoMedia {
         }
     }
 
+    /// Refuses an output name that is no video type this tool writes, before anything is read.
+    static func checkOutput(_ path: String) throws {
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard path == "-" || ext == "y4m" || containerExtensions.contains(ext) else {
+            throw ToolError("\(path): unknown output type .\(ext); use .y4m (or -), or " + containerExtensions.map { "." + $0 }.joined(separator: ", "))
+        }
+    }
+
     /// The sink for `path`, by its extension: `.y4m` or "-" (Y4M), or a container FFmpeg writes.
     /// `source` gives the frame size, rate and the streams to copy.
     static func sink(_ path: String, for source: any VideoFrameSource, options: VideoWriteOptions) throws -> any VideoFrameSink {
-        let ext = (path as NSString).pathExtension.lowercased()
-        if path == "-" || ext == "y4m" {
+        try checkOutput(path)
+        if path == "-" || (path as NSString).pathExtension.lowercased() == "y4m" {
             return try Y4MFrameSink(path: path, header: y4mHeader(for: source))
-        }
-        guard containerExtensions.contains(ext) else {
-            throw ToolError("\(path): unknown output type .\(ext); use .y4m (or -), or " + containerExtensions.map { "." + $0 }.joined(separator: ", "))
         }
         return try VideoFileWriter(path: path, matching: source, options: options)
     }

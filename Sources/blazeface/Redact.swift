@@ -188,6 +188,7 @@ struct Redact: ParsableCommand {
     /// the run and leaves nothing at the output.
     private func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind) throws {
         let frames: any VideoFrameSource, sink: any VideoFrameSink
+        try VideoMedia.checkOutput(target)
         do { frames = try VideoMedia.open(source, kind: kind) } catch { throw ToolError("\(error)") }
         var options = VideoWriteOptions()
         (options.codec, options.crf, options.preset, options.copyAudio) = (videoCodec, crf, preset, !noAudio)

@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+/// `blazeface redact`, `track` and `detect` on real containers, end to end: videos made at test
+/// time with the `ffmpeg` command from the two-face fixture (H.264 + AAC, a rotation flag, a
+/// location tag, a variable frame rate), checked with `ffprobe` and with the tool's own detector.
+@Suite(.serialized) struct VideoCLITests {
+    static let fixtures = Goldens.root.appendingPathComponent("images").path
+
+    /// Runs a command-line program; its stdout, stderr and status.
+    @discardableResult
+    static func sh(_ program: String, _ arguments: [String]) throws -> (out: String, err: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        let out = Pipe(), err = Pipe()
+        (process.standardOutput, process.standardError) = (out, err)
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), process.terminationStatus)
+    }
+
+    static func requireFFmpeg() throws {
+        let found = try sh("ffmpeg", ["-version"]).status == 0 && sh("ffprobe", ["-version"]).status == 0
+        try #require(found, "the ffmpeg and ffprobe commands make and check the test videos: run Tools/install-deps.sh")
+    }
+
+    static func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("video-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// A 640x360 pan over the two-face photo at 25 fps with a sine tone (H.264 + AAC unless
+    /// `codecs` says otherwise), made by ffmpeg. `extra` goes before the output name.
+    static func makeClip(_ path: String, frames: Int = 30, codecs: [String] = ["-c:v", "libx264", "-c:a", "aac"],
+                         filter: String = "", extra: [String] = []) throws {
+        let pan = "scale=960:-2,crop=640:360:'n*4':'60+n*2'" + filter
+        let args = ["-v", "error", "-y", "-loop", "1", "-framerate", "25", "-i", fixtures + "/two_faces_1280x853.png",
+                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                    "-vf", pan, "-frames:v", "\(frames)", "-shortest", "-pix_fmt", "yuv420p"] + codecs + extra + [path]
+        let made = try sh("ffmpeg", args)
+        try #require(made.status == 0, "ffmpeg: \(made.err)")
+    }
+
+    /// ffprobe's JSON for `path`: streams, frames of the video stream, or the format.
+    static func probe(_ path: String, _ arguments: [String]) throws -> [String: Any] {
+        let r = try sh("ffprobe", ["-v", "error", "-of", "json"] + arguments + [path])
+        try #require(r.status == 0, "ffprobe: \(r.err)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+    }
+
+    /// The video frames' presentation times in seconds, in order.
+    static func frameTimes(_ path: String) throws -> [Double] {
+        let json = try probe(path, ["-select_streams", "v:0", "-show_entries", "frame=pts_time"])
+        let frames = try #require(json["frames"] as? [[String: Any]])
+        return frames.compactMap { ($0["pts_time"] as? String).flatMap(Double.init) }
+    }
+
+    /// An md5 of the audio packets, copied as they are.
+    static func audioDigest(_ path: String) throws -> String {
+        try sh("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a", "-c", "copy", "-f", "md5", "-"]).out
+    }
+
+    /// How many frames of `path` the tool's detector finds a face in, of how many.
+    static func framesWithFaces(_ path: String) throws -> (withFaces: Int, frames: Int) {
+        let r = try CLITests.run(["detect", path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let faces = r.lines.filter { !$0.contains("\"detections\":[]") }.count
+        return (faces, r.lines.count)
+    }
+
+    @Test func redactsAnMP4WithAudioRotationAndLocation() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Stored turned a quarter left, with the flag that turns it back: a phone held upright.
+        let input = dir + "/phone.mp4", output = dir + "/out.mp4"
+        try Self.makeClip(input, filter: ",transpose=2",
+                          extra: ["-metadata:s:v:0", "rotate=90", "-metadata", "location=+48.8583+002.2945/",
+                                  "-metadata", "make=TestPhone", "-movflags", "use_metadata_tags"])
+        let before = try Self.framesWithFaces(input)
+        #expect(before.frames == 30 && before.withFaces == 30, "the upright input shows faces in every frame: \(before)")
+
+        let run = try CLITests.run(["redact", input, output, "--no-progress"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.frameTimes(output) == Self.frameTimes(input))
+        #expect(try Self.audioDigest(output) == Self.audioDigest(input))
+        let streams = try #require(try Self.probe(output, ["-show_streams"])["streams"] as? [[String: Any]])
+        let video = try #require(streams.first { $0["codec_type"] as? String == "video" })
+        #expect(video["codec_name"] as? String == "h264")
+        #expect(video["width"] as? Int == 640 && video["height"] as? Int == 360, "stored upright")
+        #expect(video["side_data_list"] == nil, "no display matrix: the frames are upright")
+        let tags = (try Self.probe(output, ["-show_format"])["format"] as? [String: Any])?["tags"] as? [String: String] ?? [:]
+        #expect(!tags.keys.contains { $0.lowercased().contains("location") }, "\(tags)")
+        #expect(tags["make"] == nil, "\(tags)")
+        let after = try Self.framesWithFaces(output)
+        #expect(after.frames == 30 && after.withFaces == 0, "a face still detectable after redaction: \(after)")
+    }
+
+    @Test(arguments: [("mov", ["-c:v", "libx264", "-c:a", "aac"]), ("mkv", ["-c:v", "libx264", "-c:a", "aac"]),
+                      ("webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"])])
+    func redactsOtherContainers(ext: String, codecs: [String]) throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in." + ext, output = dir + "/out." + ext
+        try Self.makeClip(input, frames: 20, codecs: codecs)
+        let run = try CLITests.run(["redact", input, output, "--no-progress"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let times = try Self.frameTimes(output), expected = try Self.frameTimes(input)
+        #expect(times.count == expected.count)
+        for (a, b) in zip(times, expected) { #expect(abs(a - b) < 0.0015, "\(a) against \(b)") }
+        #expect(try Self.audioDigest(output) == Self.audioDigest(input))
+        #expect(try Self.framesWithFaces(output).withFaces == 0)
+    }
+
+    @Test func keepsAVariableFrameRate() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/vfr.mp4", output = dir + "/out.mp4"
+        // Frames 40 ms apart, then 80 ms apart from the tenth on.
+        try Self.makeClip(input, frames: 24, filter: ",setpts='if(lt(N,10),N*0.04,0.4+(N-10)*0.08)/TB'",
+                          extra: ["-fps_mode", "vfr", "-video_track_timescale", "1000"])
+        let expected = try Self.frameTimes(input)
+        #expect(expected.count == 24 && expected.last! > 1.4, "the input is variable-rate: \(expected)")
+        let run = try CLITests.run(["redact", input, output, "--no-progress"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.frameTimes(output) == expected)
+    }
+
+    @Test func aTruncatedVideoFailsAndLeavesNothing() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in.mp4", cut = dir + "/cut.mp4", output = dir + "/out.mp4"
+        try Self.makeClip(input, frames: 20)
+        for faststart in [false, true] {
+            if faststart { try Self.makeClip(input, frames: 20, extra: ["-movflags", "+faststart"]) }
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
+            try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+            let run = try CLITests.run(["redact", cut, output, "--no-progress"])
+            #expect(run.status != 0, "faststart \(faststart): \(run.stderr)")
+            #expect(run.stderr.contains(cut), "the error names the input: \(run.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["cut.mp4", "in.mp4"])
+        }
+    }
+
+    @Test func trackReadsAVideoAsItsY4MFrames() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in.mkv", y4m = dir + "/in.y4m"
+        try Self.makeClip(input, frames: 15)
+        try #require(try Self.sh("ffmpeg", ["-v", "error", "-i", input, "-f", "yuv4mpegpipe", "-pix_fmt", "yuv420p", y4m]).status == 0)
+        let fromVideo = try CLITests.run(["track", input]), fromY4M = try CLITests.run(["track", y4m])
+        #expect(fromVideo.status == 0 && fromY4M.status == 0, "\(fromVideo.stderr) \(fromY4M.stderr)")
+        #expect(fromVideo.lines.count == 15)
+        #expect(fromVideo.lines == fromY4M.lines)
+    }
+
+    @Test func theInputIsNeverTheOutput() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in.mp4"
+        try Self.makeClip(input, frames: 5)
+        let original = try Data(contentsOf: URL(fileURLWithPath: input))
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.mp4", withDestinationPath: input)
+        for (command, target) in [(["redact", input], input), (["redact", input], dir + "/link.mp4"),
+                                  (["redact", input, dir + "/./in.mp4"], ""), (["track", input, "--annotate"], input)] {
+            let run = try CLITests.run(command + (target.isEmpty ? [] : [target]))
+            #expect(run.status != 0 && run.stderr.contains("is the input"), "\(command): \(run.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == original)
+        let unknown = try CLITests.run(["redact", input, dir + "/out.avi"])
+        #expect(unknown.status != 0 && unknown.stderr.contains(".webm"), "the error lists the types: \(unknown.stderr)")
+    }
+}
