@@ -6,6 +6,8 @@
 #     scores and keypoints within 1e-5 of the golden),
 #   - a program that detects from BGRA pixels with `import BlazeFace` alone finds the same and
 #     links neither libpng nor libjpeg,
+#   - neither program links FFmpeg's libraries or libheif (BlazeVideoIO and BlazeImageHEIF are
+#     products of their own),
 #   - both find the bundled weights through the package's resource bundle, from another folder.
 # Usage: Tools/consumer-check.sh [--bench]   (--bench: also time detect() against this repo's build)
 set -euo pipefail
@@ -54,6 +56,14 @@ if ldd "$bin/DetectPixels" | grep -Eq 'libpng|libjpeg'; then
 fi
 ldd "$bin/DetectFile" | grep -q libpng || { echo "consumer-check: DetectFile should link libpng"; exit 1; }
 echo "consumer-check: DetectPixels links no libpng and no libjpeg"
+# Video (FFmpeg) and HEIF (libheif) are products of their own: a dependent of BlazeFace or
+# BlazeImageIO alone links neither.
+for program in DetectPixels DetectFile; do
+    if ldd "$bin/$program" | grep -Eq 'libav(format|codec|util)|libswscale|libheif'; then
+        echo "consumer-check: $program links FFmpeg or libheif:"; ldd "$bin/$program" | grep -E 'libav|libswscale|libheif'; exit 1
+    fi
+done
+echo "consumer-check: DetectPixels and DetectFile link no FFmpeg library and no libheif"
 
 if [ "${1:-}" = "--bench" ]; then
     # Side by side: the dependent's plain build and this repository's own, alternating.
