@@ -178,4 +178,33 @@ import Testing
         let unknown = try CLITests.run(["redact", input, dir + "/out.avi"])
         #expect(unknown.status != 0 && unknown.stderr.contains(".webm"), "the error lists the types: \(unknown.stderr)")
     }
+
+    /// Truncated and bit-flipped videos through `redact` and `track`: the tool exits (never a
+    /// signal), a failure names the input, and a failed redaction leaves nothing in the folder.
+    @Test func damagedVideosGiveErrorsNotCrashes() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in.mp4"
+        try Self.makeClip(input, frames: 12)
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
+        var rng = SystemRandomNumberGenerator()
+        var variants: [(String, [UInt8])] = [0.1, 0.5, 0.9].map { ("cut\(Int($0 * 100))", Array(original.prefix(Int(Double(original.count) * $0)))) }
+        for k in 0..<4 {
+            var flipped = original
+            for _ in 0..<(8 << k) { flipped[Int.random(in: 0..<flipped.count, using: &rng)] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng)) }
+            variants.append(("flip\(k)", flipped))
+        }
+        for (name, bytes) in variants {
+            let damaged = dir + "/\(name).mp4", output = dir + "/out-\(name).mp4"
+            try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+            let redact = try CLITests.run(["redact", damaged, output, "--no-progress"])
+            #expect(redact.status == 0 || redact.stderr.contains(damaged), "\(name): \(redact.stderr)")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") || $0.hasPrefix("out-") }
+            #expect(leftovers == (redact.status == 0 ? ["out-\(name).mp4"] : []), "\(name): \(leftovers)")
+            try? FileManager.default.removeItem(atPath: output)
+            let track = try CLITests.run(["track", damaged])
+            #expect(track.status == 0 || track.stderr.contains(damaged), "\(name): \(track.stderr)")
+        }
+    }
 }

@@ -97,7 +97,7 @@ import Testing
         var rng = SeededGenerator(seed: UInt64(a.reduce(1, *) * 31 + b.reduce(1, *)))
         func operand(_ dims: [Int]) throws -> Tensor {
             var t = randomTensor(dims, &rng).scalars
-            let special: [Float] = [0, -0.0, .infinity, -.infinity, 1e30, -1e-40, 3]
+            let special: [Float] = [0, -0.0, .infinity, -.infinity, 1e30, -Float(bitPattern: 0x0001_16C2), 3]  // -1e-40, a subnormal
             for i in stride(from: 0, to: t.count, by: 5) { t[i] = special[(i / 5) % special.count] }
             return try Tensor(shape: Shape(dims), scalars: t)
         }
@@ -154,7 +154,7 @@ import Testing
         // infinity and a denormal; the rest random, where any other order of additions shows.
         let row = dims.last!
         for i in 0..<row { v[i] = -0.0 }
-        let special: [Float] = [1e30, -1e30, .infinity, 1e-40]
+        let special: [Float] = [1e30, -1e30, .infinity, Float(bitPattern: 0x0001_16C2)]  // 1e-40, a subnormal
         for i in row..<min(2 * row, v.count) { v[i] = special[i % special.count] }
         let x = try Tensor(shape: Shape(dims), scalars: v)
         for kind in [Reduce.Kind.mean, .sum] {
