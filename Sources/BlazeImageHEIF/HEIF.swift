@@ -47,7 +47,9 @@ public enum HEIF {
         _ = initialised
         guard let context = heif_context_alloc() else { throw .corruptData(.heif, "libheif could not allocate a context") }
         defer { heif_context_free(context) }
-        heif_context_set_maximum_image_size_limit(context, Int32(clamping: max(limits.maxWidth, limits.maxHeight)))
+        // libheif's own guard, on coded sizes (grid tiles pad the image): with room for the
+        // padding, so that `limits` themselves are checked below on the displayed size.
+        heif_context_set_maximum_image_size_limit(context, Int32(clamping: max(limits.maxWidth, limits.maxHeight) + 1024))
         let result: Result<Photo, ImageError> = data.withUnsafeBytes { raw in
             do throws(ImageError) {
                 try check(heif_context_read_from_memory_without_copy(context, raw.baseAddress, raw.count, nil))
