@@ -28,6 +28,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case unsupported(ImageFormat, String)
     /// A pixel buffer whose planes, strides or sizes do not fit its format; what.
     case invalidPixelBuffer(String)
+    /// An image could not be encoded in `format` (JPEG, HEIF...); why.
+    case cannotEncode(ImageFormat, String)
     /// A YUV4MPEG2 stream that is malformed, truncated or unsupported; the message says where.
     case y4m(String)
 
@@ -63,6 +65,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
             "unsupported \(format): \(detail)"
         case .invalidPixelBuffer(let detail):
             "invalid pixel buffer: \(detail)"
+        case let .cannotEncode(format, detail):
+            "cannot encode \(format): \(detail)"
         case .y4m(let detail):
             "YUV4MPEG2: \(detail)"
         }

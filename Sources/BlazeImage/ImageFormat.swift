@@ -3,7 +3,10 @@
 public enum ImageFormat: String, Sendable, Equatable, CustomStringConvertible {
     /// PNG, JPEG, and Netpbm (PPM and PGM); the raw value is the name.
     case png = "PNG", jpeg = "JPEG", pnm = "PNM"
+    /// HEIC/HEIF (an ISO BMFF `ftyp` box with a HEIF brand): recognised by BlazeImageIO,
+    /// decoded only by BlazeImageHEIF (libheif), so that BlazeImageIO links no libheif.
+    case heif = "HEIF"
 
-    /// The format's name: `PNG`, `JPEG` or `PNM`.
+    /// The format's name: `PNG`, `JPEG`, `PNM` or `HEIF`.
     public var description: String { rawValue }
 }

@@ -3,14 +3,16 @@
 /// first bytes (`ImageFormat(sniffing:)`), never taken from a file name.
 public enum ImageFile {
     /// Decodes PNG, JPEG, PPM or PGM data to 8-bit RGB. `applyingOrientation` applies a JPEG's
-    /// EXIF orientation (other formats carry none here).
+    /// EXIF orientation (other formats carry none here). HEIF data is refused with an error
+    /// that points at BlazeImageHEIF.
     public static func read(data: [UInt8], limits: ImageLimits = .default,
                             applyingOrientation: Bool = false) throws(ImageError) -> RGBImage {
         switch ImageFormat(sniffing: data) {
         case .png: try PNG.decode(data, limits: limits)
         case .jpeg: try JPEG.decode(data, limits: limits, applyingOrientation: applyingOrientation)
         case .pnm: try PNM.decode(data, limits: limits)
-        case nil: throw .unknownFormat(firstBytes: data.prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined(separator: " "))
+        case .heif: throw heifNeedsItsModule
+        case nil: throw unknownFormat(data)
         }
     }
 

@@ -2,18 +2,59 @@
 
 extension ImageFormat {
     /// The format whose signature `bytes` start with: PNG's 8-byte signature, JPEG's SOI
-    /// marker (FF D8 FF), or a Netpbm magic number P1...P6 followed by white space; nil otherwise.
+    /// marker (FF D8 FF), a Netpbm magic number P1...P6 followed by white space, or an
+    /// ISO BMFF `ftyp` box with a HEIF brand (`isHEIF`); nil otherwise.
     public init?(sniffing bytes: some Collection<UInt8>) {
-        let head = Array(bytes.prefix(8))
-        if head == [137, 80, 78, 71, 13, 10, 26, 10] {
+        let head = Array(bytes.prefix(64))
+        if head.starts(with: [137, 80, 78, 71, 13, 10, 26, 10]) {
             self = .png
         } else if head.count >= 3, head[0] == 0xFF, head[1] == 0xD8, head[2] == 0xFF {
             self = .jpeg
         } else if head.count >= 3, head[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(head[1]),
                   PNM.isWhitespace(head[2]) {
             self = .pnm
+        } else if Self.isHEIF(head) {
+            self = .heif
         } else {
             return nil
         }
     }
+
+    /// The HEIF brands: HEVC images and sequences, and the generic image and sequence brands.
+    static let heifBrands: Set<String> = ["heic", "heix", "hevc", "heim", "heis", "hevm", "hevs", "mif1", "msf1"]
+
+    /// Whether the data opens with an `ftyp` box whose major brand, or one of whose compatible
+    /// brands, is a HEIF brand; AVIF (major brand avif or avis) is not HEIF here.
+    static func isHEIF(_ head: [UInt8]) -> Bool {
+        guard head.count >= 16, Array(head[4..<8]) == Array("ftyp".utf8) else { return false }
+        let size = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
+        guard size >= 16 else { return false }
+        func brand(_ at: Int) -> String { String(decoding: head[at..<(at + 4)], as: UTF8.self) }
+        let major = brand(8)
+        if heifBrands.contains(major) { return true }
+        if major == "avif" || major == "avis" { return false }
+        var at = 16
+        while at + 4 <= min(size, head.count) {
+            if heifBrands.contains(brand(at)) { return true }
+            at += 4
+        }
+        return false
+    }
+
+    /// The format to write for an output path, from its extension (any case): .jpg and .jpeg
+    /// give JPEG, .png PNG, .ppm and .pgm PNM; nil for anything else (the caller refuses it,
+    /// listing `outputExtensions`).
+    public static func forOutput(path: String) -> ImageFormat? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "jpg", "jpeg": return .jpeg
+        case "png": return .png
+        case "ppm", "pgm": return .pnm
+        default: return nil
+        }
+    }
+
+    /// The output extensions `forOutput(path:)` knows.
+    public static let outputExtensions = [".jpg", ".jpeg", ".png", ".ppm", ".pgm"]
 }

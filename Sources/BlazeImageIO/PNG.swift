@@ -81,19 +81,74 @@ public enum PNG {
         return Array(UnsafeBufferPointer(start: output, count: outputSize))
     }
 
+    /// Encodes the image with an ICC profile in an iCCP chunk (zlib-compressed by libpng) and
+    /// an EXIF block in an eXIf chunk after the header; with neither, the bytes of `encode(_:)`.
+    /// A profile libpng judges malformed is refused with its reason.
+    public static func encode(_ image: RGBImage, exif: EXIFBlock?, iccProfile: [UInt8]?) throws(ImageError) -> [UInt8] {
+        var png: [UInt8]
+        if let iccProfile, !iccProfile.isEmpty {
+            let expected = try RGBImage.byteCount(width: image.width, height: image.height)
+            guard image.pixels.count == expected else {
+                throw .pixelCountMismatch(expected: expected, actual: image.pixels.count)
+            }
+            guard let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height) else {
+                throw .encodingFailed("\(image.width)x\(image.height) is beyond the PNG format's size limit")
+            }
+            var message = [CChar](repeating: 0, count: 256)
+            var output: UnsafeMutablePointer<UInt8>?
+            var outputSize = 0
+            let status = image.pixels.withUnsafeBufferPointer { pixels in
+                iccProfile.withUnsafeBufferPointer { icc in
+                    message.withUnsafeMutableBufferPointer { text in
+                        bpng_encode_rgb8_icc(pixels.baseAddress, width, height, icc.baseAddress, icc.count,
+                                             &output, &outputSize, text.baseAddress, text.count)
+                    }
+                }
+            }
+            defer { bpng_free(output) }
+            guard status == BPNG_OK, let output else { throw .encodingFailed(string(message)) }
+            png = Array(UnsafeBufferPointer(start: output, count: outputSize))
+        } else {
+            png = try encode(image)
+        }
+        if let exif {
+            // The signature (8 bytes), then IHDR: length, type, 13 bytes, CRC.
+            png.insert(contentsOf: chunkBytes("eXIf", exif.tiff), at: 8 + 12 + 13)
+        }
+        return png
+    }
+
+    /// The ICC profile of the PNG's iCCP chunk, inflated by libpng; nil when there is none or
+    /// libpng finds it unusable. Throws only when the PNG itself does not read up to its pixels.
+    public static func iccProfile(_ bytes: [UInt8]) throws(ImageError) -> [UInt8]? {
+        var message = [CChar](repeating: 0, count: 256)
+        var output: UnsafeMutablePointer<UInt8>?
+        var outputSize = 0
+        let status = bytes.withUnsafeBufferPointer { data in
+            message.withUnsafeMutableBufferPointer { text in
+                bpng_read_icc(data.baseAddress, data.count, &output, &outputSize, text.baseAddress, text.count)
+            }
+        }
+        defer { bpng_free(output) }
+        if let error = decodeError(status, message, width: 0, height: 0, limits: .default) { throw error }
+        guard let output, outputSize > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: output, count: outputSize))
+    }
+
     /// Encodes the image and writes it to `path` through a temporary file in the same
     /// folder that is then renamed, so an error never leaves a partial file behind.
     public static func write(_ image: RGBImage, to path: String) throws(ImageError) {
-        try writeFileAtomically(try encode(image), to: path)
+        try AtomicFile.write(try encode(image), to: path)
     }
 
     /// `write(_:to:)` with an EXIF block, stored as an eXIf chunk after the header.
     public static func write(_ image: RGBImage, to path: String, exif: EXIFBlock) throws(ImageError) {
-        var png = try encode(image)
-        // The signature (8 bytes), then IHDR: length, type, 13 bytes, CRC.
-        let afterHeader = 8 + 12 + 13
-        png.insert(contentsOf: chunkBytes("eXIf", exif.tiff), at: afterHeader)
-        try writeFileAtomically(png, to: path)
+        try AtomicFile.write(try encode(image, exif: exif, iccProfile: nil), to: path)
+    }
+
+    /// `write(_:to:)` with an EXIF block (eXIf) and an ICC profile (iCCP), either optional.
+    public static func write(_ image: RGBImage, to path: String, exif: EXIFBlock?, iccProfile: [UInt8]?) throws(ImageError) {
+        try AtomicFile.write(try encode(image, exif: exif, iccProfile: iccProfile), to: path)
     }
 
     /// The data of the first chunk of `type` in PNG bytes, before or after the image data
@@ -147,7 +202,7 @@ private func string(_ message: [CChar]) -> String {
 // MARK: - Files (POSIX, so the module does not need Foundation)
 
 /// The last system error as text.
-private func systemError() -> String {
+func systemError() -> String {
     String(cString: strerror(errno))
 }
 
@@ -173,46 +228,4 @@ func readFile(_ path: String) throws(ImageError) -> [UInt8] {
             throw .io(path: path, reason: "larger than \(maxFileSize) bytes, not read")
         }
     }
-}
-
-/// Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
-func writeFileAtomically(_ bytes: [UInt8], to path: String) throws(ImageError) {
-    let slash = path.lastIndex(of: "/")
-    let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { buffer in
-        buffer.baseAddress.map { mkstemp($0) } ?? -1
-    }
-    guard fd >= 0 else {
-        throw .io(path: path, reason: "cannot create a temporary file in \(folder): \(systemError())")
-    }
-    let temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var isOpen = true
-    var renamed = false
-    defer {
-        if isOpen { close(fd) }
-        if !renamed { unlink(temporaryPath) }
-    }
-
-    var written = 0
-    while written < bytes.count {
-        let n = bytes.withUnsafeBytes { all in
-            let rest = UnsafeRawBufferPointer(rebasing: all[written...])
-            return write(fd, rest.baseAddress, rest.count)
-        }
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw .io(path: path, reason: "cannot write \(temporaryPath): \(systemError())")
-        }
-        written += n
-    }
-    fchmod(fd, 0o644)  // mkstemp makes it 0600
-    guard fsync(fd) == 0 else { throw .io(path: path, reason: "cannot write \(temporaryPath): \(systemError())") }
-    isOpen = false
-    guard close(fd) == 0 else { throw .io(path: path, reason: "cannot write \(temporaryPath): \(systemError())") }
-    guard rename(temporaryPath, path) == 0 else {
-        throw .io(path: path, reason: "cannot rename \(temporaryPath) to it: \(systemError())")
-    }
-    renamed = true
 }

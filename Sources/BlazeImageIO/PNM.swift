@@ -99,7 +99,7 @@ public enum PNM {
 
     /// Encodes and writes atomically (a temporary file renamed over `path`).
     public static func write(_ image: RGBImage, to path: String, as kind: Kind = .ppm, sixteenBit: Bool = false) throws(ImageError) {
-        try writeFileAtomically(try encode(image, as: kind, sixteenBit: sixteenBit), to: path)
+        try AtomicFile.write(try encode(image, as: kind, sixteenBit: sixteenBit), to: path)
     }
 
     /// Netpbm's white space: blank, tab, CR, LF, VT, FF.

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jpeglib.h>
@@ -209,4 +210,99 @@ BJPGStatus bjpg_decode_rgb8(const uint8_t *data, size_t size, BJPGLimits limits,
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
     return BJPG_OK;
+}
+
+// MARK: - Encoding
+
+/// One encoding call's state; the output pointers live here, not in locals, so
+/// that they survive a longjmp.
+typedef struct EncodeSession {
+    struct jpeg_error_mgr error;  // first, so a j_common_ptr's err is an EncodeSession*
+    jmp_buf jump;
+    unsigned char *out;
+    unsigned long out_size;
+    BJPGStatus status;
+    char *message;
+    size_t message_size;
+} EncodeSession;
+
+static void on_encode_error_exit(j_common_ptr cinfo) {
+    EncodeSession *s = (EncodeSession *)cinfo->err;
+    if (s->status == BJPG_OK) {
+        s->status = BJPG_FAILED;
+        if (s->message_size > 0) (*cinfo->err->format_message)(cinfo, s->message);
+    }
+    longjmp(s->jump, 1);
+}
+
+/// The largest EXIF block one APP1 segment holds: 65535 less the length field and "Exif\0\0".
+#define BJPG_MAX_EXIF (65535 - 2 - 6)
+
+BJPGStatus bjpg_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t height, int quality,
+                            const uint8_t *exif, size_t exif_size,
+                            const uint8_t *icc, size_t icc_size,
+                            uint8_t **jpeg, size_t *jpeg_size,
+                            char *message, size_t message_size) {
+    if (jpeg == NULL || jpeg_size == NULL) return BJPG_FAILED;
+    *jpeg = NULL;
+    *jpeg_size = 0;
+    if (message_size > 0) message[0] = 0;
+    if (pixels == NULL || width == 0 || height == 0 || width > 65500 || height > 65500) {
+        if (message_size > 0) snprintf(message, message_size, "cannot encode a %ux%u image (JPEG sides are 1...65500)", width, height);
+        return BJPG_INVALID_SIZE;
+    }
+    if (exif != NULL && exif_size > BJPG_MAX_EXIF) {
+        if (message_size > 0) snprintf(message, message_size, "the EXIF block has %zu bytes, over the %d one APP1 segment holds", exif_size, BJPG_MAX_EXIF);
+        return BJPG_FAILED;
+    }
+    if (quality < 1) quality = 1;
+    if (quality > 100) quality = 100;
+
+    EncodeSession s;
+    memset(&s, 0, sizeof s);
+    s.message = message;
+    s.message_size = message_size;
+    struct jpeg_compress_struct cinfo;
+    cinfo.err = jpeg_std_error(&s.error);
+    s.error.error_exit = on_encode_error_exit;
+    s.error.output_message = on_output_message;
+    if (setjmp(s.jump)) {
+        jpeg_destroy_compress(&cinfo);
+        free(s.out);
+        return s.status == BJPG_OK ? BJPG_FAILED : s.status;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, &s.out, &s.out_size);
+    cinfo.image_width = width;
+    cinfo.image_height = height;
+    cinfo.input_components = 3;
+    cinfo.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&cinfo);
+    jpeg_set_quality(&cinfo, quality, TRUE);
+    cinfo.optimize_coding = TRUE;
+    cinfo.dct_method = JDCT_ISLOW;
+    // jpeg_set_defaults subsamples chroma 2x2; from quality 90 up keep it whole, as ImageMagick does.
+    if (quality >= 90) cinfo.comp_info[0].h_samp_factor = cinfo.comp_info[0].v_samp_factor = 1;
+    jpeg_start_compress(&cinfo, TRUE);
+    if (exif != NULL && exif_size > 0) {
+        unsigned char segment[6 + BJPG_MAX_EXIF];
+        memcpy(segment, "Exif\0\0", 6);
+        memcpy(segment + 6, exif, exif_size);
+        jpeg_write_marker(&cinfo, JPEG_APP0 + 1, segment, (unsigned int)(6 + exif_size));
+    }
+    if (icc != NULL && icc_size > 0) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_size);
+    size_t stride = (size_t)width * 3;
+    while (cinfo.next_scanline < cinfo.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride);
+        jpeg_write_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    *jpeg = s.out;
+    *jpeg_size = s.out_size;
+    return BJPG_OK;
+}
+
+void bjpg_free(void *pointer) {
+    free(pointer);
 }

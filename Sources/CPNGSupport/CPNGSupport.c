@@ -220,7 +220,8 @@ static void flush_nothing(png_structp png) {
 }
 
 /// Encodes into s->out; calls setjmp, so its results live in *s.
-static void run_encoder(Session *s, const uint8_t *pixels, uint32_t width, uint32_t height) {
+static void run_encoder(Session *s, const uint8_t *pixels, uint32_t width, uint32_t height,
+                        const uint8_t *icc, size_t icc_size) {
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, s, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (info == NULL) {
@@ -236,6 +237,12 @@ static void run_encoder(Session *s, const uint8_t *pixels, uint32_t width, uint3
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
     png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (icc != NULL && icc_size > 0) {
+        if (icc_size > 0x7fffffff) png_error(png, "the ICC profile is too large");
+        // libpng checks the profile here and, when it is malformed, warns and leaves it out.
+        png_set_iCCP(png, info, "ICC Profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
+        if (!png_get_valid(png, info, PNG_INFO_iCCP)) png_error(png, "libpng refused the ICC profile as malformed");
+    }
     png_write_info(png, info);
     size_t stride = (size_t)width * 3;
     for (uint32_t y = 0; y < height; y++) png_write_row(png, pixels + y * stride);
@@ -253,13 +260,86 @@ BPNGStatus bpng_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t heig
         fail(&s, BPNG_INVALID_SIZE, "cannot encode a %ux%u image", width, height);
         return s.status;
     }
-    run_encoder(&s, pixels, width, height);
+    run_encoder(&s, pixels, width, height, NULL, 0);
     if (s.status != BPNG_OK) {
         free(s.out);
         return s.status;
     }
     *png = s.out;
     *png_size = s.out_size;
+    return BPNG_OK;
+}
+
+BPNGStatus bpng_encode_rgb8_icc(const uint8_t *pixels, uint32_t width, uint32_t height,
+                                const uint8_t *icc, size_t icc_size,
+                                uint8_t **png, size_t *png_size,
+                                char *message, size_t message_size) {
+    Session s = new_session(message, message_size);
+    s.libpng_error_status = BPNG_FAILED;
+    *png = NULL;
+    *png_size = 0;
+    if (pixels == NULL || width == 0 || height == 0) {
+        fail(&s, BPNG_INVALID_SIZE, "cannot encode a %ux%u image", width, height);
+        return s.status;
+    }
+    run_encoder(&s, pixels, width, height, icc, icc_size);
+    if (s.status != BPNG_OK) {
+        free(s.out);
+        return s.status;
+    }
+    *png = s.out;
+    *png_size = s.out_size;
+    return BPNG_OK;
+}
+
+/// Reads the chunks before the image data and copies iCCP's profile into s->out;
+/// calls setjmp, so its results live in *s.
+static void run_icc_reader(Session *s) {
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, s, on_error, on_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        fail(s, BPNG_FAILED, "out of memory creating the PNG reader");
+        return;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return;
+    }
+    png_set_read_fn(png, s, read_from_memory);
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    png_read_info(png, info);  // iCCP comes before PLTE and IDAT, so it has been read
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 length = 0;
+    if (png_get_iCCP(png, info, &name, &compression, &profile, &length) && profile != NULL && length > 0) {
+        s->out = malloc(length);
+        if (s->out == NULL) png_error(png, "out of memory for the ICC profile");
+        memcpy(s->out, profile, length);
+        s->out_size = length;
+    }
+    png_destroy_read_struct(&png, &info, NULL);
+}
+
+BPNGStatus bpng_read_icc(const uint8_t *data, size_t size, uint8_t **icc, size_t *icc_size,
+                         char *message, size_t message_size) {
+    Session s = new_session(message, message_size);
+    s.data = data;
+    s.size = data ? size : 0;
+    s.libpng_error_status = BPNG_CORRUPT;
+    *icc = NULL;
+    *icc_size = 0;
+    BPNGLimits none = {0xffffffffu, 0xffffffffu, UINT64_MAX};
+    uint32_t width = 0, height = 0;
+    precheck(&s, none, &width, &height);
+    if (s.status == BPNG_OK) run_icc_reader(&s);
+    if (s.status != BPNG_OK) {
+        free(s.out);
+        return s.status;
+    }
+    *icc = s.out;
+    *icc_size = s.out_size;
     return BPNG_OK;
 }
 

@@ -41,4 +41,20 @@ BJPGStatus bjpg_decode_rgb8(const uint8_t *data, size_t size, BJPGLimits limits,
                             uint8_t *pixels, size_t pixels_size,
                             char *message, size_t message_size);
 
+/// Encodes 8-bit RGB rows (width * 3 bytes each, no padding) as a baseline JPEG
+/// with optimised Huffman tables and the accurate integer DCT, into a malloc'd
+/// buffer returned in `*jpeg` / `*jpeg_size` (free it with `bjpg_free`).
+/// `quality` is IJG's 1...100 scale; chroma is subsampled 2x2 (4:2:0) below 90 and
+/// kept at full resolution (4:4:4) from 90 up. `exif` (TIFF data, at most 65527
+/// bytes) goes in an APP1 "Exif" segment, `icc` in APP2 ICC_PROFILE segments
+/// (several when it is over 65519 bytes); either may be NULL.
+BJPGStatus bjpg_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t height, int quality,
+                            const uint8_t *exif, size_t exif_size,
+                            const uint8_t *icc, size_t icc_size,
+                            uint8_t **jpeg, size_t *jpeg_size,
+                            char *message, size_t message_size);
+
+/// Frees a buffer returned by `bjpg_encode_rgb8`.
+void bjpg_free(void *pointer);
+
 #endif

@@ -44,7 +44,22 @@ BPNGStatus bpng_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t heig
                             uint8_t **png, size_t *png_size,
                             char *message, size_t message_size);
 
-/// Frees a buffer returned by `bpng_encode_rgb8`.
+/// `bpng_encode_rgb8` with an ICC profile stored (zlib-compressed by libpng) in
+/// an iCCP chunk; with a NULL or empty `icc`, the same bytes as `bpng_encode_rgb8`.
+/// A profile libpng finds malformed (length, signature, tag table) is refused:
+/// BPNG_FAILED with libpng's reason.
+BPNGStatus bpng_encode_rgb8_icc(const uint8_t *pixels, uint32_t width, uint32_t height,
+                                const uint8_t *icc, size_t icc_size,
+                                uint8_t **png, size_t *png_size,
+                                char *message, size_t message_size);
+
+/// The ICC profile of a PNG's iCCP chunk, inflated by libpng (png_get_iCCP), into
+/// a malloc'd buffer in `*icc` / `*icc_size` (free it with `bpng_free`); both are
+/// NULL / 0 when the file has none or libpng judged it unusable.
+BPNGStatus bpng_read_icc(const uint8_t *data, size_t size, uint8_t **icc, size_t *icc_size,
+                         char *message, size_t message_size);
+
+/// Frees a buffer returned by `bpng_encode_rgb8` or `bpng_read_icc`.
 void bpng_free(void *pointer);
 
 #endif
