@@ -52,12 +52,12 @@ public final class Y4MFrameSource: VideoFrameSource {
 /// temporary name beside `path` and renamed to it by `finish()`; "-" writes to standard output.
 public final class Y4MFrameSink: VideoFrameSink {
     private let writer: Y4MWriter
-    private let output: TemporaryOutput?
+    private let output: PendingFile?
 
     /// A sink writing frames of `header`'s size and rate (its colour space for YUV frames; RGB
     /// frames need a C420jpeg or C444 header in limited range).
     public init(path: String, header: Y4MHeader) throws(ImageError) {
-        output = path == "-" ? nil : try TemporaryOutput(destination: path)
+        output = path == "-" ? nil : try PendingFile(destination: path)
         writer = try Y4MWriter(path: output?.temporaryPath ?? "-", header: header)
     }
 
@@ -80,42 +80,6 @@ public final class Y4MFrameSink: VideoFrameSink {
     public func cancel() { output?.discard() }
 
     deinit { output?.discard() }
-}
-
-/// A file written under a hidden temporary name in its destination's folder, moved over the
-/// destination only when complete (`commit`), removed otherwise (`discard`): a failed or killed
-/// run leaves nothing at the destination.
-final class TemporaryOutput {
-    let destination: String
-    let temporaryPath: String
-    private var settled = false
-
-    init(destination: String) throws(ImageError) {
-        let slash = destination.lastIndex(of: "/")
-        let folder = slash.map { String(destination[..<$0]) } ?? "."
-        let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
-        self.destination = destination
-        temporaryPath = (folder.isEmpty ? "" : folder + "/") + ".\(name).partial-\(UInt32.random(in: 0...UInt32.max))"
-    }
-
-    /// Flushes the temporary file to disk and renames it over the destination.
-    func commit() throws(ImageError) {
-        let fd = open(temporaryPath, O_RDONLY)
-        if fd >= 0 { _ = fsync(fd); close(fd) }
-        guard rename(temporaryPath, destination) == 0 else {
-            let reason = String(cString: strerror(errno))
-            discard()
-            throw .io(path: destination, reason: "cannot move the finished file into place: \(reason)")
-        }
-        settled = true
-    }
-
-    /// Removes the temporary file (once; not after a commit).
-    func discard() {
-        guard !settled else { return }
-        settled = true
-        unlink(temporaryPath)
-    }
 }
 
 extension RGBImage {

@@ -82,8 +82,8 @@ struct Analyze: ParsableCommand {
             do {
                 var image: RGBImage
                 switch item {
-                case .file(let path): image = try ImageFile.read(contentsOf: path, applyingOrientation: !noExifOrientation)
-                case .standardInput: image = try ImageFile.read(data: try (stdin ?? .success([])).get(), applyingOrientation: !noExifOrientation)
+                case .file(let path): image = try Pictures.read(contentsOf: path, upright: !noExifOrientation)
+                case .standardInput: image = try Pictures.read(data: try (stdin ?? .success([])).get(), upright: !noExifOrientation)
                 }
                 if let turn = orientation, turn != .up {
                     image = RGBImage(upright: image, orientation: turn)

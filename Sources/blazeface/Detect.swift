@@ -217,8 +217,8 @@ struct Detect: ParsableCommand {
         do {
             let image: RGBImage
             switch item {
-            case .file(let path): image = try ImageFile.read(contentsOf: path, applyingOrientation: applyEXIF)
-            case .standardInput: image = try ImageFile.read(data: try (stdin ?? .success([])).get(), applyingOrientation: applyEXIF)
+            case .file(let path): image = try Pictures.read(contentsOf: path, upright: applyEXIF)
+            case .standardInput: image = try Pictures.read(data: try (stdin ?? .success([])).get(), upright: applyEXIF)
             }
             let tiling = tiles.flatMap { $0.isEmpty
                 ? TilingOptions.automatic(width: image.width, height: image.height, model: detector.options.model)

@@ -37,7 +37,7 @@ struct Landmarks: ParsableCommand {
         var failures = 0
         for path in images {
             do {
-                let image = try ImageFile.read(contentsOf: path, applyingOrientation: true)
+                let image = try Pictures.read(contentsOf: path, upright: true)
                 print(Self.line(image: path, result: try landmarker.detect(image: image)))
             } catch let error as ImageError {
                 printError(error.description); failures += 1

@@ -116,30 +116,29 @@ struct Redact: ParsableCommand {
 
     // MARK: - Photos
 
-    /// Redacts one photo to `target`, in the format its name says; returns the faces masked.
+    /// Redacts one photo to `target`, in the format its name says (JPEG at the input's own
+    /// quality unless --jpeg-quality); returns the faces masked. The ICC profile is kept; EXIF
+    /// only with --keep-metadata, and its location only with --keep-location.
     private func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String) throws -> Int {
-        let ext = (target as NSString).pathExtension.lowercased()
-        guard ["png", "ppm", "pgm"].contains(ext) else {
-            throw ToolError("\(target): unknown photo type .\(ext); use .jpg, .jpeg, .png or .ppm")
+        guard let format = ImageFormat.forOutput(path: target) else {
+            throw ToolError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", "))
         }
-        var image: RGBImage
-        do { image = try ImageFile.read(contentsOf: source, applyingOrientation: true) } catch { throw ToolError("\(error)") }
+        var photo: Photo
+        do { photo = try Pictures.readPhoto(contentsOf: source) } catch { throw ToolError("\(error)") }
         let faces: Int
-        do { faces = try redactor.redact(image: &image) } catch { throw ToolError("\(source): \(error.description)") }
+        do { faces = try redactor.redact(image: &photo.image) } catch { throw ToolError("\(source): \(error.description)") }
+        let exif = keepMetadata ? (keepLocation ? photo.exif : photo.exif?.removingLocation()) : nil
         do {
-            if ext == "png" { try writePNG(image, from: source, to: target) } else { try PNM.write(image, to: target) }
+            try ImageFile.write(photo.image, to: target, format: format, exif: exif, iccProfile: photo.iccProfile,
+                                jpegQuality: jpegQuality ?? photo.jpegQuality ?? ImageFile.defaultJPEGQuality)
         } catch { throw ToolError("\(error)") }
         return faces
     }
 
-    /// Written from the pixels alone, so that no EXIF or other metadata of the input survives;
-    /// with --keep-metadata, the input's EXIF block (Orientation 1) goes into an eXIf chunk.
-    private func writePNG(_ image: RGBImage, from source: String, to target: String) throws {
-        if keepMetadata, let bytes = FileManager.default.contents(atPath: source), let exif = EXIFBlock(file: [UInt8](bytes)) {
-            try PNG.write(image, to: target, exif: exif.upright())
-        } else {
-            try PNG.write(image, to: target)
-        }
+    /// Where a folder's photo goes: the same relative path, or for a format this tool does not
+    /// write (HEIC) or a name that says no format, the same name as .jpg.
+    private static func photoTarget(_ target: String) -> String {
+        ImageFormat.forOutput(path: target) != nil ? target : (target as NSString).deletingPathExtension + ".jpg"
     }
 
     // MARK: - Folders
@@ -163,7 +162,7 @@ struct Redact: ParsableCommand {
                 try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
                                                         withIntermediateDirectories: true)
                 if kind == .photo {
-                    faces += try redactPhoto(redactor, path, target)
+                    faces += try redactPhoto(redactor, path, Self.photoTarget(target))
                     pictures += 1
                 } else {
                     progress?.clear()
