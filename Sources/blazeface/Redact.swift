@@ -123,6 +123,7 @@ struct Redact: ParsableCommand {
         guard let format = ImageFormat.forOutput(path: target) else {
             throw ToolError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", "))
         }
+        if keepMetadata, format == .pnm { throw ToolError("\(target): --keep-metadata needs JPEG or PNG output: PPM holds no metadata") }
         var photo: Photo
         do { photo = try Pictures.readPhoto(contentsOf: source) } catch { throw ToolError("\(error)") }
         let faces: Int

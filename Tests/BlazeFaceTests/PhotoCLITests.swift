@@ -1,0 +1,103 @@
+import BlazeImageIO
+import Foundation
+import Testing
+
+/// `blazeface redact` on photos as people have them: JPEG stays JPEG (about its size), HEIC is
+/// read, the colour profile is kept, metadata is dropped, the input is never overwritten.
+@Suite(.serialized) struct PhotoCLITests {
+    static func folder() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("photo-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func faces(_ path: String) throws -> Int {
+        // Masked faces may still score about 0.55 (a head around a blur); faces that show score above 0.85.
+        let r = try CLITests.run(["detect", path, "--min-detection-confidence", "0.75"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.lines.first.map { $0.components(separatedBy: "\"boundingBox\"").count - 1 } ?? -1
+    }
+
+    @Test func aJPEGComesOutAsAJPEGOfAboutItsSize() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = try PNG.read(contentsOf: Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path)
+        for quality in [60, 80, 95] {
+            let input = dir + "/in\(quality).jpg", output = dir + "/out\(quality).jpg"
+            try JPEG.write(photo, to: input, quality: quality)
+            #expect(try Self.faces(input) == 2)
+            let run = try CLITests.run(["redact", input, output])
+            #expect(run.status == 0 && run.stderr.contains("2 face(s)"), "\(run.stderr)")
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+            #expect(ImageFormat(sniffing: bytes) == .jpeg)
+            #expect(JPEG.estimatedQuality(bytes) == quality)
+            let ratio = Double(bytes.count) / Double(try Data(contentsOf: URL(fileURLWithPath: input)).count)
+            #expect(ratio <= 1.5, "quality \(quality): \(ratio)x the input's size")
+            #expect(try Self.faces(output) == 0)
+        }
+    }
+
+    @Test func theColourProfileStaysAndEXIFGoes() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The fixture carries an iCCP profile; made into a JPEG with an EXIF block.
+        let png = Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path
+        let icc = try #require(try PNG.iccProfile([UInt8](try Data(contentsOf: URL(fileURLWithPath: png)))))
+        let exifJPEG = [UInt8](try Data(contentsOf: Goldens.root.appendingPathComponent("images/jpeg/astronaut_exif6.jpg")))
+        let exif = try #require(EXIFBlock(file: exifJPEG))
+        let input = dir + "/in.jpg"
+        try JPEG.write(try PNG.read(contentsOf: png), to: input, quality: 85, exif: exif.upright(), iccProfile: icc)
+        for (target, keep) in [("out.jpg", false), ("out.png", false), ("kept.jpg", true)] {
+            let run = try CLITests.run(["redact", input, dir + "/" + target] + (keep ? ["--keep-metadata"] : []))
+            #expect(run.status == 0, "\(run.stderr)")
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + target)))
+            let profile = target.hasSuffix(".png") ? try PNG.iccProfile(bytes) : JPEG.iccProfile(bytes)
+            #expect(profile == icc, "\(target): the ICC profile is kept")
+            #expect((EXIFBlock(file: bytes) != nil) == keep, "\(target): EXIF only with --keep-metadata")
+        }
+    }
+
+    @Test func aHEICPhotoIsReadAndRedactedToJPEG() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let png = Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path
+        let made = try VideoCLITests.sh("heif-enc", ["-q", "85", png, "-o", dir + "/photo.heic"])
+        try #require(made.status == 0, "heif-enc (libheif-examples) makes the HEIC: \(made.err)")
+        #expect(try Self.faces(dir + "/photo.heic") == 2)
+        let run = try CLITests.run(["redact", dir + "/photo.heic", dir + "/photo.jpg"])
+        #expect(run.status == 0 && run.stderr.contains("2 face(s)"), "\(run.stderr)")
+        #expect(try Self.faces(dir + "/photo.jpg") == 0)
+        // In a folder, a HEIC comes out as NAME.jpg.
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: dir + "/photo.heic", toPath: dir + "/in/photo.heic")
+        let folder = try CLITests.run(["redact", dir + "/in", dir + "/out"])
+        #expect(folder.status == 0, "\(folder.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out") == ["photo.jpg"])
+    }
+
+    @Test func aPhotoIsNeverWrittenOverItself() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in.png"
+        try FileManager.default.copyItem(atPath: Goldens.root.appendingPathComponent("images/multi_face.png").path, toPath: input)
+        let original = try Data(contentsOf: URL(fileURLWithPath: input))
+        let run = try CLITests.run(["redact", input, input])
+        #expect(run.status != 0 && run.stderr.contains("is the input"), "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == original)
+        let unknown = try CLITests.run(["redact", input, dir + "/out.gif"])
+        #expect(unknown.status != 0 && unknown.stderr.contains(".jpg"), "\(unknown.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["in.png"])
+    }
+
+    @Test func aFolderWithAnUnreadableFileExitsNonZero() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Goldens.root.appendingPathComponent("images/multi_face.png").path, toPath: dir + "/in/a.png")
+        let jpeg = try Data(contentsOf: Goldens.root.appendingPathComponent("images/jpeg/astronaut_baseline.jpg"))
+        try jpeg.prefix(2000).write(to: URL(fileURLWithPath: dir + "/in/b.jpg"))
+        let run = try CLITests.run(["redact", dir + "/in", dir + "/out"])
+        #expect(run.status == 1 && run.stderr.contains("1 skipped") && run.stderr.contains("b.jpg"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out") == ["a.png"])
+    }
+}
