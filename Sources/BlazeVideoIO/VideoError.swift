@@ -1,4 +1,7 @@
 @_exported import BlazeImage
+// The C glue's headers include FFmpeg's, but only a Swift import of the CFFmpeg module links
+// its libraries (the module map's `link` lines); nothing of it is used here.
+internal import CFFmpeg
 import CFFmpegSupport
 
 /// A video file that cannot be read or written. Each description is one plain sentence that

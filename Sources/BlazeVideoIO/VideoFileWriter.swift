@@ -76,7 +76,11 @@ public final class VideoFileWriter: VideoFrameSink, @unchecked Sendable {
     public let path: String
     /// Where the file is written until `finish()` moves it into place.
     public let temporaryPath: String
+    /// The size of the frames it takes.
     public let width: Int, height: Int
+    /// The size of the encoded video: the frames', less an odd last column or row for H.264 and
+    /// HEVC (their 4:2:0 needs even sizes; VP9 keeps odd ones).
+    public let encodedWidth: Int, encodedHeight: Int
     /// The codec chosen (never `.automatic`).
     public let codec: VideoWriteOptions.Codec
     /// The input's streams copied (their indexes in the input).
@@ -193,7 +197,13 @@ public final class VideoFileWriter: VideoFrameSink, @unchecked Sendable {
             default: throw .write(path: path, reason: error.reason)
             }
         }
+        var encodedWidth: Int32 = 0, encodedHeight: Int32 = 0
+        bfv_writer_size(handle, &encodedWidth, &encodedHeight)
+        if Int(encodedWidth) != width || Int(encodedHeight) != height {
+            warnings.append("\(path): \(codec.rawValue) needs an even size: the \(width)x\(height) video is written \(encodedWidth)x\(encodedHeight), without its last \(Int(encodedWidth) != width ? "column" : "")\(Int(encodedWidth) != width && Int(encodedHeight) != height ? " and " : "")\(Int(encodedHeight) != height ? "row" : "")")
+        }
         (self.path, self.temporaryPath, self.width, self.height, self.codec) = (path, temporary, width, height, codec)
+        (self.encodedWidth, self.encodedHeight) = (Int(encodedWidth), Int(encodedHeight))
         (self.handle, self.reader, self.copiedStreams, self.warnings) = (handle, reader, copy, warnings)
         reader?.outputPath = path
     }

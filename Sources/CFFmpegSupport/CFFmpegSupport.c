@@ -119,7 +119,8 @@ static int64_t memory_seek(void *opaque, int64_t offset, int whence) {
 
 struct bfv_reader {
     AVFormatContext *format;
-    AVIOContext *custom_io;       // ours to free (memory input), NULL for files
+    AVIOContext *custom_io;       // ours to free (memory input)
+    AVIOContext *file_io;         // ours to close (file input)
     MemorySource memory;
     AVCodecContext *decoder;
     AVStream *video;
@@ -219,6 +220,7 @@ static void reader_free(bfv_reader *r) {
     av_packet_free(&r->packet);
     avcodec_free_context(&r->decoder);
     avformat_close_input(&r->format);
+    if (r->file_io) avio_closep(&r->file_io);
     if (r->custom_io) {
         av_freep(&r->custom_io->buffer);
         avio_context_free(&r->custom_io);
@@ -228,22 +230,19 @@ static void reader_free(bfv_reader *r) {
     av_free(r);
 }
 
-/// Opens the input (`url`, or the reader's custom I/O when set), finds its best video stream,
-/// opens its decoder and fills `info`.
-static BFVStatus reader_setup(bfv_reader *r, const char *url, int apply_rotation, BFVLimits limits, int threads,
+/// Opens the input on `io` (the file's or the memory's), finds its best video stream, opens its
+/// decoder and fills `info`. The container is recognised by content alone (the name is not
+/// given to FFmpeg, so garbage named .mp4 is not read as a broken MP4), and nothing else may be
+/// opened from the input (playlists naming other files, concat lists, QuickTime references).
+static BFVStatus reader_setup(bfv_reader *r, AVIOContext *io, int apply_rotation, BFVLimits limits, int threads,
                               BFVReaderInfo *info, BFVError *error) {
     memset(info, 0, sizeof *info);
     r->format = avformat_alloc_context();
     if (!r->format) return fail(error, BFV_NO_MEMORY, AVERROR(ENOMEM), NULL);
+    r->format->pb = io;
     AVDictionary *options = NULL;
-    if (r->custom_io) {
-        r->format->pb = r->custom_io;
-        // Nothing else may be opened from memory (playlists naming files, concat lists).
-        av_dict_set(&options, "protocol_whitelist", "none", 0);
-    } else {
-        av_dict_set(&options, "protocol_whitelist", file_protocols, 0);
-    }
-    int code = avformat_open_input(&r->format, url, NULL, &options);
+    av_dict_set(&options, "protocol_whitelist", "none", 0);
+    int code = avformat_open_input(&r->format, "", NULL, &options);
     av_dict_free(&options);
     if (code < 0) return fail(error, open_status(code), code, NULL);
 
@@ -353,8 +352,17 @@ bfv_reader *bfv_reader_open(const char *path, int apply_rotation, BFVLimits limi
         *status = fail(error, BFV_NO_MEMORY, AVERROR(ENOMEM), NULL);
         return NULL;
     }
-    *status = reader_setup(r, url, apply_rotation, limits, threads, info, error);
+    AVDictionary *options = NULL;
+    av_dict_set(&options, "protocol_whitelist", file_protocols, 0);
+    int code = avio_open2(&r->file_io, url, AVIO_FLAG_READ, NULL, &options);
+    av_dict_free(&options);
     av_free(url);
+    if (code < 0) {
+        reader_free(r);
+        *status = fail(error, open_status(code), code, NULL);
+        return NULL;
+    }
+    *status = reader_setup(r, r->file_io, apply_rotation, limits, threads, info, error);
     if (*status != BFV_OK) { reader_free(r); return NULL; }
     return r;
 }
@@ -381,7 +389,7 @@ bfv_reader *bfv_reader_open_memory(const uint8_t *data, size_t size, int apply_r
         *status = fail(error, BFV_NO_MEMORY, AVERROR(ENOMEM), NULL);
         return NULL;
     }
-    *status = reader_setup(r, "", apply_rotation, limits, threads, info, error);
+    *status = reader_setup(r, r->custom_io, apply_rotation, limits, threads, info, error);
     if (*status != BFV_OK) { reader_free(r); return NULL; }
     return r;
 }
@@ -609,6 +617,7 @@ struct bfv_writer {
     int duration_count, duration_capacity;
     struct SwsContext *scaler;    // RGB frames
     AVRational frame_rate;
+    int in_width, in_height;      // the frames' size; the encoder's is this or one less (even)
     int full_range;
     int64_t frames_written;
     int failed, finished;
@@ -715,8 +724,10 @@ static BFVStatus open_encoder(bfv_writer *w, const BFVWriterConfig *c, BFVError 
     if (!codec) return fail(error, BFV_UNSUPPORTED, 0, "this FFmpeg has no %s encoder", name);
     AVCodecContext *e = w->encoder = avcodec_alloc_context3(codec);
     if (!e) return fail(error, BFV_NO_MEMORY, AVERROR(ENOMEM), NULL);
-    e->width = c->width;
-    e->height = c->height;
+    // libx264 and libx265 encode 4:2:0 at even sizes only: an odd last row or column is left out.
+    e->width = c->codec == BFV_CODEC_VP9 ? c->width : c->width & ~1;
+    e->height = c->codec == BFV_CODEC_VP9 ? c->height : c->height & ~1;
+    if (e->width <= 0 || e->height <= 0) return fail(error, BFV_INVALID, 0, "%s cannot encode %dx%d frames", name, c->width, c->height);
     e->pix_fmt = AV_PIX_FMT_YUV420P;
     e->time_base = (AVRational){c->tb_num, c->tb_den};
     if (c->rate_num > 0 && c->rate_den > 0) e->framerate = (AVRational){c->rate_num, c->rate_den};
@@ -768,6 +779,8 @@ bfv_writer *bfv_writer_open(const BFVWriterConfig *c, bfv_reader *reader, const 
     w->packet = av_packet_alloc();
     if (!w->packet) FAIL(fail(error, BFV_NO_MEMORY, AVERROR(ENOMEM), NULL));
     w->full_range = c->color_range == AVCOL_RANGE_JPEG;
+    w->in_width = c->width;
+    w->in_height = c->height;
     w->frame_rate = (AVRational){c->rate_num, c->rate_den};
 
     BFVStatus s = open_encoder(w, c, error);
@@ -817,6 +830,10 @@ bfv_writer *bfv_writer_open(const BFVWriterConfig *c, bfv_reader *reader, const 
     av_free(url);
     av_dict_free(&options);
     if (code < 0) FAIL(fail(error, BFV_IO, code, NULL));
+    // Matroska stores Opus's and AAC's priming as a codec delay: the generic shift to non-negative
+    // times would move every stream (the video too) later by it on each pass.
+    if (strcmp(guessed->name, "matroska") == 0 || strcmp(guessed->name, "webm") == 0)
+        w->format->avoid_negative_ts = AVFMT_AVOID_NEG_TS_DISABLED;
     // MP4 and QuickTime keep only their own few keys unless told to write every tag (Apple's
     // com.apple.quicktime.* among them).
     if (c->keep_metadata && (strcmp(guessed->name, "mp4") == 0 || strcmp(guessed->name, "mov") == 0 ||
@@ -908,9 +925,8 @@ BFVStatus bfv_writer_write_frame(bfv_writer *w, int format, const uint8_t *data,
                                  int full_range, int64_t pts, int tb_num, int tb_den, BFVError *error) {
     begin(error);
     if (w->failed || w->finished) return fail(error, BFV_INVALID, 0, "the writer has failed or finished");
-    if (width != w->encoder->width || height != w->encoder->height)
-        return fail(error, BFV_INVALID, 0, "a %dx%d frame for a %dx%d video", width, height, w->encoder->width,
-                    w->encoder->height);
+    if (width != w->in_width || height != w->in_height)
+        return fail(error, BFV_INVALID, 0, "a %dx%d frame for a %dx%d video", width, height, w->in_width, w->in_height);
     size_t cw = ((size_t)width + 1) / 2, ch = ((size_t)height + 1) / 2, luma = (size_t)width * height;
     size_t needed = format == 0 ? luma + 2 * cw * ch : format == 1 ? luma : 3 * luma;
     if (size != needed || format < 0 || format > 2 || tb_num <= 0 || tb_den <= 0)
@@ -918,30 +934,33 @@ BFVStatus bfv_writer_write_frame(bfv_writer *w, int format, const uint8_t *data,
 
     AVFrame *f = av_frame_alloc();
     if (!f) return fail(error, BFV_NO_MEMORY, AVERROR(ENOMEM), NULL);
+    // The encoder's size: the frame's, or its top-left even part.
+    int ew = w->encoder->width, eh = w->encoder->height;
+    size_t ecw = ((size_t)ew + 1) / 2, ech = ((size_t)eh + 1) / 2;
     f->format = AV_PIX_FMT_YUV420P;
-    f->width = width;
-    f->height = height;
+    f->width = ew;
+    f->height = eh;
     int code = av_frame_get_buffer(f, 0);
     if (code < 0) { av_frame_free(&f); return fail(error, BFV_NO_MEMORY, code, NULL); }
     if (format == 2) {
-        w->scaler = sws_getCachedContext(w->scaler, width, height, AV_PIX_FMT_RGB24, width, height, AV_PIX_FMT_YUV420P,
+        w->scaler = sws_getCachedContext(w->scaler, ew, eh, AV_PIX_FMT_RGB24, ew, eh, AV_PIX_FMT_YUV420P,
                                          SWS_BICUBIC | SWS_ACCURATE_RND, NULL, NULL, NULL);
         if (!w->scaler) { av_frame_free(&f); return fail(error, BFV_ENCODE, 0, "cannot convert RGB to yuv420p"); }
         const int *coefficients = sws_getCoefficients(w->encoder->colorspace);
         sws_setColorspaceDetails(w->scaler, coefficients, 1, coefficients, w->full_range, 0, 1 << 16, 1 << 16);
         const uint8_t *planes[4] = {data, NULL, NULL, NULL};
         int strides[4] = {3 * width, 0, 0, 0};
-        sws_scale(w->scaler, planes, strides, 0, height, f->data, f->linesize);
+        sws_scale(w->scaler, planes, strides, 0, eh, f->data, f->linesize);
         full_range = w->full_range;
     } else {
-        for (int y = 0; y < height; y++) memcpy(f->data[0] + (size_t)y * f->linesize[0], data + (size_t)y * width, (size_t)width);
-        for (size_t y = 0; y < ch; y++) {
+        for (int y = 0; y < eh; y++) memcpy(f->data[0] + (size_t)y * f->linesize[0], data + (size_t)y * width, (size_t)ew);
+        for (size_t y = 0; y < ech; y++) {
             if (format == 0) {
-                memcpy(f->data[1] + y * f->linesize[1], data + luma + y * cw, cw);
-                memcpy(f->data[2] + y * f->linesize[2], data + luma + cw * ch + y * cw, cw);
+                memcpy(f->data[1] + y * f->linesize[1], data + luma + y * cw, ecw);
+                memcpy(f->data[2] + y * f->linesize[2], data + luma + cw * ch + y * cw, ecw);
             } else {
-                memset(f->data[1] + y * f->linesize[1], 128, cw);
-                memset(f->data[2] + y * f->linesize[2], 128, cw);
+                memset(f->data[1] + y * f->linesize[1], 128, ecw);
+                memset(f->data[2] + y * f->linesize[2], 128, ecw);
             }
         }
     }
@@ -992,6 +1011,11 @@ BFVStatus bfv_writer_finish(bfv_writer *w, BFVError *error) {
 }
 
 int64_t bfv_writer_frames_written(const bfv_writer *w) { return w->frames_written; }
+
+void bfv_writer_size(const bfv_writer *w, int *width, int *height) {
+    *width = w->encoder->width;
+    *height = w->encoder->height;
+}
 
 BFVStatus bfv_commit_file(const char *from, const char *to, BFVError *error) {
     begin(error);

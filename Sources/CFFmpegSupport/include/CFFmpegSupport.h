@@ -146,6 +146,8 @@ BFVStatus bfv_writer_write_frame(bfv_writer *writer, int format, const uint8_t *
 BFVStatus bfv_writer_finish(bfv_writer *writer, BFVError *error);
 /// Detaches from the reader and frees everything (the file is left for the caller to remove).
 void bfv_writer_close(bfv_writer *writer);
+/// The encoded picture's size: the frames', less an odd last column or row for H.264 and HEVC.
+void bfv_writer_size(const bfv_writer *writer, int *width, int *height);
 /// Video packets written so far (for tests).
 int64_t bfv_writer_frames_written(const bfv_writer *writer);
 
