@@ -1,2 +1,0 @@
-@_exported import BlazeImage
-import CFFmpegSupport
