@@ -31,7 +31,10 @@ final class DecodedFrames: FrameSource {
 
     var frameRate: (numerator: Int, denominator: Int) {
         if let y4m = source as? Y4MFrameSource { return (y4m.header.frameRateNumerator, y4m.header.frameRateDenominator) }
-        if let video = source as? VideoFileReader { return (video.y4mHeader.frameRateNumerator, video.y4mHeader.frameRateDenominator) }
+        if let video = source as? VideoFileReader {
+            let header = VideoMedia.y4mHeader(for: video.info)
+            return (header.frameRateNumerator, header.frameRateDenominator)
+        }
         return (30, 1)
     }
 

@@ -32,7 +32,7 @@ enum MediaKind: Equatable {
 /// Video sources and sinks by content and by output name.
 enum VideoMedia {
     /// The output containers, by extension.
-    static let containerExtensions = ["mp4", "m4v", "mov", "mkv", "webm"]
+    static let containerExtensions = VideoFileWriter.supportedExtensions
 
     /// A source over `path` ("-": Y4M on stdin): Y4M read directly, anything else through FFmpeg.
     static func open(_ path: String, kind: MediaKind) throws -> any VideoFrameSource {
@@ -57,7 +57,15 @@ enum VideoMedia {
         if path == "-" || (path as NSString).pathExtension.lowercased() == "y4m" {
             return try Y4MFrameSink(path: path, header: y4mHeader(for: source))
         }
-        return try VideoFileWriter(path: path, matching: source, options: options)
+        if let video = source as? VideoFileReader { return try VideoFileWriter(path: path, copying: video, options: options) }
+        guard let y4m = source as? Y4MFrameSource else { throw ToolError("\(path): no video to write from") }
+        let h = y4m.header
+        var color = VideoColor.unspecified
+        if h.fullRange { color.range = 2 }
+        return try VideoFileWriter(path: path, width: h.width, height: h.height,
+                                   timeBase: .init(numerator: Int32(h.frameRateDenominator), denominator: Int32(h.frameRateNumerator)),
+                                   frameRate: .init(numerator: Int32(h.frameRateNumerator), denominator: Int32(h.frameRateDenominator)),
+                                   color: color, options: options)
     }
 
     /// A Y4M header for `source`'s frames (its own, for a Y4M source).
@@ -71,7 +79,16 @@ enum VideoMedia {
             return header
         }
         guard let video = source as? VideoFileReader else { throw ToolError("no Y4M header for this source") }
-        return video.y4mHeader
+        return y4mHeader(for: video.info)
+    }
+
+    /// A C420jpeg header for a video's upright frames, at its average frame rate (25 when unknown).
+    static func y4mHeader(for info: VideoInfo) -> Y4MHeader {
+        let rate = info.frameRate ?? VideoFrameRate(numerator: 25, denominator: 1)
+        var header = Y4MHeader(width: info.width, height: info.height, frameRateNumerator: Int(rate.numerator),
+                               frameRateDenominator: Int(rate.denominator))
+        header.fullRange = info.fullRange
+        return header
     }
 }
 

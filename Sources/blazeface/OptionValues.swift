@@ -1,6 +1,7 @@
 import ArgumentParser
 import BlazeFace
 import BlazeModel
+import BlazeVideoIO
 import FaceRedaction
 
 /// `--threads N` (1...64) or `--threads auto`: the cores this process may use (affinity and
@@ -29,3 +30,4 @@ struct ThreadCount: ExpressibleByArgument, CustomStringConvertible {
 // ArgumentParser parses and lists their raw values.
 extension ImageOrientation: ExpressibleByArgument {}
 extension RedactionOptions.Mode: ExpressibleByArgument {}
+extension VideoWriteOptions.Codec: ExpressibleByArgument {}

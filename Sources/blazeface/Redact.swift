@@ -69,7 +69,7 @@ struct Redact: ParsableCommand {
     @Flag(help: "Video: drop the audio (by default audio and subtitles are copied packet for packet).")
     var noAudio = false
 
-    @Option(help: "Video: the output's codec: auto (H.264 for MP4, MOV and MKV; VP9 for WebM), h264, hevc or vp9.")
+    @Option(help: "Video: the output's codec: automatic (H.264 for MP4, MOV and MKV; VP9 for WebM), h264, hevc or vp9.")
     var videoCodec: VideoWriteOptions.Codec = .automatic
 
     @Option(help: "Video: the encoder's constant rate factor (lower is better and larger; default 18 for H.264, see Docs/video-files.md).")
@@ -191,7 +191,7 @@ struct Redact: ParsableCommand {
         try VideoMedia.checkOutput(target)
         do { frames = try VideoMedia.open(source, kind: kind) } catch { throw ToolError("\(error)") }
         var options = VideoWriteOptions()
-        (options.codec, options.crf, options.preset, options.copyAudio) = (videoCodec, crf, preset, !noAudio)
+        (options.codec, options.quality, options.preset, options.copyAudio) = (videoCodec, crf, preset, !noAudio)
         options.metadata = keepMetadata ? .keep(location: keepLocation) : .strip
         do { sink = try VideoMedia.sink(target, for: frames, options: options) } catch { throw ToolError("\(error)") }
         let recording: RecordingRedactor
@@ -206,7 +206,6 @@ struct Redact: ParsableCommand {
             throw ToolError("\(source == "-" ? "<stdin>" : source): \(error.description)")
         }
         progress?.clear()
-        for warning in (frames as? VideoFileReader)?.warnings ?? [] { printError(warning) }
         for warning in (sink as? VideoFileWriter)?.warnings ?? [] { printError(warning) }
         let s = redactor.statistics
         FileHandle.standardError.write(Data(("redact: \(summary.frames) frame(s), \(s.facesMasked) face mask(s), "
