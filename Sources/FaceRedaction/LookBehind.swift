@@ -26,6 +26,10 @@ public struct LookBehind<Frame> {
     private var finds: [Find] = []
     /// Masks added to frames before their face was found.
     public private(set) var backfilledMasks = 0
+    /// The faces confirmed so far (`RedactionMask.isConfirmed`): only these are spread over
+    /// their neighbouring frames' boxes and masked on the frames before they were found. A
+    /// face confirmed later (seen again) is, as long as its frames still wait.
+    private var confirmed: Set<Int> = []
 
     /// A face found after frames without it: since when it was not detected (`Int.min`: never
     /// before), and its first sightings (frame index, box), up to `LookBehind.sightings`: its first motion.
@@ -47,6 +51,7 @@ public struct LookBehind<Frame> {
     /// Adds the next frame and its masks; returns the frame leaving the window, with all its
     /// boxes (its own and those of faces found after it), once `delay` frames wait.
     public mutating func push(_ frame: Frame, masks: [RedactionMask]) -> (frame: Frame, boxes: [NormalizedRect])? {
+        for m in masks where m.isConfirmed && m.trackingID >= 0 { confirmed.insert(m.trackingID) }
         for m in masks where m.isDetected && m.trackingID >= 0 {
             let last = lastDetected[m.trackingID]
             if last == next - 1 {
@@ -80,13 +85,14 @@ public struct LookBehind<Frame> {
         // face coming out from behind another, leaves no edge uncovered.
         let neighbours = previous.flatMap { $0 } + waiting.prefix(2).flatMap(\.masks)
         var boxes = own.map { m in
-            neighbours.filter { $0.trackingID == m.trackingID && m.trackingID >= 0 }.reduce(m.box) { $0.union($1.box) }
+            guard confirmed.contains(m.trackingID) else { return m.box }
+            return neighbours.filter { $0.trackingID == m.trackingID }.reduce(m.box) { $0.union($1.box) }
         }
         previous = Array((previous + [own]).suffix(2))
         // Finds in (frame, ID) order: masks that overlap are drawn in the same order on every run.
         for find in finds.sorted(by: { ($0.sightings[0].index, $0.id) < ($1.sightings[0].index, $1.id) }) {
             let found = find.sightings[0].index
-            guard found > index, index >= find.unseenSince, found - index <= depth else { continue }
+            guard found > index, index >= find.unseenSince, found - index <= depth, confirmed.contains(find.id) else { continue }
             boxes.append(Self.extrapolate(find.sightings, back: found - index))
             backfilledMasks += 1
         }

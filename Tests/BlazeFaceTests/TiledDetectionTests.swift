@@ -107,7 +107,11 @@ import Testing
         // Steps of 300 (a quarter shared); the last row moved up to end flush with the border.
         #expect(tiles.map { [$0.x, $0.y, $0.side] } == [[0, 0, 400], [300, 0, 400], [600, 0, 400],
                                                          [0, 100, 400], [300, 100, 400], [600, 100, 400]])
-        #expect(TilingOptions.automatic(width: 256, height: 256, model: .shortRange) == nil)
+        // No tiles for a picture no larger than the input; tiles of the input's side (faces 1:1)
+        // for one up to three times it; and grids of two and three times it above.
+        #expect(TilingOptions.automatic(width: 128, height: 96, model: .shortRange) == nil)
+        #expect(TilingOptions.automatic(width: 257, height: 257, model: .shortRange)?.tileSizes == [128])
+        #expect(TilingOptions.automatic(width: 1280, height: 720, model: .shortRange)?.tileSizes == [128, 256, 384])
         let detector = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights))
         let image = try RGBImage(width: 64, height: 64)
         #expect(throws: DetectorError.self) { try detector.detect(image: image, tiling: TilingOptions(tileSizes: [8])) }

@@ -242,6 +242,76 @@ import Testing
         #expect(searched == [1 + regions.count, 1 + FaceRedactor.share(of: regions, part: 1, parts: 8).count, 1 + regions.count])
     }
 
+    /// A small photo (multi_face.png halved to 320x240: faces 30 to 85 pixels) is searched in
+    /// tiles of the model's input: every face is masked, where the whole frame alone (the
+    /// 128-pixel input sees the faces at 12 to 34 pixels) misses the two smallest. The coffee
+    /// photo of the same size, without a face, gets no mask.
+    @Test func smallPhotosAreTiledSoEveryFaceIsMasked() throws {
+        let big = try PNG.read(contentsOf: Self.images.appendingPathComponent("multi_face.png").path)
+        let (w, h) = (big.width / 2, big.height / 2)
+        var pixels = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h { for x in 0..<w { for c in 0..<3 {
+            let at = { (dx: Int, dy: Int) in Int(big.pixels[3 * ((2 * y + dy) * big.width + 2 * x + dx) + c]) }
+            pixels[3 * (y * w + x) + c] = UInt8((at(0, 0) + at(1, 0) + at(0, 1) + at(1, 1) + 2) / 4)
+        } } }
+        let small = try RGBImage(width: w, height: h, pixels: pixels)
+        // The faces' centres: HEAD_BOX crops with faces of 170, 120, 95, 75 and 60 pixels, halved.
+        let centres = [(73, 155), (214, 62), (289, 170), (148, 200), (44, 36)]
+        func maskedCentres(_ tiling: FaceRedactor.Tiling) throws -> [Bool] {
+            var image = small
+            let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
+                                            options: RedactionOptions(mode: .solid), tiling: tiling, jobs: 1)
+            try redactor.redact(image: &image)
+            return centres.map { image.pixels[3 * ($0.1 * w + $0.0)..<3 * ($0.1 * w + $0.0) + 3].allSatisfy { $0 == 0 } }
+        }
+        #expect(try maskedCentres(.automatic) == [true, true, true, true, true])
+        #expect(try maskedCentres(.off) == [true, true, true, false, false])
+        var coffee = try PNG.read(contentsOf: Self.images.appendingPathComponent("no_face_coffee.png").path)
+        #expect(try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), jobs: 1).redact(image: &coffee) == 0)
+        #expect(throws: DetectorError.self) { _ = try FaceRedactor(tiling: .tileSizes([8])) }
+    }
+
+    /// A face never detected at `confirmationScore` is masked on the frames it is detected in,
+    /// and only there: not kept once lost (here no score reaches 1, so the photo's two faces stay
+    /// unconfirmed; the same frames linger with the default, `lostFacesLingerThenGo`).
+    @Test func unconfirmedFacesDoNotLinger() throws {
+        let image = try Self.photo()
+        let blank = try RGBImage(width: image.width, height: image.height, fill: (90, 90, 90))
+        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
+                                        linger: 2, tiled: false, confirmationScore: 1, jobs: 1)
+        let first = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: 0)
+        #expect(first.count == 2 && first.allSatisfy { $0.isDetected && !$0.isConfirmed })
+        #expect(try redactor.masks(inVideoFrame: blank, timestampInMilliseconds: 33).isEmpty)
+        #expect(try redactor.masks(inVideoFrame: blank, timestampInMilliseconds: 66).isEmpty)
+        #expect(redactor.statistics.lingeringMasks == 0)
+        let confirming = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 2, tiled: false, jobs: 1)
+        #expect(try confirming.masks(inVideoFrame: image, timestampInMilliseconds: 0).allSatisfy(\.isConfirmed))
+        #expect(try confirming.masks(inVideoFrame: blank, timestampInMilliseconds: 33).count == 2)
+    }
+
+    /// The look-behind neither spreads nor backfills a face that is never confirmed (a palm
+    /// taken for a face on frames 6 and 7); a face confirmed on a later frame (its second
+    /// sighting) is backfilled as before.
+    @Test func lookBehindSkipsUnconfirmedFaces() throws {
+        for confirmedLater in [false, true] {
+            var window = try LookBehind<Int>(depth: 3)
+            var out: [(frame: Int, boxes: [NormalizedRect])] = []
+            for f in 0..<10 {
+                var masks: [RedactionMask] = []
+                if (6...7).contains(f) {
+                    masks.append(RedactionMask(trackingID: 2, box: NormalizedRect(xMin: 0.5 + 0.01 * Float(f - 6), yMin: 0.5, width: 0.1, height: 0.1),
+                                               isDetected: true, isConfirmed: confirmedLater && f == 7))
+                }
+                if let done = window.push(f, masks: masks) { out.append(done) }
+            }
+            out += window.drain()
+            #expect(out.map(\.boxes.count) == (confirmedLater ? [0, 0, 0, 1, 1, 1, 1, 1, 0, 0] : [0, 0, 0, 0, 0, 0, 1, 1, 0, 0]))
+            #expect(window.backfilledMasks == (confirmedLater ? 3 : 0))
+            // Frame 6's mask spreads over frame 7's box once the face is confirmed; unconfirmed, it is its own box.
+            #expect(abs(out[6].boxes[0].width - (confirmedLater ? 0.11 : 0.1)) < 1e-6)
+        }
+    }
+
     @Test func badOptionsAreRefused() {
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(maskScale: 0.5)) }
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(maskScale: .nan)) }

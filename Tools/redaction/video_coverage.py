@@ -41,6 +41,9 @@ def main():
     ap.add_argument("--through", action="store_true", help="every face comes in through one edge and goes out through the opposite one")
     ap.add_argument("--keep", help="a folder to keep the videos (and their ground truth) in, and to take them from when run again")
     ap.add_argument("--label", default="redacted", help="the redacted videos' names end in this (runs side by side)")
+    ap.add_argument("--face-free", type=int, default=4,
+                    help="face-free clips (videos.face_free_scene: pans and zooms over photos without a face, a hand "
+                         "in every other one) whose masked area is reported beside the coverage (0: none)")
     ap.add_argument("redact", nargs="*", help="more options for blazeface redact")
     args = ap.parse_args()
     folder = args.keep or tempfile.mkdtemp()
@@ -58,6 +61,7 @@ def main():
     faces_total, ok = {m: [] for m in measures}, {m: True for m in measures}
     bands = {(m, b): [0, 0] for m in measures for b in ("0.5 to 0.8", "0.8 to 1")}
     area = [0.0, 0.0, 0]   # masked share of the picture, faces' boxes' share, frames
+    last_frames = [0, 0]   # faces visible on a video's last frame, and those of them masked (>= 90% of visible pixels)
     for v in range(args.videos):
         seed = args.seed * 1000 + v
         name = f"scene{seed}-{args.order}-{args.frames}" + ("-through" if args.through else "")
@@ -115,6 +119,16 @@ def main():
                     if share < 0.9:
                         f[m][1].append((i, round(share, 2), round(min(t["visible"], 1), 2)))
         line = [f"video {v} (seed {seed}): {run.stderr.strip().splitlines()[-1]}"]
+        # The last frame, on its own: a face masked up to the end must be masked on it too.
+        last = []
+        for t in truth[-1]:
+            if t["visible"] >= 0.5:
+                x0, y0, x1, y1 = t["region"]
+                share = float((luma[-1][y0:y1, x0:x1] < MASKED_LUMA)[t["seen"]].mean())
+                last_frames[0] += 1
+                last_frames[1] += share >= 0.9
+                last.append(f"face {t['id']} {share:.2f}")
+        line.append(f"  last frame ({len(luma) - 1}): " + (", ".join(last) if last else "no face visible"))
         for k, f in sorted(per_face.items()):
             for m in measures:
                 n, misses = f[m]
@@ -132,6 +146,12 @@ def main():
           f"{sum(n for n, _ in faces_total[measures[0]])} visible face-frames (at least half the box showing), "
           f"{sum(n for n, _ in faces_total[measures[2]])} in the picture (at least half the box inside it)")
     print(f"masked: {area[0] / area[2]:.3f} of the picture on average (the faces' boxes: {area[1] / area[2]:.3f})")
+    print(f"last frames: {last_frames[1]}/{last_frames[0]} visible faces masked (>= 90% of visible pixels)")
+    if args.face_free:
+        free = face_free_area(args, folder)
+        print(f"face-free clips: masked {np.mean(free):.4f} of the picture on average over {len(free)} clips "
+              f"(per clip: {', '.join(f'{a:.4f}' for a in free)}; bar <= 0.05: {'met' if np.mean(free) <= 0.05 else 'NOT met'})")
+        ok["face-free"] = bool(np.mean(free) <= 0.05)
     for m in measures:
         if not faces_total[m]:
             print(f"covered by {m}: no face-frames")
@@ -145,6 +165,29 @@ def main():
                  f"0.8 to 1: {bands[(m, '0.8 to 1')][1]}/{bands[(m, '0.8 to 1')][0]}; " if m in ("visible pixels", "whole box") else "")
               + f"bar (every face in >= 99.5% of its frames): {'met' if ok[m] else 'NOT met'}")
     return 0 if all(ok.values()) else 1
+
+
+def face_free_area(args, folder):
+    """The masked share of the picture, averaged over the frames, of each face-free clip."""
+    out = []
+    for v in range(args.face_free):
+        seed = args.seed * 1000 + v
+        name = f"free{seed}-{args.frames}"
+        src, dst = os.path.join(folder, f"{name}.y4m"), os.path.join(folder, f"{name}-{args.label}.y4m")
+        if not os.path.exists(src):
+            writer = scenes.Y4MWriter(src + ".part", 1280, 720)
+            for rgb in videos.face_free_scene(seed, frames=args.frames):
+                writer.write(rgb)
+            writer.close()
+            os.replace(src + ".part", src)
+        run = subprocess.run([scenes.BLAZEFACE, "redact", src, dst, "--mode", "solid", *args.redact], capture_output=True, text=True)
+        if run.returncode != 0:
+            raise SystemExit(run.stderr)
+        luma = scenes.read_y4m_luma(dst)
+        out.append(float(np.mean([(y < MASKED_LUMA).mean() for y in luma])))
+        print(f"face-free clip {v} (seed {seed}, {videos.FACE_FREE_PHOTOS[seed % len(videos.FACE_FREE_PHOTOS)]}"
+              f"{', a hand' if seed % 2 else ''}): masked {out[-1]:.4f}; {run.stderr.strip().splitlines()[-1]}", flush=True)
+    return out
 
 
 if __name__ == "__main__":

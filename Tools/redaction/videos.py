@@ -103,3 +103,83 @@ def scene(seed, width=1280, height=720, frames=150, faces=6, min_face=30, max_fa
             t["region"], t["seen"] = (x0, y0, x1, y1), seen
         rgb = (24 + rgb.astype(np.uint16) * (255 - 24) // 255).astype(np.uint8)
         yield rgb, truth
+
+
+FACE_FREE_PHOTOS = ("chelsea", "coffee", "rocket", "immunohistochemistry", "colorwheel", "brick", "gravel", "motorcycle_left")
+
+
+def hand_sprite(size, rng):
+    """A synthetic open hand about `size` pixels tall, palm towards the camera (a skin-coloured
+    palm, four fingers and a thumb, shaded, with palm creases and a skin texture): what a camera
+    clip of a hand shows a face detector. RGBA."""
+    from PIL import ImageDraw, ImageFilter
+    s = size
+    alpha = Image.new("L", (s, s), 0)
+    d = ImageDraw.Draw(alpha)
+    palm = (0.22 * s, 0.38 * s, 0.78 * s, 0.95 * s)
+    d.ellipse(palm, fill=255)
+    for k, (cx, length) in enumerate(((0.29, 0.30), (0.42, 0.36), (0.55, 0.35), (0.67, 0.28))):
+        w = 0.11 * s
+        top = 0.45 * s - length * s
+        d.rounded_rectangle((cx * s - w / 2, top, cx * s + w / 2, 0.55 * s), radius=w / 2, fill=255)
+    d.polygon([(0.72 * s, 0.75 * s), (0.95 * s, 0.45 * s), (1.0 * s, 0.50 * s), (0.80 * s, 0.85 * s)], fill=255)
+    alpha = alpha.filter(ImageFilter.GaussianBlur(max(1, s / 80)))
+    skin = np.array([rng.uniform(190, 235), rng.uniform(140, 180), rng.uniform(110, 150)])
+    yy, xx = np.mgrid[0:s, 0:s] / s
+    light = 0.75 + 0.35 * np.exp(-((xx - 0.5) ** 2 + (yy - 0.6) ** 2) / 0.12)   # rounder in the middle
+    noise = np.asarray(Image.fromarray((rng.normal(128, 40, (s // 4 + 1, s // 4 + 1))).clip(0, 255).astype(np.uint8))
+                       .resize((s, s), Image.BICUBIC)).astype(float) / 128
+    rgb = skin[None, None, :] * (light * (0.9 + 0.1 * noise))[..., None]
+    creases = Image.new("L", (s, s), 0)
+    c = ImageDraw.Draw(creases)
+    w = max(1, s // 90)
+    c.arc((0.25 * s, 0.45 * s, 0.85 * s, 0.80 * s), 200, 330, fill=255, width=w)
+    c.arc((0.20 * s, 0.55 * s, 0.80 * s, 0.85 * s), 190, 320, fill=255, width=w)
+    c.arc((0.30 * s, 0.50 * s, 0.70 * s, 1.05 * s), 100, 200, fill=255, width=w)
+    for cx in (0.29, 0.42, 0.55, 0.67):   # finger joints
+        for y in (0.30, 0.38):
+            c.line((cx * s - 0.04 * s, y * s, cx * s + 0.04 * s, y * s), fill=200, width=w)
+    crease = np.asarray(creases.filter(ImageFilter.GaussianBlur(max(1, s / 200)))).astype(float) / 255
+    rgb = rgb * (1 - 0.35 * crease[..., None])
+    img = Image.fromarray(rgb.clip(0, 255).astype(np.uint8)).convert("RGBA")
+    img.putalpha(alpha)
+    return img
+
+
+def face_free_scene(seed, width=1280, height=720, frames=150):
+    """A video without a face: a pan and zoom over one of scikit-image's photos without a face
+    (a cat, coffee, a rocket, stained tissue, bricks...), and in every other clip a hand (a
+    synthetic open palm, `hand_sprite`) moving, turning and coming nearer over it, as a hand
+    waved at a camera. Yields RGB uint8 arrays."""
+    from skimage import data
+    rng = np.random.default_rng(seed)
+    name = FACE_FREE_PHOTOS[seed % len(FACE_FREE_PHOTOS)]
+    a = getattr(data, name)()
+    if a.ndim == 2:
+        a = np.stack([a] * 3, axis=-1)
+    photo = Image.fromarray(a[..., :3].astype(np.uint8))
+    hand = seed % 2 == 1
+    z0, z1 = rng.uniform(1.0, 1.3), rng.uniform(1.0, 1.6)
+    sprite = hand_sprite(int(rng.uniform(260, 420)), rng) if hand else None
+    for i in range(frames):
+        t = i / max(1, frames - 1)
+        zoom = z0 + (z1 - z0) * t
+        # The photo scaled to cover the frame `zoom` times, the window panning across it.
+        scale = max(width / photo.width, height / photo.height) * zoom
+        big_w, big_h = int(photo.width * scale) + 1, int(photo.height * scale) + 1
+        big = photo.resize((big_w, big_h), Image.BILINEAR)
+        x = int((big_w - width) * (0.5 + 0.5 * np.sin(2 * np.pi * t * 0.7 + seed)) )
+        y = int((big_h - height) * (0.5 + 0.5 * np.cos(2 * np.pi * t * 0.5 + seed)))
+        x, y = min(max(0, x), big_w - width), min(max(0, y), big_h - height)
+        canvas = big.crop((x, y, x + width, y + height)).convert("RGBA")
+        if hand:
+            grow = 0.8 + 0.5 * (0.5 + 0.5 * np.sin(2 * np.pi * t + seed))
+            s = int(sprite.width * grow)
+            h = sprite.resize((s, s), Image.BILINEAR).rotate(25 * np.sin(2 * np.pi * t * 1.3 + seed), expand=False)
+            cx = width / 2 + 0.3 * width * np.sin(2 * np.pi * t * 0.9 + seed)
+            cy = height / 2 + 0.15 * height * np.cos(2 * np.pi * t * 1.1 + seed)
+            layer = Image.new("RGBA", (width, height))
+            layer.paste(h, (int(cx - s / 2), int(cy - s / 2)))
+            canvas = Image.alpha_composite(canvas, layer)
+        rgb = np.asarray(canvas.convert("RGB")).astype(np.uint16)
+        yield (24 + rgb * (255 - 24) // 255).astype(np.uint8)
