@@ -26,6 +26,10 @@ public struct LookBehind<Frame> {
     private var finds: [Find] = []
     /// Masks added to frames before their face was found.
     public private(set) var backfilledMasks = 0
+    /// Masks kept to the end of the recording (see `drain()`).
+    public private(set) var endMasks = 0
+    /// Each face's latest mask (detected or lingering): where it was last masked, and when.
+    private var lastMasked: [Int: (index: Int, box: NormalizedRect)] = [:]
     /// The faces confirmed so far (`RedactionMask.isConfirmed`): only these are spread over
     /// their neighbouring frames' boxes and masked on the frames before they were found. A
     /// face confirmed later (seen again) is, as long as its frames still wait.
@@ -65,14 +69,27 @@ public struct LookBehind<Frame> {
             }
             lastDetected[m.trackingID] = next
         }
+        for m in masks where m.trackingID >= 0 { lastMasked[m.trackingID] = (next, m.box) }
         waiting.append((frame, next, masks))
         next += 1
         guard waiting.count > delay else { return nil }
         return release()
     }
 
-    /// The frames still waiting, oldest first, with their boxes (the end of the video).
+    /// The frames still waiting, oldest first, with their boxes (the end of the video). The last
+    /// frames are as safe as any other: a confirmed face masked on one of the last `depth`
+    /// frames, but not on the last, stays masked on every frame after its last mask, with a box
+    /// growing each frame from that mask, as its finding again would have bridged the gap
+    /// mid-video.
     public mutating func drain() -> [(frame: Frame, boxes: [NormalizedRect])] {
+        for (id, last) in lastMasked.sorted(by: { $0.key < $1.key })
+        where confirmed.contains(id) && last.index < next - 1 && next - 1 - last.index <= depth {
+            for k in waiting.indices where waiting[k].index > last.index {
+                let grow = RedactionMask.growth(framesAway: waiting[k].index - last.index)
+                waiting[k].masks.append(RedactionMask(trackingID: id, box: last.box.scaled(by: grow), isDetected: false))
+                endMasks += 1
+            }
+        }
         var out: [(frame: Frame, boxes: [NormalizedRect])] = []
         while !waiting.isEmpty { out.append(release()) }
         return out
@@ -101,6 +118,7 @@ public struct LookBehind<Frame> {
         let oldest = waiting.first?.index ?? next
         finds.removeAll { $0.sightings[0].index < oldest }
         lastDetected = lastDetected.filter { $0.value >= oldest - 1 }
+        lastMasked = lastMasked.filter { $0.value.index >= next - 1 - depth }
         return (frame, boxes)
     }
 

@@ -36,7 +36,7 @@ struct Detect: ParsableCommand {
     @Option(help: "Turn each image this many degrees clockwise before detecting (0, 90, 180, 270); results stay in the image's coordinates.")
     var rotation: Int = 0
 
-    @Option(help: "Tiled detection for small faces in large images: auto (tiles of the model's input side and of 3x it, plus the whole frame, for images larger than 3x the input) or tile sides in pixels, comma-separated. Off by default (MediaPipe's untiled detection).")
+    @Option(help: "Tiled detection for small faces: auto (tiles of the model's input side for images larger than it, and of 2x and 3x it for images larger than 3x the input, plus the whole frame) or tile sides in pixels, comma-separated. Off by default (MediaPipe's untiled detection).")
     var tiles: String?
 
     @Option(help: "How the pixels must be turned to be upright (UIImage's names): up, right, down, left, upMirrored, rightMirrored, downMirrored, leftMirrored. Results are in the stored image's coordinates. --rotation is an alias for the unmirrored four.")

@@ -54,8 +54,14 @@ struct Redact: ParsableCommand {
     @Option(help: "Video: frames held back (0...300; default 60, as long as a face presumed hidden is held, or --every + --linger if longer) so that a face found late, or found again, is masked on the frames before too.")
     var lookBehind: Int?
 
-    @Flag(help: "Never tile: detect on the whole frame only (faster, misses small faces).")
+    @Option(help: "What is searched besides the whole frame: auto (tiles of the model's input side in pictures larger than it, and of 2 and 3 times it in pictures larger than 3 times it), off, or tile sides in pixels, comma-separated.")
+    var tiles = "auto"
+
+    @Flag(help: "The same as --tiles off: the whole frame only (faster, misses small faces).")
     var noTiles = false
+
+    @Option(help: "Video: the score a face needs once before it stays masked when lost, is held while hidden, or is masked on the frames before it was found (0...1). Lower treats more of what the detector doubts (a palm, a cat's face) as faces.")
+    var confirmationScore: Float = 0.7
 
     @Flag(help: "Keep the input's metadata: a photo's EXIF block (Orientation set to 1, as the pixels are written upright), a video's container and stream tags; location (GPS) only with --keep-location. Off by default: camera, dates and places identify people too.")
     var keepMetadata = false
@@ -89,16 +95,32 @@ struct Redact: ParsableCommand {
         guard (1...100).contains(jpegQuality ?? 90) else { throw ValidationError("--jpeg-quality must be in 1...100") }
         guard (0...63).contains(crf ?? 0) else { throw ValidationError("--crf must be in 0...63") }
         if keepLocation, !keepMetadata { throw ValidationError("--keep-location needs --keep-metadata") }
+        guard confirmationScore.isFinite, (0...1).contains(confirmationScore) else {
+            throw ValidationError("--confirmation-score must be in 0...1")
+        }
+        _ = try tiling()
+    }
+
+    /// `--tiles` (and `--no-tiles`) as the redactor's tiling.
+    private func tiling() throws -> FaceRedactor.Tiling {
+        if noTiles || tiles == "off" { return .off }
+        if tiles == "auto" { return .automatic }
+        let sizes = tiles.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) >= 16 }) else {
+            throw ValidationError("--tiles must be auto, off, or tile sides of at least 16 pixels, comma-separated")
+        }
+        return .tileSizes(sizes.compactMap { $0 })
     }
 
     /// A redactor with the command's options: one for all the photos of a run, a new one for
     /// each video (a video's tracks are its own).
     private func makeRedactor() throws -> FaceRedactor {
+        let tiling = try tiling()
         do {
             return try FaceRedactor(
                 detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: threshold),
                 options: RedactionOptions(mode: mode, ellipse: !boxes, maskScale: maskScale),
-                linger: linger, scanInterval: every, tiled: !noTiles, jobs: jobs.value)
+                linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore, jobs: jobs.value)
         } catch { throw ToolError(error.description) }
     }
 

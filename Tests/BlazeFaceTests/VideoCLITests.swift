@@ -78,7 +78,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // Stored turned a quarter left, with the flag that turns it back: a phone held upright.
         let stored = dir + "/stored.mp4", input = dir + "/phone.mp4", output = dir + "/out.mp4"
-        try Self.makeClip(stored, filter: ",transpose=2",
+        try Self.makeClip(stored, filter: ",transpose=1",
                           extra: ["-metadata", "location=+48.8583+002.2945/", "-metadata", "make=TestPhone", "-movflags", "use_metadata_tags"])
         // FFmpeg 5.1 writes the display matrix from the rotate tag on a stream copy.
         let flagged = try Self.sh("ffmpeg", ["-v", "error", "-i", stored, "-map", "0", "-c", "copy", "-metadata:s:v:0", "rotate=90",
@@ -161,11 +161,14 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = dir + "/in.mkv", y4m = dir + "/in.y4m"
         try Self.makeClip(input, frames: 15)
-        try #require(try Self.sh("ffmpeg", ["-v", "error", "-i", input, "-f", "yuv4mpegpipe", "-pix_fmt", "yuv420p", y4m]).status == 0)
+        // Frame for frame (no frame rate conversion); Y4M has no timestamps of its own, so they are left out.
+        try #require(try Self.sh("ffmpeg", ["-v", "error", "-i", input, "-fps_mode", "passthrough", "-f", "yuv4mpegpipe",
+                                            "-pix_fmt", "yuv420p", y4m]).status == 0)
         let fromVideo = try CLITests.run(["track", input]), fromY4M = try CLITests.run(["track", y4m])
         #expect(fromVideo.status == 0 && fromY4M.status == 0, "\(fromVideo.stderr) \(fromY4M.stderr)")
-        #expect(fromVideo.lines.count == 15)
-        #expect(fromVideo.lines == fromY4M.lines)
+        func faces(_ lines: [String]) -> [String] { lines.map { $0.replacing(/"timestampMs":[0-9]+,/, with: "") } }
+        #expect(fromVideo.lines.count == 15 && fromVideo.lines.allSatisfy { $0.contains("trackingId") })
+        #expect(faces(fromVideo.lines) == faces(fromY4M.lines))
     }
 
     @Test func theInputIsNeverTheOutput() throws {

@@ -199,6 +199,28 @@ import Testing
         #expect(abs(b.xMin - (0.25 + 0.05 - 0.0725)) < 1e-5 && abs(b.width - 0.175) < 1e-5)
     }
 
+    /// The end of a recording: a face masked on frames 7 and 8 (detected, then lingering) and
+    /// missed on the last, 9, is masked on 9 too, from its last box grown; one that went out of
+    /// reach (masked last more than `depth` frames before the end) is not.
+    @Test func theLastFramesKeepARecentFaceMasked() throws {
+        for (lastMasked, expected) in [(8, 1), (2, 0)] {
+            var window = try LookBehind<Int>(depth: 5)
+            var out: [(frame: Int, boxes: [NormalizedRect])] = []
+            let box = NormalizedRect(xMin: 0.4, yMin: 0.4, width: 0.1, height: 0.1)
+            for f in 0..<10 {
+                let masks = f <= lastMasked ? [RedactionMask(trackingID: 3, box: box, isDetected: f < lastMasked)] : []
+                if let done = window.push(f, masks: masks) { out.append(done) }
+            }
+            out += window.drain()
+            #expect(out.count == 10 && out[9].boxes.count == expected, "masked last on \(lastMasked)")
+            #expect(window.endMasks == expected)
+            if expected == 1 {
+                let b = out[9].boxes[0]
+                #expect(b.width > box.width && b.xMin < 0.4 && b.xMin + b.width > 0.5 && b.yMin < 0.4 && b.yMin + b.height > 0.5)
+            }
+        }
+    }
+
     /// Backfilled masks come in tracking-ID order, whatever order the faces were found in, so
     /// that overlapping masks (blur, pixelate) are drawn the same way on every run.
     @Test func backfilledMasksComeInIDOrder() throws {
@@ -296,7 +318,7 @@ import Testing
         for confirmedLater in [false, true] {
             var window = try LookBehind<Int>(depth: 3)
             var out: [(frame: Int, boxes: [NormalizedRect])] = []
-            for f in 0..<10 {
+            for f in 0..<14 {  // the end (frame 13) beyond the reach of frame 7: no end masks
                 var masks: [RedactionMask] = []
                 if (6...7).contains(f) {
                     masks.append(RedactionMask(trackingID: 2, box: NormalizedRect(xMin: 0.5 + 0.01 * Float(f - 6), yMin: 0.5, width: 0.1, height: 0.1),
@@ -305,7 +327,7 @@ import Testing
                 if let done = window.push(f, masks: masks) { out.append(done) }
             }
             out += window.drain()
-            #expect(out.map(\.boxes.count) == (confirmedLater ? [0, 0, 0, 1, 1, 1, 1, 1, 0, 0] : [0, 0, 0, 0, 0, 0, 1, 1, 0, 0]))
+            #expect(out.map(\.boxes.count) == (confirmedLater ? [0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0] : [0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0]))
             #expect(window.backfilledMasks == (confirmedLater ? 3 : 0))
             // Frame 6's mask spreads over frame 7's box once the face is confirmed; unconfirmed, it is its own box.
             #expect(abs(out[6].boxes[0].width - (confirmedLater ? 0.11 : 0.1)) < 1e-6)
