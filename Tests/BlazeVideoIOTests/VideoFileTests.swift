@@ -321,3 +321,23 @@ struct VideoBenchmark {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 }
+
+@Suite struct VideoSubtitleTests {
+    /// SubRip goes into MKV as is; MP4 cannot hold it: dropped with a warning, the video written.
+    @Test func subtitlesCopiedOrDroppedWithAWarning() throws {
+        let clips = try Media.get()
+        let srt = clips.output("subs.srt"), input = clips.output("subs.mkv")
+        try "1\n00:00:00,000 --> 00:00:00,500\nHello\n".write(toFile: srt, atomically: true, encoding: .utf8)
+        try Media.ffmpeg(["-i", clips.mp4, "-i", srt, "-map", "0", "-map", "1", "-c", "copy", "-metadata:s:s:0", "language=fra", input])
+        let mkv = clips.output("subs-out.mkv")
+        let kept = try transcode(input, to: mkv)
+        #expect(kept.copiedStreams == [1, 2] && kept.warnings.isEmpty)
+        let streams = try Media.streams(mkv)
+        #expect(streams.map { $0["codec_type"] as? String } == ["video", "audio", "subtitle"])
+        #expect((streams[2]["tags"] as? [String: String])?["language"] == "fra")
+        let mp4 = clips.output("subs-out.mp4")
+        let dropped = try transcode(input, to: mp4)
+        #expect(dropped.copiedStreams == [1] && dropped.warnings.count == 1, "\(dropped.warnings)")
+        #expect(try Media.streams(mp4).count == 2)
+    }
+}
