@@ -18,5 +18,6 @@ let package = Package(
         .executableTarget(name: "FuzzTaskBundle", dependencies: ["CFuzzerDriver", .product(name: "TFLiteImport", package: "BlazeFace")]),
         .executableTarget(name: "FuzzY4M", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
         .executableTarget(name: "FuzzTFLite", dependencies: ["CFuzzerDriver", .product(name: "TFLiteImport", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzVideo", dependencies: ["CFuzzerDriver", .product(name: "BlazeVideoIO", package: "BlazeFace")]),
     ]
 )
