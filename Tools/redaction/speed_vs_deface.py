@@ -9,7 +9,7 @@ It also prints how close each output is to the input outside the masks: the luma
 pixels that neither tool masked (our masks are where a lossless Y4M redaction of the same file
 differs from the input; deface's where its output differs from the input by more than 24).
 
-    /tmp/venv-redaction/bin/python Tools/redaction/speed_vs_deface.py [--frames 150] [--rounds 3] [--seed 7] [-- REDACT-OPTIONS]
+    /tmp/venv-redaction/bin/python Tools/redaction/speed_vs_deface.py [--frames 150] [--rounds 3] [--seed 7] [--input CLIP.mp4] [-- REDACT-OPTIONS]
 
 `--y4m` times our redaction of the clip as Y4M in and out instead (no decoding or encoding).
 """
@@ -56,20 +56,26 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--y4m", action="store_true", help="time our Y4M-to-Y4M redaction instead of MP4 to MP4")
     ap.add_argument("--folder", help="where to write the clips (default: a temporary folder)")
+    ap.add_argument("--input", help="an MP4 of your own (a camera clip) instead of the synthetic one; --frames is then read from it")
     ap.add_argument("redact_options", nargs="*", help="after --: options for blazeface redact")
     args = ap.parse_args()
     folder = args.folder or tempfile.mkdtemp()
     os.makedirs(folder, exist_ok=True)
     y4m, mp4 = os.path.join(folder, "clip.y4m"), os.path.join(folder, "clip.mp4")
-    writer = scenes.Y4MWriter(y4m, 1280, 720, fps=25)
-    for rgb, _ in videos.scene(args.seed, frames=args.frames):
-        writer.write(rgb)
-    writer.close()
     import imageio_ffmpeg
     ffmpeg = imageio_ffmpeg.get_ffmpeg_exe()
-    subprocess.run([ffmpeg, "-loglevel", "error", "-y", "-i", y4m, "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-                    "-map", "0:v", "-map", "1:a", "-shortest", "-c:v", "libx264", "-crf", "16", "-pix_fmt", "yuv420p",
-                    "-c:a", "aac", mp4], check=True)
+    if args.input:
+        mp4 = os.path.abspath(args.input)
+        subprocess.run([ffmpeg, "-loglevel", "error", "-y", "-i", mp4, "-pix_fmt", "yuv420p", "-f", "yuv4mpegpipe", y4m], check=True)
+        args.frames = len(scenes.read_y4m_luma(y4m))
+    else:
+        writer = scenes.Y4MWriter(y4m, 1280, 720, fps=25)
+        for rgb, _ in videos.scene(args.seed, frames=args.frames):
+            writer.write(rgb)
+        writer.close()
+        subprocess.run([ffmpeg, "-loglevel", "error", "-y", "-i", y4m, "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                        "-map", "0:v", "-map", "1:a", "-shortest", "-c:v", "libx264", "-crf", "16", "-pix_fmt", "yuv420p",
+                        "-c:a", "aac", mp4], check=True)
     deface = os.path.join(os.path.dirname(sys.executable), "deface")
     ours_in, ours_out = (y4m, os.path.join(folder, "ours.y4m")) if args.y4m else (mp4, os.path.join(folder, "ours.mp4"))
     theirs_out = os.path.join(folder, "deface.mp4")
