@@ -169,8 +169,11 @@ enum Media {
         }
 
         /// The hidden temporary files left in the folder by writers.
-        func partials() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".partial-") }
+        /// The temporary files left for `output` (tests run in parallel in the same folder, so
+        /// each looks only for its own).
+        func partials(of output: String) throws -> [String] {
+            let name = (output as NSString).lastPathComponent
+            return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".\(name).partial-") }
         }
     }
 }
