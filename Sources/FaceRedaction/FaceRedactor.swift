@@ -157,7 +157,8 @@ public final class FaceRedactor {
     private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P) throws(DetectorError) -> [NormalizedRect] {
         if let image = pixels as? RGBImage { try FaceDetector.requireWhole(image) }
         let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.init(region: nil, minScore: 0)]
-        let faces = try detect(pixels, searches.map { .region($0) }).detections.map(\.relativeBoundingBox)
+        let faces = try detect(pixels, searches.map { .region($0) }, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1)
+            .detections.map(\.relativeBoundingBox)
         statistics.frames += 1
         statistics.facesMasked += faces.count
         return faces
@@ -187,9 +188,9 @@ public final class FaceRedactor {
             let regions = tiling.regions(width: w, height: h)
             let share = frameIndex == 0 || everyTile ? regions[...]
                 : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
-            searches += share.map { .region(.init(region: $0, minScore: tiling.minTileConfidence)) }
+            searches += share.map { .region(tiling.tileSearch($0)) }
         }
-        let detected = try detect(pixels, searches)
+        let detected = try detect(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1)
         let tracked = try tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
         confirm(tracked.faces)
         // A lost or hidden face's place is a guess, less sure the longer it is missing: it is
@@ -242,33 +243,58 @@ public final class FaceRedactor {
         case mosaic([RotatedRect])
     }
 
-    /// The searches, `jobs` at a time, each job on its own detector; their faces merged once.
-    private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search]) throws(DetectorError) -> FaceDetectorResult {
-        statistics.regionsSearched += searches.count
-        let jobs = min(detectors.count, searches.count)
-        let (queue, detectors) = (SearchQueue(count: searches.count), detectors)
-        // Each job takes the next search not taken yet until none is left (searches differ in
-        // cost: a mosaic of four, a downscaled whole frame, a tile); the faces are kept by search,
-        // so that the merge sees them in the same order whichever job ran which.
-        let run: @Sendable (Int) -> Void = { j in
-            while case let i = queue.take(), i < searches.count {
-                queue.finish(search: i, Result { () throws(DetectorError) in try Self.detections(pixels, searches[i], detectors[j]) })
-            }
+    /// The searches, `jobs` at a time, each job on its own detector; then a second look at the
+    /// tiles' candidates (`TilingOptions.secondLookScore`: close-ups four to an inference, a face
+    /// kept at `minTileConfidence`), the same way; their faces merged once.
+    private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search],
+                                                     minTileConfidence: Float) throws(DetectorError) -> FaceDetectorResult {
+        let found = try run(searches.count) { i, detector throws(DetectorError) in try Self.detections(pixels, searches[i], detector) }
+        var (faces, candidates): ([RawDetection], [RawDetection]) = ([], [])
+        for f in found {
+            faces += f.faces
+            candidates += f.candidates
         }
-        if jobs > 1 { DispatchQueue.concurrentPerform(iterations: jobs, execute: run) } else { run(0) }
-        return detectors[0].merge(try queue.results(), width: pixels.width, height: pixels.height)
+        let looks = FaceDetector.secondLooks(at: candidates, besides: faces, width: pixels.width, height: pixels.height,
+                                             minSuppressionThreshold: detectors[0].options.minSuppressionThreshold)
+        let groups = stride(from: 0, to: looks.count, by: FaceDetector.maxSearchRegions).map {
+            Array(looks[$0..<min($0 + FaceDetector.maxSearchRegions, looks.count)])
+        }
+        faces += try run(groups.count) { i, detector throws(DetectorError) in
+            FaceDetector.secondLookFaces(try detector.detect(sampled: pixels, searchRegions: groups[i].map(\.region)),
+                                         candidates: groups[i].map(\.candidate), minScore: minTileConfidence)
+        }.flatMap { $0 }
+        statistics.regionsSearched += searches.count + groups.count
+        return detectors[0].merge(faces, width: pixels.width, height: pixels.height)
     }
 
-    /// One search's faces, unmerged, in the picture's normalized coordinates.
-    private static func detections<P: SampledPixels & Sendable>(_ pixels: P, _ search: Search,
-                                                                _ detector: FaceDetector) throws(DetectorError) -> [RawDetection] {
+    /// `work(i, detector)` for every i in 0..<count, `jobs` at a time, each job on its own
+    /// detector taking the next i not taken yet until none is left (searches differ in cost: a
+    /// mosaic of four, a downscaled whole frame, a tile); the results in the order of i, so that
+    /// the merge sees them in the same order whichever job ran which.
+    private func run<T: Sendable>(_ count: Int, _ work: @escaping @Sendable (Int, FaceDetector) throws(DetectorError) -> T)
+        throws(DetectorError) -> [T] {
+        guard count > 0 else { return [] }
+        let jobs = min(detectors.count, count)
+        let (queue, detectors) = (SearchQueue<T>(count: count), detectors)
+        let body: @Sendable (Int) -> Void = { j in
+            while case let i = queue.take(), i < count {
+                queue.finish(search: i, Result { () throws(DetectorError) in try work(i, detectors[j]) })
+            }
+        }
+        if jobs > 1 { DispatchQueue.concurrentPerform(iterations: jobs, execute: body) } else { body(0) }
+        return try queue.results()
+    }
+
+    /// One search's faces and candidates for a second look, unmerged, in the picture's normalized coordinates.
+    private static func detections<P: SampledPixels & Sendable>(_ pixels: P, _ search: Search, _ detector: FaceDetector)
+        throws(DetectorError) -> (faces: [RawDetection], candidates: [RawDetection]) {
         switch search {
         case .region(let region):
-            return try detector.detections(sampled: pixels, searches: [region])
+            return try detector.searchDetections(sampled: pixels, searches: [region])
         case .mosaic(let group):
-            return try detector.detect(sampled: pixels, searchRegions: group).flatMap { result in
+            return (try detector.detect(sampled: pixels, searchRegions: group).flatMap { result in
                 result.detections.map { RawDetection(score: $0.score, box: $0.relativeBoundingBox, keypoints: $0.keypointList) }
-            }
+            }, [])
         }
     }
 
@@ -291,23 +317,23 @@ public final class FaceRedactor {
     }
 }
 
-/// The jobs' shared state: the next search to take, and each search's faces (or error).
-private final class SearchQueue: Sendable {
+/// The jobs' shared state: the next search to take, and each search's result (or error).
+private final class SearchQueue<T: Sendable>: Sendable {
     private let next = Atomic<Int>(0)
-    private let found: Mutex<[Result<[RawDetection], DetectorError>]>
+    private let found: Mutex<[Result<T, DetectorError>?]>
 
-    init(count: Int) { found = Mutex(Array(repeating: .success([]), count: count)) }
+    init(count: Int) { found = Mutex(Array(repeating: nil, count: count)) }
 
     /// The index of a search no other job has taken.
     func take() -> Int { next.add(1, ordering: .relaxed).oldValue }
 
-    func finish(search: Int, _ result: Result<[RawDetection], DetectorError>) { found.withLock { $0[search] = result } }
+    func finish(search: Int, _ result: Result<T, DetectorError>) { found.withLock { $0[search] = result } }
 
-    /// Every search's faces, in search order; the first error, if any.
-    func results() throws(DetectorError) -> [RawDetection] {
+    /// Every search's result, in search order; the first error, if any.
+    func results() throws(DetectorError) -> [T] {
         let all = found.withLock { $0 }
-        var raw: [RawDetection] = []
-        for r in all { raw += try r.get() }
-        return raw
+        var out: [T] = []
+        for r in all { if let r { out.append(try r.get()) } }
+        return out
     }
 }
