@@ -61,7 +61,25 @@ public final class FaceRedactor {
     /// 0.67, however many frames they are found in (a palm in 6 of 10), so the count of
     /// sightings does not tell them apart and the score does.
     public let confirmationScore: Float
+    /// Who must agree before a video detection scoring under `confirmationScore`, not over a
+    /// confirmed face's predicted place, is masked (or tracked) at all.
+    public enum SecondOpinion: Sendable {
+        /// None: every detection is masked, on its own frame at least.
+        case off
+        /// The other BlazeFace model (full range for short range, short for full), its bundled
+        /// weights, at a score of 0.5, on a square of twice the detection's side about it (within
+        /// the picture). Measured (`Tools/redaction/video_coverage.py --face-free`): the whole
+        /// frame of a cat clip scores the cat's face 0.41 to 0.59 in short range, and the full-range
+        /// model finds nothing there even at 0.2; it finds every fixture face, the 383-pixel face
+        /// of the two-face photo and the face cut by the edge of a 320x240 picture included
+        /// (0.80 and 0.86).
+        case otherModel
+        /// This detector (its model, weights and `minDetectionConfidence`).
+        case detector(FaceDetectorOptions)
+    }
     private let detectors: [FaceDetector]
+    /// The second opinion's detector (nil: `SecondOpinion.off`).
+    private let verifier: FaceDetector?
     /// The tracks confirmed so far (detected at `confirmationScore` or more at least once).
     private var confirmed: Set<Int> = []
     private var tracker: FaceTracker
@@ -75,8 +93,11 @@ public final class FaceRedactor {
         public var facesMasked = 0
         /// Masks drawn over faces the detector missed in that frame, at their predicted place.
         public var lingeringMasks = 0
-        /// Regions run through the network (tiles, tracked faces' regions, whole frames).
+        /// Regions run through the network (tiles, tracked faces' regions, whole frames, close-ups).
         public var regionsSearched = 0
+        /// Video detections under `confirmationScore`, of no confirmed face, that the second
+        /// opinion did not find, and that were neither tracked nor masked.
+        public var detectionsDismissed = 0
     }
 
     /// What has been masked so far.
@@ -85,12 +106,14 @@ public final class FaceRedactor {
     /// A redactor with these options. `tiling` (default `.automatic`) is what is searched besides
     /// the whole frame; `tiled: false` is `tiling: .off`. `confirmationScore` (0...1, default 0.7) is
     /// the score a face needs once before it may linger, be held hidden, and be masked by
-    /// `LookBehind` before it was found. `jobs`
+    /// `LookBehind` before it was found. In video, a detection under `confirmationScore` that is
+    /// not over a confirmed face's predicted place is masked only if `secondOpinion` (default
+    /// `.otherModel`) finds a face there too (`.off`: always). `jobs`
     /// (default `FaceDetectorOptions.automaticThreads`) is how many regions run at once.
     /// `detectorOptions.maxFaces` is ignored: every face is masked.
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(), options: RedactionOptions = RedactionOptions(),
                 linger: Int = 5, scanInterval: Int = 4, tiled: Bool = true, tiling: Tiling = .automatic,
-                confirmationScore: Float = 0.7,
+                confirmationScore: Float = 0.7, secondOpinion: SecondOpinion = .otherModel,
                 jobs: Int = FaceDetectorOptions.automaticThreads) throws(DetectorError) {
         guard (0...100).contains(linger) else { throw .invalidOption(name: "linger", value: "\(linger)", allowed: "in 0...100") }
         guard (1...100).contains(scanInterval) else {
@@ -110,6 +133,20 @@ public final class FaceRedactor {
         var detectors: [FaceDetector] = []
         for _ in 0..<jobs { detectors.append(try FaceDetector(options: detectorOptions)) }
         self.detectors = detectors
+        var verifierOptions: FaceDetectorOptions?
+        switch secondOpinion {
+        case .off: verifierOptions = nil
+        case .otherModel:
+            verifierOptions = FaceDetectorOptions(model: detectorOptions.model == .shortRange ? .fullRange : .shortRange,
+                                                  minDetectionConfidence: 0.5)
+        case .detector(let given): verifierOptions = given
+        }
+        if var v = verifierOptions {
+            (v.runningMode, v.maxFaces, v.threads, v.liveStreamHandler) = (.image, nil, 1, nil)
+            verifier = try FaceDetector(options: v)
+        } else {
+            verifier = nil
+        }
         var tracking = FaceTrackingOptions(maxMissingFrames: linger)
         tracking.maxHiddenFrames = Self.maxHiddenFrames
         tracker = try FaceTracker(options: tracking)
@@ -190,7 +227,9 @@ public final class FaceRedactor {
                 : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
             searches += share.map { .region(tiling.tileSearch($0)) }
         }
-        let detected = try detect(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1)
+        var detected = try detect(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1)
+        detected.detections = try seconded(detected.detections, in: pixels,
+                                           confirmedBoxes: predicted.filter { confirmed.contains($0.id) }.map(\.box))
         let tracked = try tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
         confirm(tracked.faces)
         // A lost or hidden face's place is a guess, less sure the longer it is missing: it is
@@ -216,6 +255,48 @@ public final class FaceRedactor {
                                  box: face.trackingID.flatMap { expected[$0] }.map { box.union($0) } ?? box, isDetected: true,
                                  isConfirmed: face.trackingID.map { confirmed.contains($0) } ?? false)
         } + bridged
+    }
+
+    /// The detections to track and mask: those scoring `confirmationScore` or more, those mostly
+    /// over a confirmed face's predicted box (or it mostly over them), and the others only where
+    /// the second opinion finds a face mostly over them (or they mostly over it), in a square of
+    /// twice their side about them, cut to the picture.
+    private func seconded<P: SampledPixels & Sendable>(_ faces: [Detection], in pixels: P,
+                                                       confirmedBoxes: [NormalizedRect]) throws(DetectorError) -> [Detection] {
+        guard let verifier else { return faces }
+        let (w, h) = (Float(pixels.width), Float(pixels.height))
+        var kept: [Detection] = []
+        for face in faces {
+            let box = face.relativeBoundingBox
+            if face.score >= confirmationScore || confirmedBoxes.contains(where: { Self.overlapOfSmaller(box, $0) > 0.5 }) {
+                kept.append(face)
+                continue
+            }
+            let side = 2 * max(box.width * w, box.height * h)
+            let cx = (box.xMin + box.width / 2) * w, cy = (box.yMin + box.height / 2) * h
+            let region = RegionOfInterest(left: max(0, (cx - side / 2) / w), top: max(0, (cy - side / 2) / h),
+                                          right: min(1, (cx + side / 2) / w), bottom: min(1, (cy + side / 2) / h))
+            // A box the second opinion cannot look at (not finite, outside the picture) is kept: fail-secure.
+            guard [region.left, region.top, region.right, region.bottom].allSatisfy(\.isFinite),
+                  region.right - region.left > 1 / w, region.bottom - region.top > 1 / h else {
+                kept.append(face)
+                continue
+            }
+            statistics.regionsSearched += 1
+            let second = try verifier.detections(sampled: pixels, searches: [.init(region: region, minScore: 0)])
+            if second.contains(where: { Self.overlapOfSmaller(box, $0.box) > 0.5 }) {
+                kept.append(face)
+            } else {
+                statistics.detectionsDismissed += 1
+            }
+        }
+        return kept
+    }
+
+    /// The area two boxes share over the smaller box's area (0 for empty boxes).
+    static func overlapOfSmaller(_ a: NormalizedRect, _ b: NormalizedRect) -> Float {
+        let smaller = min(a.width * a.height, b.width * b.height)
+        return smaller > 0 ? a.intersectionArea(b) / smaller : 0
     }
 
     /// Confirms the tracks of the faces detected at `confirmationScore` or more; forgets tracks
