@@ -7,7 +7,7 @@ its defaults: full-resolution input, threshold 0.2).
     python3 -m venv /tmp/redact-env && /tmp/redact-env/bin/pip install -r Tools/redaction/requirements.txt
     swift build -c release
     /tmp/redact-env/bin/python Tools/redaction/small_faces.py [--composites 6] [--faces 24] [--seed 1 | --seeds 1,2,3]
-        [--no-untiled] [--misses]
+        [--sizes 20,120] [--no-untiled] [--misses]
 
 Boxes are matched one to one, best IoU first: at IoU 0.4 for BlazeFace's recall and precision,
 and at IoU 0.2 for the comparison with CenterFace, whose boxes are taller than BlazeFace's
@@ -27,15 +27,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scenes  # noqa: E402
 
 
-def composite(rng, photos, faces, width=1920, height=1080):
-    """A picture with `faces` faces 20 to 120 pixels wide (log-uniform) placed without overlap;
+def composite(rng, photos, faces, width=1920, height=1080, sizes=(20, 120)):
+    """A picture with `faces` faces 20 to 120 pixels wide (`sizes`; log-uniform) placed without overlap;
     returns (PIL image, ground-truth boxes)."""
     img = scenes.background(width, height, rng, photos).convert("RGBA")
     placed, truth = [], []
     tries = 0
     while len(truth) < faces and tries < 5000:
         tries += 1
-        fw = float(np.exp(rng.uniform(np.log(20), np.log(120))))
+        fw = float(np.exp(rng.uniform(np.log(sizes[0]), np.log(sizes[1]))))
         sprite, (fx, fy, w, h) = scenes.head_sprite(fw, rng)
         x, y = int(rng.integers(0, width - sprite.width)), int(rng.integers(0, height - sprite.height))
         rect = (x, y, sprite.width, sprite.height)
@@ -51,7 +51,7 @@ def _overlaps(a, b):
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
-BINS = ((20, 30), (30, 45), (45, 70), (70, 121))
+BINS = ((0, 20), (20, 30), (30, 45), (45, 70), (70, 121), (121, 10000))
 
 
 def _bin(width):
@@ -63,6 +63,7 @@ def main():
     ap.add_argument("--composites", type=int, default=6)
     ap.add_argument("--faces", type=int, default=24)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--sizes", default="20,120", help="the faces' widths, smallest and largest (default 20,120)")
     ap.add_argument("--seeds", help="several seeds, comma-separated (instead of --seed)")
     ap.add_argument("--keep", help="a folder to keep the composites and their ground truth in")
     ap.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "small-faces-centerface"),
@@ -73,6 +74,7 @@ def main():
     ap.add_argument("--misses", action="store_true", help="list the faces each method misses at IoU 0.2")
     args = ap.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
+    sizes = tuple(float(v) for v in args.sizes.split(","))
 
     photos = scenes.backgrounds()
     folder = args.keep or tempfile.mkdtemp()
@@ -90,7 +92,7 @@ def main():
     for seed in seeds:
         rng = np.random.default_rng(seed)
         for i in range(args.composites):
-            img, truth = composite(rng, photos, args.faces)
+            img, truth = composite(rng, photos, args.faces, sizes=sizes)
             path = os.path.join(folder, f"composite-s{seed}-{i}.png")
             img.save(path)
             with open(os.path.join(folder, f"composite-s{seed}-{i}.json"), "w") as f:
@@ -100,7 +102,8 @@ def main():
                 found["untiled short"] = scenes.blazeface_boxes(path)
                 found["untiled full"] = scenes.blazeface_boxes(path, "--model", "full")
             if not args.no_centerface:
-                cached = os.path.join(args.cache, f"s{seed}-f{args.faces}-{i}.json")
+                cached = os.path.join(args.cache, f"s{seed}-f{args.faces}-{i}.json" if args.sizes == "20,120"
+                                      else f"s{seed}-f{args.faces}-z{args.sizes.replace(',', '-')}-{i}.json")
                 if os.path.exists(cached):
                     with open(cached) as f:
                         found["CenterFace"] = [tuple(b) for b in json.load(f)]
@@ -132,7 +135,7 @@ def main():
             print(", ".join(line), flush=True)
 
     print(f"\n{args.composites} composites of 1920x1080 per seed, seeds {','.join(map(str, seeds))}: "
-          f"{n_truth} faces 20 to 120 px wide\n")
+          f"{n_truth} faces {sizes[0]:g} to {sizes[1]:g} px wide\n")
     print("| method | found | recall @0.4 | precision @0.4 | recall @0.2 | precision @0.2 |")
     print("| --- | --- | --- | --- | --- | --- |")
     for m in methods:
@@ -141,11 +144,12 @@ def main():
         p20 = t["tp20"] / t["found"] if t["found"] else float("nan")
         print(f"| {m} | {t['found']} | {t['tp40'] / n_truth:.3f} | {p40:.3f} | {t['tp20'] / n_truth:.3f} | {p20:.3f} |")
     print("\nfaces found by width (px), of the faces in the bin:\n")
-    print("| method | IoU | " + " | ".join(f"{lo}-{min(hi, 120)} ({per_bin[k]})" for k, (lo, hi) in enumerate(BINS)) + " |")
-    print("| --- | --- |" + " --- |" * len(BINS))
+    shown = [k for k in range(len(BINS)) if per_bin[k]]
+    print("| method | IoU | " + " | ".join(f"{BINS[k][0]}-{BINS[k][1] if BINS[k][1] < 10000 else ''} ({per_bin[k]})" for k in shown) + " |")
+    print("| --- | --- |" + " --- |" * len(shown))
     for m in methods:
         for thr in (0.2, 0.4):
-            print(f"| {m} | {thr} | " + " | ".join(str(v) for v in by_size[(m, thr)]) + " |")
+            print(f"| {m} | {thr} | " + " | ".join(str(by_size[(m, thr)][k]) for k in shown) + " |")
     tiles, cf = totals[methods[0]], totals.get("CenterFace")
     ok = tiles["tp40"] / n_truth >= 0.95 and tiles["found"] and tiles["tp40"] / tiles["found"] >= 0.95
     if cf is not None:
