@@ -15,6 +15,10 @@ import FaceTracking
 ///   follow the faces without lag; the tiles,
 ///   which find the small faces that appear, are shared out over `scanInterval` frames (every
 ///   tile on the first frame);
+/// - a tile's face scoring 0.5 up to the tile threshold gets a second look in a close-up
+///   (`TilingOptions.secondLookScore`);
+/// - in video, a detection under `confirmationScore` that is no confirmed face's is masked only
+///   if a second model finds it too (`SecondOpinion`);
 /// - a face the detector loses stays masked for `linger` frames (fail-secure: a face slipping
 ///   out of one detection is not shown), and one presumed hidden (behind another face, or partly
 ///   out of the picture) for up to `maxHiddenFrames`: over where it was last seen and where its
@@ -59,10 +63,14 @@ public final class FaceRedactor {
     /// (`Tools/redaction/video_coverage.py`): every face of the synthetic videos scores 0.93 or
     /// more on the frame it is first found; a cat's face, a palm and a colour wheel score 0.51 to
     /// 0.67, however many frames they are found in (a palm in 6 of 10), so the count of
-    /// sightings does not tell them apart and the score does.
+    /// sightings does not tell them apart and the score does. Such a detection is also masked
+    /// only if the `SecondOpinion` finds a face there (default: the other model).
     public let confirmationScore: Float
     /// Who must agree before a video detection scoring under `confirmationScore`, not over a
-    /// confirmed face's predicted place, is masked (or tracked) at all.
+    /// confirmed face's predicted place, is masked (or tracked) at all. Measured
+    /// (`video_coverage.py --videos 5 --frames 120 --face-free 6`, seeds 1 to 3): the face-free
+    /// clips' masked area went from 5.7%, 5.4% and 2.7% (a cat's face at 0.5 to 0.6 masked in
+    /// 65 of 120 frames) to under 0.01%, every visible face still masked in every frame.
     public enum SecondOpinion: Sendable {
         /// None: every detection is masked, on its own frame at least.
         case off
