@@ -158,6 +158,14 @@ import Testing
         #expect(a.recall >= b.recall + 0.2)
         // Every face of 20 and 22 pixels.
         #expect(Self.score(found, truth.filter { $0.side >= 20 }).recall == 1)
+        // Candidates from below the detector's threshold (0.5): tiles decode them for the
+        // second look, and the detector's own threshold is as it was after.
+        let whole = try detector.detect(image: image).detections
+        var lower = tiling
+        lower.secondLookScore = 0.35
+        let more = Self.score(try detector.detect(image: image, tiling: lower).detections, truth)
+        #expect(more.recall >= a.recall && more.precision == 1, "from 0.35: recall \(more.recall), precision \(more.precision)")
+        #expect(try detector.detect(image: image).detections == whole)
     }
 
     /// The second look's bookkeeping: a candidate mostly inside a face found already gets none;
