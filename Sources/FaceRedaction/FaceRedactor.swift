@@ -84,7 +84,12 @@ public final class FaceRedactor {
         case otherModel
         /// This detector (its model, weights and `minDetectionConfidence`).
         case detector(FaceDetectorOptions)
+
+        var isOtherModel: Bool { if case .otherModel = self { true } else { false } }
     }
+    /// Whether a second opinion is asked (false with `.off`, or `.otherModel` when the other
+    /// model's bundled weights are not found: then every detection is masked).
+    public let usesSecondOpinion: Bool
     private let detectors: [FaceDetector]
     /// The second opinion's detector (nil: `SecondOpinion.off`).
     private let verifier: FaceDetector?
@@ -151,10 +156,17 @@ public final class FaceRedactor {
         }
         if var v = verifierOptions {
             (v.runningMode, v.maxFaces, v.threads, v.liveStreamHandler) = (.image, nil, 1, nil)
-            verifier = try FaceDetector(options: v)
+            do {
+                verifier = try FaceDetector(options: v)
+            } catch .weightsNotFound where secondOpinion.isOtherModel {
+                // The other model's bundled weights are not there (an app shipping one model):
+                // every detection is masked, as with `.off`, rather than no redactor at all.
+                verifier = nil
+            }
         } else {
             verifier = nil
         }
+        usesSecondOpinion = verifier != nil
         var tracking = FaceTrackingOptions(maxMissingFrames: linger)
         tracking.maxHiddenFrames = Self.maxHiddenFrames
         tracker = try FaceTracker(options: tracking)

@@ -334,6 +334,8 @@ import Testing
         #expect(seconded.masks.count == 2 && seconded.dismissed == 0)
         let unasked = try masks(.off)
         #expect(unasked.masks.count == 2 && unasked.dismissed == 0)
+        #expect(try FaceRedactor(jobs: 1).usesSecondOpinion)
+        #expect(try !FaceRedactor(secondOpinion: .off, jobs: 1).usesSecondOpinion)
     }
 
     /// The look-behind neither spreads nor backfills a face that is never confirmed (a palm
