@@ -201,7 +201,7 @@ public final class FaceDetector: Sendable {
 struct Pipeline {
     let network: Network
     let imageToTensor: ImageToTensor
-    let decoder: DetectionDecoder
+    var decoder: DetectionDecoder
     let nms: WeightedNonMaxSuppression
     let maxFaces: Int?
     /// Whether `maxFaces` caps this pass (tiled detection caps the merged faces instead).

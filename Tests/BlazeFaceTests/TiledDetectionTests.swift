@@ -117,4 +117,87 @@ import Testing
         #expect(throws: DetectorError.self) { try detector.detect(image: image, tiling: TilingOptions(tileSizes: [8])) }
         #expect(throws: DetectorError.self) { try detector.detect(image: image, tiling: TilingOptions(tileSizes: [32], overlap: 1)) }
     }
+
+    /// Faces of 19, 20 and 22 pixels on the coffee photo (768x240), twelve of each in a row,
+    /// downscaled without smoothing (bilinear, two taps): harder for the model than the composites
+    /// of `small_faces.py`, as a low-resolution camera's faces are.
+    static func tinyFaces() throws -> (RGBImage, [(x: Int, y: Int, side: Int)]) {
+        let coffee = try Goldens.image("no_face_coffee")
+        var pixels = crop(coffee, Float(coffee.width) / 2, Float(coffee.height) / 2, Float(min(coffee.width, coffee.height)), size: 768)
+        pixels = Array(pixels[(264 * 768 * 3)..<((264 + 240) * 768 * 3)])
+        let photos = try Dictionary(uniqueKeysWithValues: Set(sources.map(\.file)).map { ($0, try Goldens.image($0)) })
+        var truth: [(x: Int, y: Int, side: Int)] = []
+        for (row, face) in [19, 20, 22].enumerated() {
+            for column in 0..<12 {
+                let sprite = face * 3 / 2, s = sources[(row + column) % sources.count]
+                let (x, y) = (10 + column * 62 + (row % 2) * 20, 12 + row * 75)
+                let tile = crop(photos[s.file]!, s.x, s.y, s.side, size: sprite)
+                for sy in 0..<sprite { for sx in 0..<sprite { for c in 0..<3 {
+                    pixels[3 * ((y + sy) * 768 + x + sx) + c] = tile[3 * (sy * sprite + sx) + c]
+                } } }
+                truth.append((x + (sprite - face) / 2, y + (sprite - face) / 2, face))
+            }
+        }
+        return (try RGBImage(width: 768, height: 240, pixels: pixels), truth)
+    }
+
+    /// A second look (`TilingOptions.secondLookScore`) at the tiles' faces scoring 0.5 to 0.75:
+    /// a close-up finds faces of 19 to 22 pixels that their tiles score too low, and no false face.
+    @Test func aSecondLookFindsTheSmallFacesTilesScoreLow() throws {
+        let (image, truth) = try Self.tinyFaces()
+        let detector = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights))
+        let tiling = try #require(TilingOptions.automatic(width: image.width, height: image.height, model: .shortRange))
+        #expect(tiling.secondLookScore == 0.5)
+        var without = tiling
+        without.secondLookScore = nil
+        let found = try detector.detect(image: image, tiling: tiling).detections
+        let missed = try detector.detect(image: image, tiling: without).detections
+        let (a, b) = (Self.score(found, truth), Self.score(missed, truth))
+        print("second look: recall \(a.recall), precision \(a.precision); none: recall \(b.recall), precision \(b.precision)")
+        #expect(a.precision == 1 && b.precision == 1)
+        #expect(a.recall >= b.recall + 0.2)
+        // Every face of 20 and 22 pixels.
+        #expect(Self.score(found, truth.filter { $0.side >= 20 }).recall == 1)
+        // Candidates from below the detector's threshold (0.5): tiles decode them for the
+        // second look, and the detector's own threshold is as it was after.
+        let whole = try detector.detect(image: image).detections
+        var lower = tiling
+        lower.secondLookScore = 0.35
+        let more = Self.score(try detector.detect(image: image, tiling: lower).detections, truth)
+        #expect(more.recall >= a.recall && more.precision == 1, "from 0.35: recall \(more.recall), precision \(more.precision)")
+        #expect(try detector.detect(image: image).detections == whole)
+    }
+
+    /// The second look's bookkeeping: a candidate mostly inside a face found already gets none;
+    /// two candidates of one face get one close-up (1.5 times the box, about its centre); a
+    /// close-up's face counts only at the tile threshold and over its candidate.
+    @Test func secondLooksAreDedupedAndChecked() {
+        func raw(_ score: Float, _ x: Float, _ y: Float, _ side: Float) -> RawDetection {
+            RawDetection(score: score, box: NormalizedRect(xMin: x, yMin: y, width: side, height: side), keypoints: KeypointList(count: 6))
+        }
+        let face = raw(0.9, 0.1, 0.1, 0.1)
+        let candidates = [raw(0.6, 0.12, 0.12, 0.05), raw(0.6, 0.5, 0.5, 0.02), raw(0.55, 0.501, 0.5, 0.02)]
+        let looks = FaceDetector.secondLooks(at: candidates, besides: [face], width: 1000, height: 1000, minSuppressionThreshold: 0.3)
+        #expect(looks.count == 1)
+        if let look = looks.first {
+            #expect(abs(look.region.width - 30) < 0.1 && abs(look.region.height - 30) < 0.1)
+            #expect(abs(look.region.centerX - 510) < 1 && abs(look.region.centerY - 510) < 1)
+        }
+        func result(_ d: RawDetection) -> FaceDetectorResult {
+            var r = FaceDetectorResult()
+            r.detections = [Detection(boundingBox: BoundingBox(d.box, imageWidth: 1000, imageHeight: 1000),
+                                      relativeBoundingBox: d.box, score: d.score, keypoints: d.keypoints)]
+            return r
+        }
+        let c = candidates[1]
+        #expect(FaceDetector.secondLookFaces([result(raw(0.8, 0.5, 0.5, 0.021))], candidates: [c], minScore: 0.75).count == 1)
+        #expect(FaceDetector.secondLookFaces([result(raw(0.7, 0.5, 0.5, 0.021))], candidates: [c], minScore: 0.75).isEmpty)
+        #expect(FaceDetector.secondLookFaces([result(raw(0.9, 0.3, 0.3, 0.02))], candidates: [c], minScore: 0.75).isEmpty)
+        #expect(throws: DetectorError.self) {
+            var bad = TilingOptions(tileSizes: [128])
+            bad.secondLookScore = 2
+            _ = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights))
+                .detect(image: try RGBImage(width: 256, height: 256), tiling: bad)
+        }
+    }
 }

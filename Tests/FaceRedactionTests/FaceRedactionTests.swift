@@ -311,6 +311,33 @@ import Testing
         #expect(try confirming.masks(inVideoFrame: blank, timestampInMilliseconds: 33).count == 2)
     }
 
+    /// A video detection under `confirmationScore`, of no confirmed face, is masked only if the
+    /// second opinion finds a face there too. With `confirmationScore` 0.95 the photo's faces
+    /// (0.96 and 0.87) are one confirmed and one not: a second opinion that finds nothing (a score
+    /// of 0.99 asked) dismisses the second; the default, the full-range model, finds it (0.88);
+    /// `.off` masks it unasked. The confirmed face is masked whatever the second opinion says.
+    @Test func unconfirmedDetectionsNeedASecondOpinion() throws {
+        let image = try Self.photo()
+        let strict = FaceDetectorOptions(weightsPath: Self.weights, minDetectionConfidence: 0.99)
+        func masks(_ opinion: FaceRedactor.SecondOpinion) throws -> (masks: [RedactionMask], dismissed: Int) {
+            let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), tiled: false,
+                                            confirmationScore: 0.95, secondOpinion: opinion, jobs: 1)
+            var all: [RedactionMask] = []
+            for i in 0..<3 { all = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: 33 * i) }
+            return (all, redactor.statistics.detectionsDismissed)
+        }
+        let dismissed = try masks(.detector(strict))
+        #expect(dismissed.masks.count == 1 && dismissed.masks.allSatisfy(\.isConfirmed) && dismissed.dismissed == 3)
+        // The confirmed face is the left one (x about 156 of 1280).
+        #expect(dismissed.masks.allSatisfy { $0.box.xMin < 0.3 })
+        let seconded = try masks(.otherModel)
+        #expect(seconded.masks.count == 2 && seconded.dismissed == 0)
+        let unasked = try masks(.off)
+        #expect(unasked.masks.count == 2 && unasked.dismissed == 0)
+        #expect(try FaceRedactor(jobs: 1).usesSecondOpinion)
+        #expect(try !FaceRedactor(secondOpinion: .off, jobs: 1).usesSecondOpinion)
+    }
+
     /// The look-behind neither spreads nor backfills a face that is never confirmed (a palm
     /// taken for a face on frames 6 and 7); a face confirmed on a later frame (its second
     /// sighting) is backfilled as before.

@@ -91,16 +91,20 @@ def iou(a, b):
 
 def match(truth, found, threshold):
     """Greedy one-to-one matching, best IoU first; returns the number of matched pairs."""
+    return len(matched(truth, found, threshold))
+
+
+def matched(truth, found, threshold):
+    """Greedy one-to-one matching, best IoU first; returns {truth index: found index}."""
     pairs = sorted(((iou(t, f), i, j) for i, t in enumerate(truth) for j, f in enumerate(found)), reverse=True)
-    used_t, used_f, n = set(), set(), 0
+    used_f, out = set(), {}
     for v, i, j in pairs:
         if v < threshold:
             break
-        if i not in used_t and j not in used_f:
-            used_t.add(i)
+        if i not in out and j not in used_f:
             used_f.add(j)
-            n += 1
-    return n
+            out[i] = j
+    return out
 
 
 def blazeface_boxes(path, *args):
