@@ -60,6 +60,9 @@ struct Redact: ParsableCommand {
     @Flag(help: "The same as --tiles off: the whole frame only (faster, misses small faces).")
     var noTiles = false
 
+    @Flag(help: "Video: mask every detection the detector doubts (under --confirmation-score), without asking the other model first. By default such a detection, away from any confirmed face, is masked only if the other model (full range for short, short for full) also finds a face there.")
+    var noSecondOpinion = false
+
     @Option(help: "Video: the score a face needs once before it stays masked when lost, is held while hidden, or is masked on the frames before it was found (0...1). Lower treats more of what the detector doubts (a palm, a cat's face) as faces.")
     var confirmationScore: Float = 0.7
 
@@ -120,7 +123,8 @@ struct Redact: ParsableCommand {
             return try FaceRedactor(
                 detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: threshold),
                 options: RedactionOptions(mode: mode, ellipse: !boxes, maskScale: maskScale),
-                linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore, jobs: jobs.value)
+                linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore,
+                secondOpinion: noSecondOpinion ? .off : .otherModel, jobs: jobs.value)
         } catch { throw ToolError(error.description) }
     }
 
