@@ -239,7 +239,12 @@ static void run_encoder(Session *s, const uint8_t *pixels, uint32_t width, uint3
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (icc != NULL && icc_size > 0) {
         if (icc_size > 0x7fffffff) png_error(png, "the ICC profile is too large");
-        // libpng checks the profile here and, when it is malformed, warns and leaves it out.
+        // libpng checks the profile here and, when it is malformed, warns and leaves it out. Its
+        // list of "known incorrect" sRGB profiles (early HP/Microsoft ones, common in photos) is
+        // a nag, not a fault: such a profile is copied as the input had it.
+#if defined(PNG_SKIP_sRGB_CHECK_PROFILE) && defined(PNG_SET_OPTION_SUPPORTED)
+        png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
+#endif
         png_set_iCCP(png, info, "ICC Profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
         if (!png_get_valid(png, info, PNG_INFO_iCCP)) png_error(png, "libpng refused the ICC profile as malformed");
     }

@@ -159,10 +159,17 @@ struct Redact: ParsableCommand {
         let faces: Int
         do { faces = try redactor.redact(image: &photo.image) } catch { throw ToolError("\(source): \(error.description)") }
         let exif = keepMetadata ? (keepLocation ? photo.exif : photo.exif?.removingLocation()) : nil
+        let quality = jpegQuality ?? photo.jpegQuality ?? ImageFile.defaultJPEGQuality
         do {
-            try ImageFile.write(photo.image, to: target, format: format, exif: exif, iccProfile: photo.iccProfile,
-                                jpegQuality: jpegQuality ?? photo.jpegQuality ?? ImageFile.defaultJPEGQuality)
-        } catch { throw ToolError("\(error)") }
+            try ImageFile.write(photo.image, to: target, format: format, exif: exif, iccProfile: photo.iccProfile, jpegQuality: quality)
+        } catch {
+            // A colour profile the encoder refuses as malformed does not cost the photo: it is written without it.
+            guard photo.iccProfile != nil, case .cannotEncode = error else { throw ToolError("\(error)") }
+            do { try ImageFile.write(photo.image, to: target, format: format, exif: exif, iccProfile: nil, jpegQuality: quality) } catch {
+                throw ToolError("\(error)")
+            }
+            printError("\(source): written without its colour profile, which the encoder refused (\(error))")
+        }
         return faces
     }
 
@@ -202,7 +209,8 @@ struct Redact: ParsableCommand {
                 }
             } catch {
                 progress?.clear()
-                FileHandle.standardError.write(Data("redact: skipped \(path): \(error)\n".utf8))
+                let reason = "\(error)"   // most errors name the file already
+                FileHandle.standardError.write(Data("redact: skipped \(reason.hasPrefix(path) ? reason : "\(path): \(reason)")\n".utf8))
                 skipped += 1
             }
         }
