@@ -33,9 +33,10 @@ import Testing
         let rows = try Self.table()
         let top = try CLITests.run(["--help"])
         // Every subcommand has a row.
-        let subcommands = top.lines.drop { $0 != "SUBCOMMANDS:" }.dropFirst().compactMap { line -> String? in
+        let subcommands = top.lines.drop { $0 != "SUBCOMMANDS:" }.dropFirst().prefix { $0.hasPrefix("  ") }.compactMap { line -> String? in
             let name = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init)
-            return line.hasPrefix("  ") ? name : nil
+            // Not a wrapped abstract, nor the closing "See 'blazeface help <subcommand>'".
+            return line.hasPrefix("  ") && !line.hasPrefix("   ") && !line.contains("blazeface help") ? name : nil
         }
         #expect(Set(rows.map(\.command)) == Set(subcommands.filter { $0 != "help" }), "\(subcommands)")
         for row in rows {
@@ -74,7 +75,7 @@ import Testing
             (["detect", "--max-faces", "0", tiny], "--max-faces", "at least 1"),
             (["detect", "--every", "0", tiny], "--every", "1...1000"),
             (["track", "--every", "5000", tiny], "--every", "1...1000"),
-            (["redact", "--threshold", "-1", tiny, "/tmp/x.png"], "--threshold", "0...1"),
+            (["redact", "--threshold", "1.5", tiny, "/tmp/x.png"], "--threshold", "0...1"),
             (["analyze", "--min-face-size", "3", tiny], "--min-face-size", "0...1"),
             (["analyze", "--max-faces", "65", tiny], "--max-faces", "1...64"),
             (["landmarks", "--min-detection-confidence", "nan", tiny], "--min-detection-confidence", "0...1"),
