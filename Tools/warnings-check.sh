@@ -18,4 +18,4 @@ if [ -n "$own" ]; then
     printf '%s\n' "$own"
     exit 1
 fi
-echo "warnings-check: no warning from this package's targets (release and tests, from clean)"
+echo "warnings-check: no warning from this package's targets (release and tests, built in $scratch)"
