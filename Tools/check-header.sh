@@ -11,3 +11,24 @@ for target in "--target=aarch64-linux-gnu" "--target=arm64-apple-macos15" "--tar
     clang $target "${flags[@]}" "$header"
     echo "check-header: CVectorFMA.h compiles for $target"
 done
+
+# Code generation too (issue 34): clang's ABI warnings (-Wpsabi) come only when a function is
+# emitted, so every helper the header defines for a target is emitted once (its address taken),
+# warnings as errors. The helpers a target's branches do not define are left out.
+dir="$(mktemp -d "${TMPDIR:-/tmp}/check-header.XXXXXX")"
+trap 'rm -rf "$dir"' EXIT
+names=$(grep -oE '^static inline.*\bbf_[a-z0-9_]+\(' "$header" | grep -oE 'bf_[a-z0-9_]+\($' | tr -d '(' | sort -u)
+for target in "--target=x86_64-linux-gnu" "--target=x86_64-linux-gnu -march=haswell" "--target=x86_64-linux-gnu -march=skylake-avx512" \
+              "--target=aarch64-linux-gnu"; do
+    keep="$names"
+    for _ in 1 2; do
+        { printf '#include "%s"\nvoid *bf_every_helper[] = {\n' "$header"; for n in $keep; do printf '    (void *)&%s,\n' "$n"; done; printf '};\n'; } > "$dir/all.c"
+        # shellcheck disable=SC2086
+        missing=$(clang $target -x c -std=c11 -O0 -c "$dir/all.c" -o /dev/null 2>&1 | grep -oE "undeclared identifier '[a-z0-9_]+'" | grep -oE "bf_[a-z0-9_]+" || true)
+        [ -z "$missing" ] && break
+        keep=$(comm -23 <(printf '%s\n' $keep) <(printf '%s\n' $missing | sort -u))
+    done
+    # shellcheck disable=SC2086
+    clang $target -x c -std=c11 -O0 -Wall -Wextra -Werror -c "$dir/all.c" -o /dev/null
+    echo "check-header: CVectorFMA.h's $(printf '%s\n' $keep | wc -l) helpers generate code without a warning for $target"
+done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Examples package and runs each example on the fixtures: DetectFaces over the fixture
-# photos, GooglyEyes on a panning video, LiveCamera for one second. Fails if one fails or prints
-# what it should not.
+# photos, GooglyEyes on a panning video, LiveCamera for one second, then each with bad arguments
+# (a usage line and exit 64). Fails if one fails or prints what it should not.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/blazeface-examples.XXXXXX")"
@@ -26,4 +26,22 @@ echo "$googly" | grep -q "8 frames, [1-9][0-9]* eyes drawn" || exit 1
 live=$("$bin/LiveCamera" "$photos/two_faces_1280x853.png" 1)
 echo "examples-check: $live"
 echo "$live" | grep -Eq "30 frames sent at 30 fps, [1-9][0-9]* results" || exit 1
+# Bad or missing arguments: a usage line and exit 64 (EX_USAGE), never a trap (issue 34).
+usage_exit() {
+    local status=0
+    "$@" >/dev/null 2>"$work/usage.txt" || status=$?
+    if [ "$status" -ne 64 ] || ! grep -q "^usage: " "$work/usage.txt"; then
+        echo "examples-check: $* exited $status, not 64 with a usage line:"; cat "$work/usage.txt"; exit 1
+    fi
+}
+usage_exit "$bin/DetectFaces"
+usage_exit "$bin/DetectFaces" /nonexistent
+usage_exit "$bin/PanningVideo"
+usage_exit "$bin/PanningVideo" /nonexistent.png "$work/x.y4m"
+usage_exit "$bin/GooglyEyes" "$work/in.y4m"
+usage_exit "$bin/GooglyEyes" /nonexistent.y4m "$work/x.y4m"
+usage_exit "$bin/LiveCamera"
+usage_exit "$bin/LiveCamera" /nonexistent.png
+usage_exit "$bin/LiveCamera" "$photos/two_faces_1280x853.png" soon
+echo "examples-check: bad arguments give a usage line and exit 64"
 echo "examples-check: passed"

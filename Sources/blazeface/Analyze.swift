@@ -32,29 +32,48 @@ struct Analyze: ParsableCommand {
     @Option(help: "Write a copy of the image with the contours and landmarks drawn (one image; needs --landmarks or --contours).")
     var annotate: String?
 
-    @Option(help: "ML Kit's performance mode: fast (short-range detector) or accurate (full-range).")
-    var performanceMode: PerformanceChoice = .fast
+    @Option(help: "The model: short (ML Kit's fast performance mode) or full (accurate, for small and distant faces) (default: short).")
+    var model: ModelChoice?
 
-    @Option(help: "Drop faces whose detection box is narrower than this fraction of the image width (0...1, ML Kit's minFaceSize).")
+    /// The old name of --model (ML Kit's fast or accurate), hidden, kept for a release.
+    @Option(help: .hidden)
+    var performanceMode: PerformanceChoice?
+
+    @Option(help: "Drop faces whose detection box is narrower than this fraction of the image width (0...1, ML Kit's minFaceSize; 0 keeps every face).")
     var minFaceSize: Float = 0.1
 
-    @Option(help: "At most this many faces per image (1...64), best first.")
-    var numFaces: Int = 4
+    @Option(help: "At most this many faces per image (1...64), best first (default: 4).")
+    var maxFaces: Int?
 
-    @Option(help: "The face detector's threshold (0...1).")
+    /// The old name of --max-faces, hidden, kept for a release.
+    @Option(help: .hidden)
+    var numFaces: Int?
+
+    @Option(help: "Drop faces scoring below this (0...1).")
     var minDetectionConfidence: Float = 0.5
 
-    @Option(help: "Threads each network may use (1...64), or auto (the cores this process may use, up to 4).")
+    @Option(help: "Threads each network may use: 1...64, or auto (the cores this process may use, at most 4).")
     var threads = ThreadCount(1)
 
-    @Option(help: "Faces analysed at the same time, each on its own networks (1...8; default: one per core, up to 4).")
-    var faceThreads: Int = FaceAnalysisPipeline.automaticFaceThreads
+    @Option(help: "Faces analysed at the same time, each on its own networks (1...8; default: one per core, at most 4).")
+    var faceThreads: Int?
 
     @Flag(help: "Ignore JPEG EXIF orientation (by default it is applied).")
     var noExifOrientation = false
 
-    @Option(help: "How the pixels must be turned to be upright (UIImage's names): up, right, down, left, upMirrored, rightMirrored, downMirrored, leftMirrored. As ML Kit reports them, results are in the upright picture's coordinates.")
-    var orientation: ImageOrientation?
+    @Option(help: "How the pixels must be turned to be upright (UIImage's names). As ML Kit reports them, results are in the upright picture's coordinates.")
+    var orientation: ImageOrientation = .up
+
+    /// --model, or its old name --performance-mode.
+    var detectorModel: FaceDetectorModel {
+        get throws {
+            let old = performanceMode.map { $0 == .fast ? ModelChoice.short : .full }
+            return try aliased(model, old, "--model", "--performance-mode")?.detectorModel ?? .shortRange
+        }
+    }
+
+    /// --max-faces, or its old name --num-faces.
+    var faceLimit: Int { get throws { try aliased(maxFaces, numFaces, "--max-faces", "--num-faces") ?? 4 } }
 
     func validate() throws {
         if annotate != nil {
@@ -62,18 +81,30 @@ struct Analyze: ParsableCommand {
             guard landmarks || contours else { throw ValidationError("--annotate draws landmarks and contours: add --landmarks or --contours") }
         }
         if images.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be given once") }
+        _ = try detectorModel
+        try checkRange(maxFaces, 1...64, "--max-faces")
+        try checkRange(numFaces, 1...64, "--num-faces")
+        _ = try faceLimit
+        try checkUnitInterval(minFaceSize, "--min-face-size")
+        try checkUnitInterval(minDetectionConfidence, "--min-detection-confidence")
+        try checkRange(faceThreads, 1...8, "--face-threads")
     }
 
     func run() throws {
         let options = FaceAnalyzerOptions(
-            performanceMode: performanceMode.mode, landmarkMode: landmarks ? .all : .none, contourMode: contours ? .all : .none,
+            performanceMode: try detectorModel == .shortRange ? .fast : .accurate, landmarkMode: landmarks ? .all : .none, contourMode: contours ? .all : .none,
             classificationMode: classify ? .all : .none, meshMode: mesh ? .all : .none, minFaceSize: minFaceSize,
             contourFaces: allContours ? .all : .mostProminent)
         let pipeline: FaceAnalysisPipeline
         do {
-            pipeline = try FaceAnalysisPipeline(options: options, numFaces: numFaces,
-                                                minFaceDetectionConfidence: minDetectionConfidence, threads: threads.value, faceThreads: faceThreads)
-        } catch { throw ToolError(error.description) }
+            pipeline = try FaceAnalysisPipeline(options: options, numFaces: try faceLimit,
+                                                minFaceDetectionConfidence: minDetectionConfidence, threads: threads.value,
+                                                faceThreads: faceThreads ?? FaceAnalysisPipeline.automaticFaceThreads)
+        } catch let error as FaceAnalysisError { throw ToolError(error.description) }
+        // The faces --min-face-size drops are counted by the detector alone, without it.
+        let unfiltered = minFaceSize > 0 ? try? FaceDetector(options: FaceDetectorOptions(
+            model: try detectorModel, minDetectionConfidence: minDetectionConfidence)) : nil
+        let limit = try faceLimit
         let items = InputList.expand(images)
         let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Detect.readStandardInput() : nil
         var failures = 0
@@ -85,11 +116,19 @@ struct Analyze: ParsableCommand {
                 case .file(let path): image = try Pictures.read(contentsOf: path, upright: !noExifOrientation)
                 case .standardInput: image = try Pictures.read(data: try (stdin ?? .success([])).get(), upright: !noExifOrientation)
                 }
-                if let turn = orientation, turn != .up {
-                    image = RGBImage(upright: image, orientation: turn)
+                if orientation != .up {
+                    image = RGBImage(upright: image, orientation: orientation)
                 }
                 let (result, line) = try Self.analyzedLine(image: name, image, pipeline: pipeline)
                 print(line)
+                if let unfiltered, result.faces.count < limit {
+                    let small = ((try? unfiltered.detect(image: image).detections) ?? []).filter { $0.relativeBoundingBox.width < minFaceSize }
+                    let dropped = min(small.count, limit - result.faces.count)
+                    if dropped > 0 {
+                        printError("\(name): \(dropped) smaller face(s) found and not analysed: narrower than --min-face-size \(minFaceSize) "
+                                   + "of the picture's width; --min-face-size 0 keeps them")
+                    }
+                }
                 if let annotate {
                     var canvas = image
                     AnalysisAnnotation.draw(result.faces.map(\.analysis), on: &canvas)
@@ -143,9 +182,7 @@ struct Analyze: ParsableCommand {
     }
 }
 
-/// `--performance-mode`: ML Kit's names.
+/// `--performance-mode`, the old name of `--model` in `analyze`: ML Kit's names.
 enum PerformanceChoice: String, ExpressibleByArgument, CaseIterable {
     case fast, accurate
-
-    var mode: FaceAnalyzerOptions.PerformanceMode { self == .fast ? .fast : .accurate }
 }

@@ -15,8 +15,11 @@ struct BenchAnalyze: ParsableCommand {
     @Option(help: "Threads per network, or auto (the cores this process may use, up to 4).")
     var threads = ThreadCount(1)
 
-    @Option(help: "Faces analysed at the same time, each on its own networks (1...8; default: one per core, up to 4).")
-    var faceThreads: Int = FaceAnalysisPipeline.automaticFaceThreads
+    @Option(name: .customLong("face-threads"), help: "Faces analysed at the same time, each on its own networks (1...8; default: one per core, at most 4).")
+    var faceThreadsOption: Int?
+
+    /// --face-threads, or one per core (at most 4).
+    var faceThreads: Int { faceThreadsOption ?? FaceAnalysisPipeline.automaticFaceThreads }
 
     @Option(help: "Timed iterations (after warm-up).")
     var iterations: Int = 100

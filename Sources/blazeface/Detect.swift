@@ -15,13 +15,13 @@ struct Detect: ParsableCommand {
     @Argument(help: "Images (format sniffed from the bytes), folders (searched recursively, sorted), or - for stdin.")
     var images: [String]
 
-    @Option(help: "Drop faces scoring below this (0...1; default 0.5 for short, 0.6 for full, as MediaPipe).")
+    @Option(help: "Drop faces scoring below this (0...1; default: 0.5 for short, 0.6 for full, as MediaPipe).")
     var minDetectionConfidence: Float?
 
     @Option(help: "Merge detections overlapping by more than this IoU (0...1).")
     var minSuppressionThreshold: Float = 0.3
 
-    @Option(help: "Report at most this many faces per image (at least 1).")
+    @Option(help: "Report at most this many faces per image (at least 1; default: no limit).")
     var maxFaces: Int?
 
     @Option(help: "Write a copy of the image with boxes, scores and keypoints drawn (one image only).")
@@ -39,16 +39,16 @@ struct Detect: ParsableCommand {
     @Option(help: "Tiled detection for small faces: auto (tiles of the model's input side for images larger than it, and of 2x and 3x it for images larger than 3x the input, plus the whole frame) or tile sides in pixels, comma-separated. Off by default (MediaPipe's untiled detection).")
     var tiles: String?
 
-    @Option(help: "How the pixels must be turned to be upright (UIImage's names): up, right, down, left, upMirrored, rightMirrored, downMirrored, leftMirrored. Results are in the stored image's coordinates. --rotation is an alias for the unmirrored four.")
-    var orientation: ImageOrientation?
+    @Option(help: "How the pixels must be turned to be upright (UIImage's names). Results are in the stored image's coordinates. --rotation is an alias for the unmirrored four.")
+    var orientation: ImageOrientation = .up
 
     @Option(help: "Detect only inside this normalized region: left,top,right,bottom in 0...1.")
     var region: String?
 
-    @Option(help: "Images processed in parallel, one detector each (1...64); output stays in input order.")
-    var jobs: Int = 1
+    @Option(help: "Images processed in parallel, one detector each: 1...64, or auto (the cores this process may use, at most 4); output stays in input order.")
+    var jobs = ThreadCount(1)
 
-    @Option(help: "Videos: detect on every K-th frame only (1...1000; default 1, every frame).")
+    @Option(help: "Videos: detect on every K-th frame only (1...1000; 1 is every frame).")
     var every: Int = 1
 
     @Flag(help: "Ignore JPEG EXIF orientation (by default it is applied, as a photo viewer does).")
@@ -64,13 +64,15 @@ struct Detect: ParsableCommand {
         }
         if tiles != nil {
             _ = try tileSizes()
-            guard rotation == 0, orientation == nil, region == nil else {
+            guard rotation == 0, orientation == .up, region == nil else {
                 throw ValidationError("--tiles cannot be combined with --rotation, --orientation or --region")
             }
         }
-        if orientation != nil, rotation != 0 { throw ValidationError("--orientation and --rotation cannot be combined") }
-        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be in 1...64") }
-        guard (1...1000).contains(every) else { throw ValidationError("--every must be in 1...1000") }
+        if orientation != .up, rotation != 0 { throw ValidationError("--orientation and --rotation cannot be combined") }
+        try checkUnitInterval(minDetectionConfidence, "--min-detection-confidence")
+        try checkUnitInterval(minSuppressionThreshold, "--min-suppression-threshold")
+        try checkPositive(maxFaces, "--max-faces")
+        try checkRange(every, 1...1000, "--every")
         if images.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be given once") }
         _ = try parsedRegion()
     }
@@ -99,8 +101,8 @@ struct Detect: ParsableCommand {
     func run() throws {
         let options = FaceDetectorOptions(model: model.detectorModel, weightsPath: weights, minDetectionConfidence: minDetectionConfidence,
                                           minSuppressionThreshold: minSuppressionThreshold, maxFaces: maxFaces)
-        let processing = ImageProcessingOptions(orientation: orientation
-                                                    ?? ImageOrientation(rotationDegrees: rotation) ?? .up,
+        let processing = ImageProcessingOptions(orientation: orientation != .up ? orientation
+                                                    : ImageOrientation(rotationDegrees: rotation) ?? .up,
                                                 regionOfInterest: try parsedRegion())
         let items = InputList.expand(images)
         if items.contains(where: { if case .file(let path) = $0 { Self.isVideo(path) } else { false } }) {
@@ -116,7 +118,7 @@ struct Detect: ParsableCommand {
         var failures = 0
         var annotated: (RGBImage, FaceDetectorResult)?
         do {
-            try OrderedBatch.run(count: items.count, jobs: jobs, makeState: { try FaceDetector(options: options) },
+            try OrderedBatch.run(count: items.count, jobs: jobs.value, makeState: { try FaceDetector(options: options) },
                                  work: { detector, i in
                 Self.process(items[i], stdin: stdin, detector: detector, processing: processing, tiles: tileSizes,
                              applyEXIF: applyEXIF, keepImage: wantImage)

@@ -12,14 +12,22 @@ struct Landmarks: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "MediaPipe's raw Face Landmarker view (478 points, blendshapes) of images, one JSON line per image; see analyze for the ML Kit view.")
 
-    @Argument(help: "Images (PNG, JPEG, PPM, PGM; sniffed; JPEG EXIF orientation applied).")
+    @Argument(help: "Images (PNG, JPEG, PPM, PGM, HEIC; sniffed), folders (searched recursively, sorted), or - for stdin.")
     var images: [String]
 
-    @Option(help: "At most this many faces (1...64).")
-    var numFaces: Int = 1
+    @Option(help: "At most this many faces per image (1...64), best first (default: 1, as MediaPipe).")
+    var maxFaces: Int?
 
-    @Option(help: "The face detector's threshold (0...1).")
-    var minFaceDetectionConfidence: Float = 0.5
+    /// The old name of --max-faces (MediaPipe's numFaces), hidden, kept for a release.
+    @Option(help: .hidden)
+    var numFaces: Int?
+
+    @Option(help: "Drop faces scoring below this (0...1; default: 0.5).")
+    var minDetectionConfidence: Float?
+
+    /// The old name of --min-detection-confidence (MediaPipe's minFaceDetectionConfidence), hidden, kept for a release.
+    @Option(help: .hidden)
+    var minFaceDetectionConfidence: Float?
 
     @Option(help: "The landmark network's face-presence threshold (0...1).")
     var minFacePresenceConfidence: Float = 0.5
@@ -27,25 +35,75 @@ struct Landmarks: ParsableCommand {
     @Flag(help: "Also run the blendshape model (52 scores per face).")
     var blendshapes = false
 
+    @Option(help: "Write a copy of the image with the 478 points drawn (one image only).")
+    var annotate: String?
+
+    @Option(help: "How the pixels must be turned to be upright (UIImage's names). As MediaPipe reports them, results are in the upright picture's coordinates.")
+    var orientation: ImageOrientation = .up
+
+    @Flag(help: "Ignore JPEG EXIF orientation (by default it is applied).")
+    var noExifOrientation = false
+
+    func validate() throws {
+        if annotate != nil, images.count != 1 { throw ValidationError("--annotate takes exactly one image") }
+        if images.filter({ $0 == "-" }).count > 1 { throw ValidationError("- (stdin) can be given once") }
+        try checkRange(maxFaces, 1...64, "--max-faces")
+        try checkRange(numFaces, 1...64, "--num-faces")
+        _ = try aliased(maxFaces, numFaces, "--max-faces", "--num-faces")
+        try checkUnitInterval(minDetectionConfidence, "--min-detection-confidence")
+        try checkUnitInterval(minFaceDetectionConfidence, "--min-face-detection-confidence")
+        _ = try aliased(minDetectionConfidence, minFaceDetectionConfidence, "--min-detection-confidence", "--min-face-detection-confidence")
+        try checkUnitInterval(minFacePresenceConfidence, "--min-face-presence-confidence")
+    }
+
     func run() throws {
         let landmarker: FaceLandmarker
         do {
             landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(
-                numFaces: numFaces, minFaceDetectionConfidence: minFaceDetectionConfidence,
+                numFaces: try aliased(maxFaces, numFaces, "--max-faces", "--num-faces") ?? 1,
+                minFaceDetectionConfidence: try aliased(minDetectionConfidence, minFaceDetectionConfidence,
+                                                        "--min-detection-confidence", "--min-face-detection-confidence") ?? 0.5,
                 minFacePresenceConfidence: minFacePresenceConfidence, outputFaceBlendshapes: blendshapes))
-        } catch { throw ToolError(error.description) }
+        } catch let error as DetectorError { throw ToolError(error.description) }
+        let items = InputList.expand(images)
+        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Detect.readStandardInput() : nil
         var failures = 0
-        for path in images {
+        for item in items {
+            let name = item.name
             do {
-                let image = try Pictures.read(contentsOf: path, upright: true)
-                print(Self.line(image: path, result: try landmarker.detect(image: image)))
+                var image: RGBImage
+                switch item {
+                case .file(let path): image = try Pictures.read(contentsOf: path, upright: !noExifOrientation)
+                case .standardInput: image = try Pictures.read(data: try (stdin ?? .success([])).get(), upright: !noExifOrientation)
+                }
+                if orientation != .up { image = RGBImage(upright: image, orientation: orientation) }
+                let result = try landmarker.detect(image: image)
+                print(Self.line(image: name, result: result))
+                if let annotate {
+                    var canvas = image
+                    Self.draw(result, on: &canvas)
+                    do { try PNG.write(canvas, to: annotate) } catch { throw ToolError(error.description) }
+                }
             } catch let error as ImageError {
-                printError(error.description); failures += 1
+                printError(item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description)
+                failures += 1
             } catch let error as DetectorError {
-                printError("\(path): \(error.description)"); failures += 1
+                printError("\(name): \(error.description)"); failures += 1
             }
+            fflush(nil)
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// The 478 points of each face as dots (for `--annotate`).
+    static func draw(_ result: FaceLandmarkerResult, on image: inout RGBImage) {
+        let radius = Double(max(1, min(image.width, image.height) / 400))
+        let (w, h) = (Double(image.width), Double(image.height))
+        for face in result.faces {
+            for p in face.landmarks {
+                image.fillCircle(centerX: Double(p.x) * w, centerY: Double(p.y) * h, radius: radius, color: (0, 255, 255))
+            }
+        }
     }
 
     /// {"image":P,"width":W,"height":H,"faces":[{"presence":F,"landmarks":[[x,y,z],...478],

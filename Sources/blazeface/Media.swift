@@ -1,5 +1,6 @@
 import BlazeImageIO
 import BlazeVideoIO
+import ArgumentParser
 import Foundation
 
 /// What a path holds, told by its first bytes (never by its name): what every command reads.
@@ -46,7 +47,7 @@ enum VideoMedia {
     static func checkOutput(_ path: String) throws {
         let ext = (path as NSString).pathExtension.lowercased()
         guard path == "-" || ext == "y4m" || containerExtensions.contains(ext) else {
-            throw ToolError("\(path): unknown output type .\(ext); use .y4m (or -), or " + containerExtensions.map { "." + $0 }.joined(separator: ", "))
+            throw ValidationError("\(path): unknown output type .\(ext); use .y4m (or -), or " + containerExtensions.map { "." + $0 }.joined(separator: ", "))
         }
     }
 
@@ -97,8 +98,8 @@ func refuseOverwriting(input: String, with output: String) throws {
     guard input != "-", output != "-" else { return }
     var a = stat(), b = stat()
     if stat(input, &a) == 0, stat(output, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino {
-        throw ToolError("\(output) is the input \(input): choose another output (the input is never overwritten)")
+        throw ValidationError("\(output) is the input \(input): choose another output (the input is never overwritten)")
     }
     let (i, o) = ((input as NSString).standardizingPath, (output as NSString).standardizingPath)
-    if i == o { throw ToolError("\(output) is the input: choose another output (the input is never overwritten)") }
+    if i == o { throw ValidationError("\(output) is the input: choose another output (the input is never overwritten)") }
 }

@@ -31,3 +31,36 @@ struct ThreadCount: ExpressibleByArgument, CustomStringConvertible {
 extension ImageOrientation: ExpressibleByArgument {}
 extension RedactionOptions.Mode: ExpressibleByArgument {}
 extension VideoWriteOptions.Codec: ExpressibleByArgument {}
+
+// MARK: - One name per concept, usage errors that name the flag
+
+/// An option's value under its canonical name or its old, hidden spelling (kept for a release):
+/// giving both is a usage error.
+func aliased<T>(_ canonical: T?, _ old: T?, _ canonicalName: String, _ oldName: String) throws -> T? {
+    if canonical != nil, old != nil {
+        throw ValidationError("\(oldName) is the old name of \(canonicalName): give only \(canonicalName)")
+    }
+    return canonical ?? old
+}
+
+/// A usage error naming `flag` unless `value` (when given) is a finite number in 0...1.
+func checkUnitInterval(_ value: Float?, _ flag: String) throws {
+    guard let value else { return }
+    guard value.isFinite, (0...1).contains(value) else { throw ValidationError("\(flag) must be a number in 0...1, not \(value)") }
+}
+
+/// A usage error naming `flag` unless `value` (when given) is in `range`.
+func checkRange(_ value: Int?, _ range: ClosedRange<Int>, _ flag: String) throws {
+    guard let value else { return }
+    guard range.contains(value) else { throw ValidationError("\(flag) must be in \(range.lowerBound)...\(range.upperBound), not \(value)") }
+}
+
+/// A usage error naming `flag` unless `value` (when given) is at least 1.
+func checkPositive(_ value: Int?, _ flag: String) throws {
+    guard let value else { return }
+    guard value >= 1 else { throw ValidationError("\(flag) must be at least 1, not \(value)") }
+}
+
+/// The flag as the user typed it, of a canonical name and its old spelling: the old one when
+/// only that was given.
+func typed(_ canonicalName: String, _ oldName: String, oldGiven: Bool) -> String { oldGiven ? oldName : canonicalName }

@@ -27,16 +27,20 @@ struct Redact: ParsableCommand {
     @Argument(help: "Where to write: a photo, a folder, a video, or - (Y4M on stdout).")
     var output: String
 
-    @Option(help: "What fills a face: blur (default), pixelate or solid (black).")
+    @Option(help: "What fills a face: blur, pixelate or solid (black).")
     var mode: RedactionOptions.Mode = .blur
 
     @Flag(help: "Mask whole boxes instead of the ellipses inside them.")
     var boxes = false
 
-    @Option(help: "The mask's size over the face box's (1...4; default 1.3).")
+    @Option(help: "The mask's size over the face box's (1...4).")
     var maskScale: Float = 1.3
 
-    @Option(help: "Detection threshold (0...1; default the model's: 0.5 short, 0.6 full).")
+    @Option(help: "Drop faces scoring below this (0...1; default: 0.5 for short, 0.6 for full, as MediaPipe).")
+    var minDetectionConfidence: Float?
+
+    /// The old name of --min-detection-confidence, hidden, kept for a release.
+    @Option(help: .hidden)
     var threshold: Float?
 
     @Option(help: "The model: short or full.")
@@ -45,7 +49,7 @@ struct Redact: ParsableCommand {
     @Option(help: "Video: frames a lost face stays masked (0...100).")
     var linger: Int = 5
 
-    @Option(help: "Video: search every tile (new small faces) once every K frames, a share of them on each frame; the whole frame and the tracked faces are searched on every frame (1...100).")
+    @Option(help: "Video: search every tile (new small faces) once every K frames, a share of them on each frame; the whole frame and the tracked faces are searched on every frame (1...100: unlike detect's and track's --every, no frame is skipped).")
     var every: Int = 16
 
     @Option(help: "Regions (tiles, tracked faces) searched at once, each on its own copy of the network: auto (the available cores, at most 4) or 1...64.")
@@ -91,15 +95,18 @@ struct Redact: ParsableCommand {
     var noProgress = false
 
     func validate() throws {
-        guard (0...100).contains(linger) else { throw ValidationError("--linger must be in 0...100") }
-        guard (1...100).contains(every) else { throw ValidationError("--every must be in 1...100") }
-        guard (0...300).contains(lookBehind ?? 0) else { throw ValidationError("--look-behind must be in 0...300") }
-        guard maskScale.isFinite, (1...4).contains(maskScale) else { throw ValidationError("--mask-scale must be in 1...4") }
-        guard (1...100).contains(jpegQuality ?? 90) else { throw ValidationError("--jpeg-quality must be in 1...100") }
-        guard (0...63).contains(crf ?? 0) else { throw ValidationError("--crf must be in 0...63") }
+        try checkRange(linger, 0...100, "--linger")
+        try checkRange(every, 1...100, "--every")
+        try checkRange(lookBehind, 0...300, "--look-behind")
+        guard maskScale.isFinite, (1...4).contains(maskScale) else { throw ValidationError("--mask-scale must be in 1...4, not \(maskScale)") }
+        try checkRange(jpegQuality, 1...100, "--jpeg-quality")
+        try checkRange(crf, 0...63, "--crf")
+        try checkUnitInterval(minDetectionConfidence, "--min-detection-confidence")
+        try checkUnitInterval(threshold, "--threshold")
+        _ = try aliased(minDetectionConfidence, threshold, "--min-detection-confidence", "--threshold")
         if keepLocation, !keepMetadata { throw ValidationError("--keep-location needs --keep-metadata") }
         guard confirmationScore.isFinite, (0...1).contains(confirmationScore) else {
-            throw ValidationError("--confirmation-score must be in 0...1")
+            throw ValidationError("--confirmation-score must be a number in 0...1, not \(confirmationScore)")
         }
         _ = try tiling()
     }
@@ -119,9 +126,10 @@ struct Redact: ParsableCommand {
     /// each video (a video's tracks are its own).
     private func makeRedactor() throws -> FaceRedactor {
         let tiling = try tiling()
+        let minDetectionConfidence = try aliased(minDetectionConfidence, threshold, "--min-detection-confidence", "--threshold")
         do {
             return try FaceRedactor(
-                detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: threshold),
+                detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: minDetectionConfidence),
                 options: RedactionOptions(mode: mode, ellipse: !boxes, maskScale: maskScale),
                 linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore,
                 secondOpinion: noSecondOpinion ? .off : .otherModel, jobs: jobs.value)
@@ -147,9 +155,9 @@ struct Redact: ParsableCommand {
     /// only with --keep-metadata, and its location only with --keep-location.
     private func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String) throws -> Int {
         guard let format = ImageFormat.forOutput(path: target) else {
-            throw ToolError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", "))
+            throw ValidationError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", "))
         }
-        if keepMetadata, format == .pnm { throw ToolError("\(target): --keep-metadata needs JPEG or PNG output: PPM holds no metadata") }
+        if keepMetadata, format == .pnm { throw ValidationError("\(target): --keep-metadata needs JPEG or PNG output: PPM holds no metadata") }
         var photo: Photo
         do { photo = try Pictures.readPhoto(contentsOf: source) } catch { throw ToolError("\(error)") }
         let faces: Int

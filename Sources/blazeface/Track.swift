@@ -16,7 +16,7 @@ struct Track: ParsableCommand {
     @Argument(help: "A video, a .y4m file, - for stdin, or a folder of numbered PNGs.")
     var input: String
 
-    @Option(help: "Run the full detector every K frames; in between, search only around tracked faces (1 = every frame).")
+    @Option(help: "Run the full detector every K frames; in between, search only around tracked faces (1...1000; 1 is every frame).")
     var every: Int = 1
 
     @Option(help: "Write the frames with boxes and IDs drawn: a video (.y4m, or .mp4, .mov, .mkv, .webm with the input's audio), or a folder for numbered PNGs.")
@@ -28,7 +28,7 @@ struct Track: ParsableCommand {
     @Option(help: "Frames per second of a PNG folder (for timestamps).")
     var fps: Double = 30
 
-    @Option(help: "Frames a face may be missing and keep its ID.")
+    @Option(help: "Frames a face may be missing and keep its ID (0...1000).")
     var maxMissing: Int = 3
 
     @Flag(inversion: .prefixedNo, help: "Give faces tracking IDs (ML Kit's isTrackingEnabled).")
@@ -37,10 +37,10 @@ struct Track: ParsableCommand {
     @Flag(help: "Smooth boxes and keypoints with a one-euro filter.")
     var smooth = false
 
-    @Option(help: "Drop faces scoring below this (0...1; default 0.5 short, 0.6 full).")
+    @Option(help: "Drop faces scoring below this (0...1; default: 0.5 for short, 0.6 for full, as MediaPipe).")
     var minDetectionConfidence: Float?
 
-    @Option(help: "Report at most this many faces per frame.")
+    @Option(help: "Report at most this many faces per frame (at least 1; default: no limit).")
     var maxFaces: Int?
 
     @Option(help: "A weights file (default: the bundled weights of --model).")
@@ -55,13 +55,16 @@ struct Track: ParsableCommand {
     @Option(help: "With --compare: alternate the two runs this many times and keep each one's fastest.")
     var rounds: Int = 3
 
-    @Option(help: "How each frame's pixels must be turned to be upright (UIImage's names: up, right, down, left, upMirrored, rightMirrored, downMirrored, leftMirrored); frames are turned upright first, and results are in the upright frames' coordinates.")
-    var orientation: ImageOrientation?
+    @Option(help: "How each frame's pixels must be turned to be upright (UIImage's names); frames are turned upright first, and results are in the upright frames' coordinates.")
+    var orientation: ImageOrientation = .up
 
     func validate() throws {
-        guard (1...1000).contains(every) else { throw ValidationError("--every must be in 1...1000") }
-        guard fps > 0, fps <= 1000, fps.isFinite else { throw ValidationError("--fps must be in (0, 1000]") }
-        guard (1...100).contains(rounds) else { throw ValidationError("--rounds must be in 1...100") }
+        try checkRange(every, 1...1000, "--every")
+        guard fps > 0, fps <= 1000, fps.isFinite else { throw ValidationError("--fps must be in (0, 1000], not \(fps)") }
+        try checkRange(rounds, 1...100, "--rounds")
+        try checkUnitInterval(minDetectionConfidence, "--min-detection-confidence")
+        try checkPositive(maxFaces, "--max-faces")
+        try checkRange(maxMissing, 0...1000, "--max-missing")
         if compare, annotate != nil { throw ValidationError("--compare and --annotate do not go together") }
     }
 
@@ -79,7 +82,7 @@ struct Track: ParsableCommand {
     func run() throws {
         if let annotate { try refuseOverwriting(input: input, with: annotate) }
         let source: any FrameSource
-        do { source = try openFrameSource(input, fps: fps) } catch let e as ImageError { throw ToolError("\(input): \(e.description)") }
+        do { source = try openFrameSource(input, fps: fps) } catch let e as ImageError { throw ToolError(e.description.hasPrefix("\(input): ") ? e.description : "\(input): \(e.description)") }
         if compare { return try TrackComparison(command: self).run(source) }
         let tracker = try makeTracker(every: every)
         var sink: AnnotatedSink?
@@ -87,7 +90,7 @@ struct Track: ParsableCommand {
         let clock = ContinuousClock()
         var busy = Duration.zero
         do {
-            let turn = orientation ?? .up
+            let turn = orientation
             while let (stored, timestamp) = try source.next() {
                 let image = turn == .up ? stored : RGBImage(upright: stored, orientation: turn)
                 let start = clock.now
@@ -138,7 +141,7 @@ struct AnnotatedSink {
         } else if let decoded = source as? DecodedFrames {
             video = try VideoMedia.sink(path, for: decoded.source, options: VideoWriteOptions())
         } else {
-            throw ToolError("\(path): annotate a folder of PNGs as .y4m, or as a folder")
+            throw ValidationError("\(path): annotate a folder of PNGs as .y4m, or as a folder")
         }
     }
 

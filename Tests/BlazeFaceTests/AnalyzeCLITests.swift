@@ -1,3 +1,5 @@
+import BlazeImage
+import BlazeImageIO
 import Foundation
 import Testing
 
@@ -40,5 +42,25 @@ import Testing
         }
         #expect((run.lines.first ?? "").contains("\"headEulerAngles\":{"))
         #expect(try CLITests.run(["analyze", astronaut, "--annotate", "/tmp/x.png"]).status != 0)
+    }
+
+    /// A face the detector finds but `--min-face-size` (0.1 by default) drops is not dropped in
+    /// silence: one line on stderr says how many and which option keeps them; the JSON is as before.
+    @Test func facesTheMinimumSizeDropsAreNamedOnStderr() throws {
+        let astronaut = try PNG.read(contentsOf: Goldens.root.appendingPathComponent("images/astronaut.png").path)
+        var pixels = [UInt8](repeating: 128, count: 1200 * 600 * 3)   // the face 0.09 of the width
+        for y in 0..<astronaut.height {
+            pixels.replaceSubrange((y + 44) * 1200 * 3..<((y + 44) * 1200 + astronaut.width) * 3,
+                                   with: astronaut.pixels[y * astronaut.width * 3..<(y + 1) * astronaut.width * 3])
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("analyze-small-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try PNG.write(try RGBImage(width: 1200, height: 600, pixels: pixels), to: path)
+        let dropped = try CLITests.run(["analyze", path, "--model", "full"])
+        #expect(dropped.status == 0 && dropped.lines.count == 1 && dropped.lines[0].hasSuffix("\"faces\":[]}"))
+        #expect(dropped.stderr.contains("1 smaller face(s)") && dropped.stderr.contains("--min-face-size 0 keeps them")
+                && dropped.stderr.split(separator: "\n").count == 1, "\(dropped.stderr)")
+        let kept = try CLITests.run(["analyze", path, "--model", "full", "--min-face-size", "0"])
+        #expect(kept.status == 0 && kept.stderr.isEmpty && kept.lines.first?.contains("\"boundingBox\"") == true, "\(kept.stderr)")
     }
 }

@@ -5,7 +5,7 @@ The issue's "Done when" bars on photos nobody tuned against: the same images as
 check_landmarks_agreement.py (check_agreement.py's seeded recipes; image i from
 numpy.random.default_rng([seed, i]) alone, written as PNG), the Tasks FaceLandmarker (IMAGE mode,
 num_faces 4, blendshapes and facial transformation matrices on, the official face_landmarker.task)
-against our ML Kit pipeline with MediaPipe's raw outputs (`blazeface analyze --mesh --num-faces 4
+against our ML Kit pipeline with MediaPipe's raw outputs (`blazeface analyze --mesh --max-faces 4
 --min-face-size 0`) on the same pixels. Per image: the number of faces; per face, in order, mesh x
 and y within 2e-3, blendshape scores within 1e-2, transformation matrix entries within 1e-2. Prints
 the largest differences seen.
@@ -38,7 +38,7 @@ def main():
     paths, recipes = landmarker_reference.seeded_images(args.seed, args.count, args.out)
     theirs = landmarker_reference.tasks_face_landmarker(args.bundle, paths, matrices=True)
 
-    out = subprocess.run([args.cli, "analyze", "--mesh", "--num-faces", "4", "--min-face-size", "0"] + paths,
+    out = subprocess.run([args.cli, "analyze", "--mesh", "--max-faces", "4", "--min-face-size", "0"] + paths,
                          capture_output=True, text=True)
     ours = {}
     for line in out.stdout.splitlines():

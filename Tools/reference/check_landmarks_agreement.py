@@ -6,7 +6,7 @@ and rescales, rotations, flips, multi-face composites with tiny, huge and border
 photometric changes, grayscale, JPEG artefacts, noise, gradients, face-free photos, extreme
 aspect ratios; image i from numpy.random.default_rng([seed, i]) alone), writes them as PNG,
 runs the Tasks FaceLandmarker (IMAGE mode, num_faces 4, blendshapes on, the official
-face_landmarker.task bundle) and our CLI (`blazeface landmarks --num-faces 4 --blendshapes`)
+face_landmarker.task bundle) and our CLI (`blazeface landmarks --max-faces 4 --blendshapes`)
 on the same pixels, and compares per image: the number of faces; per face, in order, every
 landmark's x and y within 2e-3 (the issue's bar) and every blendshape score within 1e-2. It
 also reports the largest differences seen and how many faces were bit-identical.
@@ -39,7 +39,7 @@ def main():
     paths, recipes = landmarker_reference.seeded_images(args.seed, args.count, args.out)
     theirs = landmarker_reference.tasks_face_landmarker(args.bundle, paths, matrices=False)
 
-    out = subprocess.run([args.cli, "landmarks", "--num-faces", "4", "--blendshapes"] + paths,
+    out = subprocess.run([args.cli, "landmarks", "--max-faces", "4", "--blendshapes"] + paths,
                          capture_output=True, text=True)
     ours = {}
     for line in out.stdout.splitlines():

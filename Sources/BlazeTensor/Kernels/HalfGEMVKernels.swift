@@ -21,7 +21,12 @@ public struct HalfPackedWeights: Sendable {
     let halves: AlignedBuffer<UInt16>
     let bias: AlignedBuffer<Float>
 
-    /// - Parameter weightsIO: `[taps][outputChannels]` (HWIO, the taps being the window's).
+    /// Packs float weights as halves; nil where this CPU has no fast half conversion.
+    /// - Parameters:
+    ///   - weightsIO: `[taps][outputChannels]` (HWIO, the taps being the window's).
+    ///   - bias: One value per output channel.
+    ///   - taps: The inputs summed per output.
+    ///   - outputChannels: The output channel count.
     public init?(weightsIO: [Float], bias: [Float], taps: Int, outputChannels: Int) {
         guard BuildTarget.hasFastHalfConversion else { return nil }
         let width = Self.blockWidth

@@ -58,7 +58,17 @@ public struct Conv2D: TensorOperator {
     /// fraction of its weights that are nonzero.
     public var sparseDensity: Double? { sparse?.density }
 
-    /// - Parameter weights: TFLite's OHWI layout, `[outputChannels, kh, kw, inputChannels]`.
+    /// A convolution with TFLite's CONV_2D semantics.
+    /// - Parameters:
+    ///   - weights: TFLite's OHWI layout, `[outputChannels, kh, kw, inputChannels]`.
+    ///   - bias: One value per output channel, or nil for none.
+    ///   - strideH: The vertical stride.
+    ///   - strideW: The horizontal stride.
+    ///   - padding: TFLite's SAME or VALID padding, or explicit pad rows and columns.
+    ///   - activation: The fused activation (none, ReLU or ReLU6).
+    ///   - residual: The fused skip connection (the second input), or nil for none.
+    ///   - prelu: A PRELU folded in (applied last, after the residual and activation), or nil.
+    ///   - kernels: The fastest kernels or the reference loops.
     public init(weights: Tensor, bias: Tensor?, strideH: Int, strideW: Int, padding: Padding,
                 activation: Activation, residual: Residual? = nil, prelu: PReLU? = nil,
                 kernels: KernelChoice = .fastest) throws(TensorError) {
@@ -214,7 +224,15 @@ public struct DepthwiseConv2D: TensorOperator {
     /// For 3x3 filters: channel blocks with the taps in the SIMD kernel's order.
     let packed3x3: PackedDepthwise3x3Weights?
 
-    /// - Parameter weights: TFLite's layout, `[1, kh, kw, channels]`.
+    /// A depthwise convolution with TFLite's DEPTHWISE_CONV_2D semantics.
+    /// - Parameters:
+    ///   - weights: TFLite's layout, `[1, kh, kw, channels]`.
+    ///   - bias: One value per channel, or nil for none.
+    ///   - strideH: The vertical stride.
+    ///   - strideW: The horizontal stride.
+    ///   - padding: TFLite's SAME or VALID padding, or explicit pad rows and columns.
+    ///   - activation: The fused activation (none, ReLU or ReLU6).
+    ///   - kernels: The fastest kernels or the reference loops.
     public init(weights: Tensor, bias: Tensor?, strideH: Int, strideW: Int, padding: Padding,
                 activation: Activation, kernels: KernelChoice = .fastest) throws(TensorError) {
         guard weights.shape.rank == 4, weights.shape[0] == 1 else {

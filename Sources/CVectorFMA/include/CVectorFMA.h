@@ -8,6 +8,19 @@
 #ifndef C_VECTOR_FMA_H
 #define C_VECTOR_FMA_H
 
+// -Wpsabi ("AVX vector argument of type ... without 'avx512f' enabled changes the ABI") is
+// clang's warning that a 32- or 64-byte vector passed by value is passed differently by code
+// built with and without AVX (AVX-512), which matters when a function is called across
+// translation units built for different CPUs. Clang checks it at each call site before
+// inlining, so the calls between these helpers (bf_load16_first -> bf_first_lanes16,
+// bf_fma16_exact -> bf_fma16, bf_round_even8 in the OpenCV positions) warn whenever the including
+// module is built without AVX-512 (an AVX2 or portable build). Every function here is `static
+// inline` (internal linkage, always inlined): no call ever crosses a translation unit, so no
+// ABI is ever shared and the warning cannot apply. It is silenced for this header only, with
+// no change to the code (the generated instructions, and so every result, are the same).
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpsabi"
+
 typedef float bf_float8 __attribute__((ext_vector_type(8)));
 typedef float bf_float4 __attribute__((ext_vector_type(4)));
 typedef float bf_float16 __attribute__((ext_vector_type(16)));
@@ -718,5 +731,7 @@ static inline long bf_warp_yuv420_interior(const int *positions, long count, con
 #undef BF_YUV_TAP
     return count;
 }
+
+#pragma clang diagnostic pop
 
 #endif
