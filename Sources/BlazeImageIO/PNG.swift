@@ -58,8 +58,8 @@ public enum PNG {
         }
     }
 
-    /// Encodes the image as an 8-bit RGB, non-interlaced PNG.
-    public static func encode(_ image: RGBImage) throws(ImageError) -> [UInt8] {
+    /// The image's sides as libpng takes them, once its pixels are checked to fill them.
+    private static func sides(_ image: RGBImage) throws(ImageError) -> (UInt32, UInt32) {
         let expected = try RGBImage.byteCount(width: image.width, height: image.height)
         guard image.pixels.count == expected else {
             throw .pixelCountMismatch(expected: expected, actual: image.pixels.count)
@@ -67,6 +67,12 @@ public enum PNG {
         guard let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height) else {
             throw .encodingFailed("\(image.width)x\(image.height) is beyond the PNG format's size limit")
         }
+        return (width, height)
+    }
+
+    /// Encodes the image as an 8-bit RGB, non-interlaced PNG.
+    public static func encode(_ image: RGBImage) throws(ImageError) -> [UInt8] {
+        let (width, height) = try sides(image)
         var message = [CChar](repeating: 0, count: 256)
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
@@ -87,13 +93,7 @@ public enum PNG {
     public static func encode(_ image: RGBImage, exif: EXIFBlock?, iccProfile: [UInt8]?) throws(ImageError) -> [UInt8] {
         var png: [UInt8]
         if let iccProfile, !iccProfile.isEmpty {
-            let expected = try RGBImage.byteCount(width: image.width, height: image.height)
-            guard image.pixels.count == expected else {
-                throw .pixelCountMismatch(expected: expected, actual: image.pixels.count)
-            }
-            guard let width = UInt32(exactly: image.width), let height = UInt32(exactly: image.height) else {
-                throw .encodingFailed("\(image.width)x\(image.height) is beyond the PNG format's size limit")
-            }
+            let (width, height) = try sides(image)
             var message = [CChar](repeating: 0, count: 256)
             var output: UnsafeMutablePointer<UInt8>?
             var outputSize = 0
