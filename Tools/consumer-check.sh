@@ -66,11 +66,18 @@ done
 echo "consumer-check: DetectPixels and DetectFile link no FFmpeg library and no libheif"
 
 if [ "${1:-}" = "--bench" ]; then
-    # Side by side: the dependent's plain build and this repository's own, alternating.
+    # Side by side: the dependent's plain build (SSE2), this repository's own (the machine's
+    # ISA) and, on x86-64, this repository's built for AVX2 and FMA (haswell), alternating.
     (cd "$repo" && swift build -c release --product blazeface >/dev/null)
+    avx2=""
+    if [ "$(uname -m)" = "x86_64" ]; then
+        (cd "$repo" && BLAZEFACE_TARGET_CPU=haswell swift build -c release --product blazeface --scratch-path .build-haswell >/dev/null)
+        avx2="$repo/.build-haswell/release/blazeface"
+    fi
     for round in 1 2 3 4 5; do
         "$bin/DetectFile" "$photo" --bench 300 | tail -n 1 | sed "s/^/dependent  /"
         (cd "$repo" && .build/release/blazeface bench --iterations 300 | grep '^detect' | sed "s/^/this repo  /")
+        [ -z "$avx2" ] || (cd "$repo" && "$avx2" bench --iterations 300 | grep '^detect' | sed "s/^/AVX2 build /")
     done
 fi
 echo "consumer-check: passed"
