@@ -18,23 +18,13 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
 
     /// The TIFF data of the first APP1 segment that starts with "Exif\0\0".
     static func exifPayload(_ b: [UInt8]) -> ArraySlice<UInt8>? {
-        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
-        var i = 2
-        while i + 4 <= b.count {
-            guard b[i] == 0xFF else { return nil }
-            let marker = b[i + 1]
-            if marker == 0xFF { i += 1; continue }                        // fill byte
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }  // no length
-            if marker == 0xDA || marker == 0xD9 { return nil }            // scan data or end: no EXIF before it
-            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            guard length >= 2, i + 2 + length <= b.count else { return nil }
-            let body = b[(i + 4)..<(i + 2 + length)]
-            if marker == 0xE1, body.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) {   // "Exif\0\0"
-                return body.dropFirst(6)
-            }
-            i += 2 + length
+        var payload: ArraySlice<UInt8>?
+        JPEG.walkSegments(b) { marker, body in
+            guard marker == 0xE1, body.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) else { return false }   // "Exif\0\0"
+            payload = body.dropFirst(6)
+            return true
         }
-        return nil
+        return payload
     }
 
     /// The Orientation value in IFD0 of TIFF data, or nil.

@@ -117,24 +117,33 @@ extension JPEG {
     }
 
     /// The marker segments before the first scan (SOS) as (marker, body without the length);
-    /// nil when the data is not a JPEG or a length runs past the end. Bounded by the data:
-    /// every segment takes at least 4 bytes.
+    /// nil when the data is not a JPEG or a length runs past the end.
     static func segments(_ b: [UInt8]) -> [(marker: UInt8, body: ArraySlice<UInt8>)]? {
-        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
         var result: [(marker: UInt8, body: ArraySlice<UInt8>)] = []
+        guard walkSegments(b, { result.append(($0, $1)); return false }) else { return nil }
+        return result
+    }
+
+    /// Calls `visit` with each marker segment before the first scan (SOS) or the end (EOI), in
+    /// order, until it returns true; false when the data is not a JPEG or a segment's length runs
+    /// past the end (segments visited before that were whole). Bounded by the data: every
+    /// segment takes at least 4 bytes.
+    @discardableResult
+    static func walkSegments(_ b: [UInt8], _ visit: (UInt8, ArraySlice<UInt8>) -> Bool) -> Bool {
+        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return false }
         var i = 2
         while i + 4 <= b.count {
-            guard b[i] == 0xFF else { return nil }
+            guard b[i] == 0xFF else { return false }
             let marker = b[i + 1]
             if marker == 0xFF { i += 1; continue }                                    // fill byte
             if marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }  // no length
-            if marker == 0xDA || marker == 0xD9 { return result }
+            if marker == 0xDA || marker == 0xD9 { return true }
             let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            guard length >= 2, i + 2 + length <= b.count else { return nil }
-            result.append((marker, b[(i + 4)..<(i + 2 + length)]))
+            guard length >= 2, i + 2 + length <= b.count else { return false }
+            if visit(marker, b[(i + 4)..<(i + 2 + length)]) { return true }
             i += 2 + length
         }
-        return result
+        return true
     }
 
     /// Zigzag position k holds the coefficient at natural (row-major) index naturalOrder[k].
