@@ -235,7 +235,11 @@ struct Redact: ParsableCommand {
         var options = VideoWriteOptions()
         (options.codec, options.quality, options.preset, options.copyAudio) = (videoCodec, crf, preset, !noAudio)
         options.metadata = keepMetadata ? .keep(location: keepLocation) : .strip
-        do { sink = try VideoMedia.sink(target, for: frames, options: options) } catch { throw ToolError("\(error)") }
+        do { sink = try VideoMedia.sink(target, for: frames, options: options) } catch {
+            // The output cannot take what the input holds (a damaged or unusual stream): name the input too.
+            let message = "\(error)"
+            throw ToolError(message.contains(source) ? message : "\(source): \(message)")
+        }
         let recording: RecordingRedactor
         do { recording = try RecordingRedactor(redactor: redactor, lookBehind: lookBehind) } catch { throw ToolError(error.description) }
         let total = frames.expectedFrameCount

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `blazeface redact`, `track` and `detect` on real containers, end to end: videos made at test
@@ -198,7 +199,7 @@ import Testing
         let input = dir + "/in.mp4"
         try Self.makeClip(input, frames: 12)
         let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededGenerator(seed: 32)   // the same damage on every run
         var variants: [(String, [UInt8])] = [0.1, 0.5, 0.9].map { ("cut\(Int($0 * 100))", Array(original.prefix(Int(Double(original.count) * $0)))) }
         for k in 0..<4 {
             var flipped = original
