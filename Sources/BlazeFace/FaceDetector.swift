@@ -123,6 +123,9 @@ public final class FaceDetector: Sendable {
 
     deinit { liveStream?.shutDown() }
 
+    /// The pool the detector's network borrows (for tests: one pool serves a pipeline).
+    package var networkThreadPool: ThreadPool { state.withLock { $0.network.threadPool } }
+
     /// Detects faces in `image`; detections sorted by score, highest first.
     public func detect(image: RGBImage) throws(DetectorError) -> FaceDetectorResult {
         var result = FaceDetectorResult()

@@ -68,6 +68,15 @@ public final class FaceLandmarker: Sendable {
     /// pool, at most 8.
     public var faceLanes: Int { 1 + extraStates.count }
 
+    /// The pools its networks borrow: the detector's, then each lane's landmark and blendshape
+    /// networks' (for tests: one pool serves a pipeline).
+    package var threadPools: [ThreadPool] {
+        func pools(_ s: borrowing Mutex<LandmarkerState>) -> [ThreadPool] {
+            s.withLock { [$0.landmarkNetwork.threadPool] + ($0.blendshapeNetwork.map { [$0.threadPool] } ?? []) }
+        }
+        return [detector.networkThreadPool] + pools(state) + extraStates.flatMap { pools($0.state) }
+    }
+
     private static func load(_ path: String) throws(DetectorError) -> ModelFile {
         do { return try WeightsFormat.read(contentsOf: path) } catch {
             if case .io = error { throw .weights(error) }
