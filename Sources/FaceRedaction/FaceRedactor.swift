@@ -140,22 +140,24 @@ public final class FaceRedactor {
         (self.linger, self.scanInterval, self.tiling) = (linger, scanInterval, tiled ? tiling : .off)
         self.confirmationScore = confirmationScore
         var detectorOptions = detectorOptions
-        (detectorOptions.runningMode, detectorOptions.maxFaces) = (.image, nil)
+        // The regions are the lanes of the pool; each lane's detector runs on its lane's thread
+        // (its letterbox and layers too small to share once the lanes hold the cores).
+        threadPool = detectorOptions.threadPool
+        (detectorOptions.runningMode, detectorOptions.maxFaces, detectorOptions.threadPool) = (.image, nil, .inline)
         detectorOptions.liveStreamHandler = nil
         var detectors: [FaceDetector] = []
-        for _ in 0..<detectorOptions.threadPool.threads { detectors.append(try FaceDetector(options: detectorOptions)) }
+        for _ in 0..<threadPool.threads { detectors.append(try FaceDetector(options: detectorOptions)) }
         self.detectors = detectors
-        threadPool = detectorOptions.threadPool
         var verifierOptions: FaceDetectorOptions?
         switch secondOpinion {
         case .off: verifierOptions = nil
         case .otherModel:
             verifierOptions = FaceDetectorOptions(model: detectorOptions.model == .shortRange ? .fullRange : .shortRange,
-                                                  minDetectionConfidence: 0.5, threadPool: detectorOptions.threadPool)
+                                                  minDetectionConfidence: 0.5, threadPool: .inline)
         case .detector(let given): verifierOptions = given
         }
         if var v = verifierOptions {
-            (v.runningMode, v.maxFaces, v.liveStreamHandler) = (.image, nil, nil)
+            (v.runningMode, v.maxFaces, v.threadPool, v.liveStreamHandler) = (.image, nil, .inline, nil)
             do {
                 verifier = try FaceDetector(options: v)
             } catch .weightsNotFound where secondOpinion.isOtherModel {
