@@ -89,7 +89,7 @@ import Testing
             (["analyze", "--min-face-size", "3", tiny], "--min-face-size", "0...1"),
             (["analyze", "--max-faces", "65", tiny], "--max-faces", "1...64"),
             (["landmarks", "--min-detection-confidence", "nan", tiny], "--min-detection-confidence", "0...1"),
-            (["detect", "--jobs", "0", tiny], "--jobs", "1...64"),
+            (["detect", "--threads", "0", tiny], "--threads", "1...64"),
             (["redact", "--threads", "65", tiny, "/tmp/x.png"], "--threads", "1...64"),
         ] {
             let run = try CLITests.run(arguments)

@@ -56,12 +56,16 @@ import Testing
     /// One lane's calls never overlap: per-lane state needs no lock.
     @Test func aLaneRunsOneIndexAtATime() {
         let pool = ThreadPool(threads: 4)
-        let busy = (0..<4).map { _ in Atomic<Bool>(false) }
+        let busy = Mutex([Bool](repeating: false, count: 4))
         let overlaps = Atomic<Int>(0)
         pool.forEach(count: 200, lanes: 4) { _, lane in
-            if busy[lane].exchange(true, ordering: .acquiring) { overlaps.add(1, ordering: .relaxed) }
+            let wasBusy = busy.withLock { lanes in
+                defer { lanes[lane] = true }
+                return lanes[lane]
+            }
+            if wasBusy { overlaps.add(1, ordering: .relaxed) }
             usleep(20)
-            busy[lane].store(false, ordering: .releasing)
+            busy.withLock { $0[lane] = false }
         }
         #expect(overlaps.load(ordering: .relaxed) == 0)
     }

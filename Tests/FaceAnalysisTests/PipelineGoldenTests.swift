@@ -1,5 +1,6 @@
 import BlazeImageIO
 import BlazeImage
+import BlazeThreads
 import FaceAnalysis
 import Foundation
 import LandmarkerGoldens
