@@ -1,6 +1,7 @@
 // swift-tools-version: 6.1
 // The layout is the architecture; dependencies flow one way:
 //
+//   BlazeThreads (the thread pool) -> BlazeModel
 //   BlazeTensor -> BlazeModel -> BlazeFace -> FaceTracking       (video, IDs, lifecycle)
 //                              BlazeFace, FaceTracking -> FaceRedaction   (anonymisation)
 //                              BlazeFace -> FaceLandmarks      (MediaPipe's Face Landmarker)
@@ -60,6 +61,7 @@ let package = Package(
         .library(name: "BlazeVideoIO", targets: ["BlazeVideoIO"]),
         .library(name: "BlazeImageHEIF", targets: ["BlazeImageHEIF"]),
         .library(name: "BlazeModel", targets: ["BlazeModel"]),
+        .library(name: "BlazeThreads", targets: ["BlazeThreads"]),
         .library(name: "BlazeTensor", targets: ["BlazeTensor"]),
         .library(name: "TFLiteImport", targets: ["TFLiteImport"]),
         .library(name: "FaceGeometry", targets: ["FaceGeometry"]),
@@ -85,8 +87,10 @@ let package = Package(
         .target(name: "CVectorFMA"),
         // NHWC Float32 tensors, operators and their microkernels.
         .target(name: "BlazeTensor", dependencies: ["CVectorFMA"]),
+        // The one thread pool, owned by the caller and passed down, and the cores the process may use.
+        .target(name: "BlazeThreads", dependencies: ["CVectorFMA"]),
         // The flat weights format and the graph runner built on BlazeTensor.
-        .target(name: "BlazeModel", dependencies: ["BlazeTensor"]),
+        .target(name: "BlazeModel", dependencies: ["BlazeTensor", "BlazeThreads"]),
         // Reads TFLite flatbuffers and converts them to the flat format (the exporter).
         .target(name: "TFLiteImport", dependencies: ["BlazeModel"]),
         // The system libpng.
@@ -122,7 +126,7 @@ let package = Package(
                             .copy("face_landmarks_detector.bin"), .copy("face_blendshapes.bin"),
                             .copy("face_geometry.bin")]),
         // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
-        .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeImage", "BlazeWeights", "CVectorFMA"]),
+        .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeThreads", "BlazeImage", "BlazeWeights", "CVectorFMA"]),
         // The canonical face model (from MediaPipe's geometry metadata) and the pose solver.
         .target(name: "FaceGeometry", dependencies: ["BlazeModel", "BlazeTensor"]),
         // The ML Kit view of a face mesh: landmark and contour types, head angles, classification,
@@ -143,6 +147,7 @@ let package = Package(
         // The seeded random generator the tests share.
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor", "TestSupport"]),
+        .testTarget(name: "BlazeThreadsTests", dependencies: ["BlazeThreads"]),
         .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImageIO", "TestSupport"], resources: [.copy("Resources")]),
         .testTarget(name: "BlazeVideoIOTests", dependencies: ["BlazeVideoIO", "BlazeImageIO", "TestSupport"]),

@@ -20,6 +20,11 @@ let package = Package(
         .executableTarget(name: "LiveCamera", dependencies: [
             .product(name: "BlazeFace", package: "BlazeFace"), .product(name: "BlazeImageIO", package: "BlazeFace"),
         ]),
+        // A soak of the live paths (Tools/soak.sh): memory and threads flat while frames are dropped.
+        .executableTarget(name: "LiveSoak", dependencies: [
+            .product(name: "BlazeFace", package: "BlazeFace"), .product(name: "BlazeImageIO", package: "BlazeFace"),
+            .product(name: "FaceAnalysis", package: "BlazeFace"), .product(name: "FaceTracking", package: "BlazeFace"),
+        ]),
         // A photo panned into a short Y4M video (input for GooglyEyes and the README's samples).
         .executableTarget(name: "PanningVideo", dependencies: [.product(name: "BlazeImageIO", package: "BlazeFace")]),
     ]

@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations { detector.runNetwork() }
         } setup: {
             let detector = try FaceDetector(options: FaceDetectorOptions(
-                model: .fullRange, weightsPath: repo.appendingPathComponent("Weights/face_detection_full_range.bin").path, threads: threads))
+                model: .fullRange, weightsPath: repo.appendingPathComponent("Weights/face_detection_full_range.bin").path, threadPool: ThreadPool(threads: threads)))
             _ = try detector.detect(image: try PNG.read(contentsOf: photoPath))
             return detector
         }
@@ -32,7 +32,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("inference short threads=\(threads)", configuration: frame) { (benchmark: Benchmark, detector: FaceDetector) in
             for _ in benchmark.scaledIterations { detector.runNetwork() }
         } setup: {
-            let detector = try FaceDetector(options: FaceDetectorOptions(weightsPath: weights, threads: threads))
+            let detector = try FaceDetector(options: FaceDetectorOptions(weightsPath: weights, threadPool: ThreadPool(threads: threads)))
             _ = try detector.detect(image: try PNG.read(contentsOf: photoPath))
             return detector
         }
@@ -47,7 +47,7 @@ let benchmarks: @Sendable () -> Void = {
             }
             benchmark.stopMeasurement()
         } setup: {
-            (try FaceDetector(options: FaceDetectorOptions(weightsPath: weights, threads: threads)),
+            (try FaceDetector(options: FaceDetectorOptions(weightsPath: weights, threadPool: ThreadPool(threads: threads))),
              try PNG.read(contentsOf: photoPath))
         }
     }

@@ -6,11 +6,11 @@ detection, landmark and blendshape networks, geometry, the ML Kit view and the J
 two-face 1280x853 photo takes at most 0.25x MediaPipe's FaceLandmarker.detect() (IMAGE mode,
 num_faces 4, blendshapes and transformation matrices on: the same outputs). Rounds alternate:
 100 MediaPipe calls (after 20 warm-up calls), then one `bench-analyze --iterations 100 --json`
-run of the Swift CLI per --face-threads setting; each round prints the medians and ratios, then
+run of the Swift CLI per --threads setting; each round prints the medians and ratios, then
 the median ratio of each setting over the rounds.
 
   /root/mpenv/bin/python Benchmarks/compare/compare_analyze.py \
-      --cli .build-haswell/release/blazeface --bundle /path/to/face_landmarker.task [--rounds 6] [--threads 1] [--face-threads 1,2]
+      --cli .build-haswell/release/blazeface --bundle /path/to/face_landmarker.task [--rounds 6] [--threads 1,2]
 """
 import argparse
 import json
@@ -31,9 +31,8 @@ def main():
     ap.add_argument("--bundle", required=True)
     ap.add_argument("--image", default="Tests/Fixtures/images/two_faces_1280x853.png")
     ap.add_argument("--rounds", type=int, default=6)
-    ap.add_argument("--threads", type=int, default=1, help="threads per network for the Swift side")
-    ap.add_argument("--face-threads", default="1,2",
-                    help="comma-separated faceThreads settings for the Swift side, each run after MediaPipe in every round")
+    ap.add_argument("--threads", default="1,2",
+                    help="comma-separated --threads settings for the Swift side (one pool of that many threads), each run after MediaPipe in every round")
     args = ap.parse_args()
     rgb = np.asarray(Image.open(args.image).convert("RGB"))
     options = vision.FaceLandmarkerOptions(
@@ -43,7 +42,7 @@ def main():
     image = mp.Image(image_format=mp.ImageFormat.SRGB, data=rgb)
     for _ in range(20):
         landmarker.detect(image)
-    settings = [int(x) for x in args.face_threads.split(",")]
+    settings = [int(x) for x in args.threads.split(",")]
     ratios = {ft: [] for ft in settings}
     for r in range(args.rounds):
         samples = []
@@ -60,17 +59,16 @@ def main():
         theirs = samples[len(samples) // 2]
         for ft in settings:
             ours = json.loads(subprocess.check_output(
-                [args.cli, "bench-analyze", "--iterations", "100", "--json", "--image", args.image, "--threads", str(args.threads),
-                 "--face-threads", str(ft)]))
+                [args.cli, "bench-analyze", "--iterations", "100", "--json", "--image", args.image, "--threads", str(ft)]))
             ratio = ours["analyze"]["median_us"] / theirs
             ratios[ft].append(ratio)
             print("round %d: MediaPipe detect() median %.1f us min %.1f us (%d faces, %.2f cores busy), Swift analyze median %.1f us "
-                  "min %.1f us (%d faces, %d thread(s) per network, %d face thread(s)), ratio %.3f; load average %.2f" % (
+                  "min %.1f us (%d faces, %d thread(s), %d face lane(s)), ratio %.3f; load average %.2f" % (
                       r, theirs, samples[0], len(result.face_landmarks), cores, ours["analyze"]["median_us"], ours["analyze"]["min_us"],
                       ours["faces"], ours["threads"], ours["faceThreads"], ratio, os.getloadavg()[0]), flush=True)
     for ft in settings:
         rs = sorted(ratios[ft])
-        print("face threads %d: median ratio over %d rounds %.3f (all: %s)" % (
+        print("threads %d: median ratio over %d rounds %.3f (all: %s)" % (
             ft, len(rs), rs[len(rs) // 2], ", ".join("%.3f" % x for x in rs)))
 
 if __name__ == "__main__":

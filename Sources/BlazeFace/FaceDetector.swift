@@ -48,14 +48,10 @@ public struct FaceDetectorOptions: Sendable {
     /// so small faces never take the place of larger ones. Default 0 (MediaPipe has no such
     /// option; ML Kit's default is 0.1).
     public var minFaceSize: Float = 0
-    /// Threads the network may use (1...64, default 1: the lowest latency per core), at most
-    /// the cores the process may use (`AvailableCores`). `FaceDetectorOptions.automaticThreads`
-    /// leaves the choice to the library. Results do not depend on it.
-    public var threads: Int = 1
-
-    /// The cores this process may use (affinity mask, cgroup quota), at most 4: past that the
-    /// detectors' layers are too small to share.
-    public static var automaticThreads: Int { AvailableCores.automatic(cap: 4) }
+    /// The threads that share the letterbox and the network's larger layers (default
+    /// `ThreadPool.shared`; `ThreadPool.inline` for the calling thread alone). Borrowed, never
+    /// owned: pass one pool to everything of one pipeline. Results do not depend on it.
+    public var threadPool: ThreadPool = .shared
     /// How the detector is fed, fixed at creation (MediaPipe's running_mode): `.image` (default),
     /// `.video` or `.liveStream` (RunningMode/).
     public var runningMode: RunningMode = .image
@@ -64,7 +60,7 @@ public struct FaceDetectorOptions: Sendable {
     public var liveStreamHandler: (@Sendable (LiveStreamResult) -> Void)?
 
     public init(model: FaceDetectorModel = .shortRange, weightsPath: String? = nil, minDetectionConfidence: Float? = nil,
-                minSuppressionThreshold: Float = 0.3, maxFaces: Int? = nil, threads: Int = 1, minFaceSize: Float = 0,
+                minSuppressionThreshold: Float = 0.3, maxFaces: Int? = nil, threadPool: ThreadPool = .shared, minFaceSize: Float = 0,
                 runningMode: RunningMode = .image, liveStreamHandler: (@Sendable (LiveStreamResult) -> Void)? = nil) {
         self.model = model
         self.weightsPath = weightsPath
@@ -72,7 +68,7 @@ public struct FaceDetectorOptions: Sendable {
         self.minSuppressionThreshold = minSuppressionThreshold
         self.maxFaces = maxFaces
         self.minFaceSize = minFaceSize
-        self.threads = threads
+        self.threadPool = threadPool
         self.runningMode = runningMode
         self.liveStreamHandler = liveStreamHandler
     }
@@ -85,9 +81,6 @@ public struct FaceDetectorOptions: Sendable {
             guard v.isFinite, (0...1).contains(v) else {
                 throw .invalidOption(name: name, value: "\(v)", allowed: "a number in 0...1")
             }
-        }
-        guard (1...64).contains(threads) else {
-            throw .invalidOption(name: "threads", value: "\(threads)", allowed: "in 1...64")
         }
         if let maxFaces, maxFaces < 1 {
             throw .invalidOption(name: "maxFaces", value: "\(maxFaces)", allowed: "at least 1, or nil for no limit")
@@ -129,6 +122,9 @@ public final class FaceDetector: Sendable {
     }
 
     deinit { liveStream?.shutDown() }
+
+    /// The pool the detector's network borrows (for tests: one pool serves a pipeline).
+    package var networkThreadPool: ThreadPool { state.withLock { $0.network.threadPool } }
 
     /// Detects faces in `image`; detections sorted by score, highest first.
     public func detect(image: RGBImage) throws(DetectorError) -> FaceDetectorResult {
@@ -214,7 +210,7 @@ struct Pipeline {
     var timestamps = TimestampGate()
 
     init(model: ModelFile, options: FaceDetectorOptions) throws(DetectorError) {
-        do { network = try Network(model: model, options: Network.Options(threads: options.threads)) } catch { throw .weights(error) }
+        do { network = try Network(model: model, options: Network.Options(threadPool: options.threadPool)) } catch { throw .weights(error) }
         let size = options.model.inputSize
         let anchors = options.model.anchorOptions.generate()
         guard network.inputShapes == [Shape([1, size, size, 3])] else {
@@ -237,10 +233,10 @@ struct Pipeline {
         merged.reserveCapacity(anchors.count)
     }
 
-    /// The letterbox, its rows split over the network's threads (which then stay awake for
-    /// the network's first layers).
+    /// The letterbox, its rows split over the network's pool (whose workers then stay awake
+    /// for the network's first layers).
     func preprocess(_ image: RGBImage, region: RotatedRect? = nil) throws(DetectorError) -> ImageToTensor.Transform {
-        try imageToTensor.convert(image, region: region, into: network.input(), rowRunner: network.runConcurrently(units:_:))
+        try imageToTensor.convert(image, region: region, into: network.input(), rowRunner: network.threadPool.parallelFor(units:_:))
     }
 
     mutating func detect(_ image: RGBImage, region: RotatedRect? = nil, into result: inout FaceDetectorResult) throws(DetectorError) {

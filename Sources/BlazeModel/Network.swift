@@ -1,5 +1,5 @@
 import BlazeTensor
-import Synchronization
+import BlazeThreads
 
 /// A layer graph bound to buffers: built once from a `ModelFile`, then run many times.
 ///
@@ -7,7 +7,8 @@ import Synchronization
 /// fuses what it can, packs the weights into each operator, and places every value in one
 /// arena where values whose lifetimes do not overlap share memory. Running writes the input
 /// buffer, executes the bound steps in order and leaves the outputs in place; it allocates
-/// nothing. A network is not safe to run from two threads at once.
+/// nothing. A network is not safe to run from two threads at once. It owns no threads: it
+/// borrows the `ThreadPool` its options name, as XNNPACK's operators borrow the caller's.
 public final class Network {
     /// Shapes of the graph's inputs and outputs, in declaration order.
     public let inputShapes: [Shape]
@@ -23,9 +24,8 @@ public final class Network {
     private let arena: UnsafeMutableRawPointer
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchStride: Int
-    /// The next unclaimed unit of the current `runConcurrently` call.
-    private let nextUnit = Atomic<Int>(0)
-    private let pool: WorkerPool?
+    /// The threads its layers are shared over (borrowed, not owned).
+    public let threadPool: ThreadPool
     /// Layers with fewer multiply-adds than this run on the calling thread alone: sharing them
     /// would cost more in synchronisation than it saves.
     private static let parallelThreshold = 40_000
@@ -42,12 +42,12 @@ public final class Network {
         public var fuse: Bool
         /// The vectorised kernels (`.fastest`) or the plain loops (`.reference`).
         public var kernels: KernelChoice
-        /// Threads per run, the caller included (1...64), at most `AvailableCores.count` of them
-        /// start. Results do not depend on it.
-        public var threads: Int
-        /// Fusion on, fastest kernels and one thread by default; `threads` is clamped to 1...64.
-        public init(fuse: Bool = true, kernels: KernelChoice = .fastest, threads: Int = 1) {
-            (self.fuse, self.kernels, self.threads) = (fuse, kernels, min(max(threads, 1), 64))
+        /// The threads that share each large layer (`ThreadPool.inline`: the calling thread
+        /// alone). Results do not depend on it.
+        public var threadPool: ThreadPool
+        /// Fusion on, fastest kernels, and the calling thread alone by default.
+        public init(fuse: Bool = true, kernels: KernelChoice = .fastest, threadPool: ThreadPool = .inline) {
+            (self.fuse, self.kernels, self.threadPool) = (fuse, kernels, threadPool)
         }
         /// No fusion, reference kernels: the graph as the file lists it, through the plain loops.
         public static let reference = Options(fuse: false, kernels: .reference)
@@ -69,19 +69,18 @@ public final class Network {
         } else {
             plan = try GraphPlan(nodes: model.nodes, weights: weights, kernels: options.kernels)
         }
-        try self.init(plan: plan, threads: options.threads)
+        try self.init(plan: plan, threadPool: options.threadPool)
     }
 
-    /// A second network on this one's packed weights, with its own activations and threads:
+    /// A second network on this one's packed weights, with its own activations (and the same pool):
     /// the same model run on two inputs at once keeps one copy of its weights in memory and in
     /// the shared cache. Outputs are identical to this network's.
     public func sharingWeights() throws(ModelError) -> sending Network {
-        try Network(plan: plan, threads: pool?.threads ?? 1)
+        try Network(plan: plan, threadPool: threadPool)
     }
 
-    private init(plan: GraphPlan, threads requested: Int) throws(ModelError) {
-        // Threads past the cores this process may use would only wait for each other's cores.
-        let threads = min(requested, AvailableCores.count)
+    private init(plan: GraphPlan, threadPool: ThreadPool) throws(ModelError) {
+        let threads = threadPool.threads
         let memory = MemoryPlan(plan)
         let arena = UnsafeMutableRawPointer.allocate(byteCount: max(memory.byteCount, 64), alignment: 64)
         arena.initializeMemory(as: UInt8.self, repeating: 0, count: max(memory.byteCount, 64))
@@ -99,7 +98,7 @@ public final class Network {
         self.plan = plan
         self.arena = arena
         self.arenaBytes = memory.byteCount
-        self.pool = threads > 1 ? WorkerPool(threads: threads) : nil
+        self.threadPool = threadPool
         // Scratch: one slot per thread, as large as the hungriest operator asks.
         // Each slot starts on a cache line: kernels store whole vectors there (the depthwise
         // half of DEPTHWISE_POINTWISE writes its rows to it), and a store across two lines costs double.
@@ -132,36 +131,20 @@ public final class Network {
         UnsafeBufferPointer(start: buffers[outputIndices[i]], count: outputShapes[i].count)
     }
 
-    /// Runs `body` over `units` units, in contiguous ranges that the threads of this network
-    /// (the caller's included) claim a few at a time, and returns when all are done: for work
-    /// that feeds the network, such as the letterbox that fills its input. Claiming instead of
-    /// a fixed split because this is a run's first job: the workers may be asleep, and one
-    /// takes 30 to 80 µs to wake on a virtual machine, while the caller gets on with the rows.
-    /// With one thread, or fewer units than threads, one call on this thread. The workers
-    /// keep spinning afterwards, ready for the layers that follow.
-    public func runConcurrently(units: Int, _ body: (Range<Int>) -> Void) {
-        guard units > 0 else { return }
-        guard let pool, units >= pool.threads else { return body(0..<units) }
-        nextUnit.store(0, ordering: .relaxed)   // published to the workers by the pool's dispatch
-        let chunk = max(1, units / (pool.threads * 8))
-        withoutActuallyEscaping(body) { body in
-            pool.run(BoundWork(units: pool.threads, costPerUnit: 1) { _ in
-                while case let start = self.nextUnit.wrappingAdd(chunk, ordering: .relaxed).oldValue, start < units {
-                    body(start..<min(start + chunk, units))
-                }
-            }, scratch: scratch, scratchStride: scratchStride)
-        }
-    }
-
-    /// Runs every layer once on the current input buffers.
+    /// Runs every layer once on the current input buffers: a layer large enough to share is
+    /// cut into one chunk per thread of the pool, unless the pool is busy with other work (a
+    /// network run from one of its lanes), when the whole run stays on this thread.
     public func run() {
-        guard let pool else {
+        let pool = threadPool
+        let threads = pool.threads
+        guard threads > 1, !pool.isBusy else {
             for step in steps { step(scratch: scratch) }
             return
         }
+        let (scratch, stride) = (scratch, scratchStride)
         for step in steps {
-            if step.units >= pool.threads, step.units * step.costPerUnit >= Self.parallelThreshold {
-                pool.run(step, scratch: scratch, scratchStride: scratchStride)
+            if step.units >= threads, step.units * step.costPerUnit >= Self.parallelThreshold {
+                pool.forEachChunk(units: step.units) { range, thread in step.run(range, scratch + thread * stride) }
             } else {
                 step(scratch: scratch)
             }

@@ -2,7 +2,6 @@ import BlazeFace
 import BlazeImage
 import BlazeModel
 import BlazeTensor
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -27,8 +26,8 @@ public final class FaceLandmarker: Sendable {
     public let options: FaceLandmarkerOptions
     private let detector: FaceDetector
     private let state: Mutex<LandmarkerState>
-    /// With `faceThreads` above 1: more lanes (networks with their own activations, sharing the
-    /// first lane's weights), so faces run at the same time.
+    /// With a pool of more than one thread: more lanes (networks with their own activations,
+    /// sharing the first lane's weights), so faces run at the same time, one lane per thread.
     private let extraStates: [LandmarkerLane]
 
     /// The weights files the landmarker reads (in `weightsFolder`, or where WeightsLocator looks).
@@ -47,14 +46,14 @@ public final class FaceLandmarker: Sendable {
         detector = try FaceDetector(options: FaceDetectorOptions(
             model: options.detectorModel, weightsPath: try path(options.detectorModel.weightsFile),
             minDetectionConfidence: options.minFaceDetectionConfidence, maxFaces: options.numFaces,
-            // The detector runs alone, before the faces: it may use every face lane's core.
-            threads: max(options.threads, min(options.faceThreads, Self.availableCores)), minFaceSize: options.minFaceSize))
+            // The detector runs alone, before the faces, on the same pool.
+            threadPool: options.threadPool, minFaceSize: options.minFaceSize))
         let landmarks = try Self.load(try path(Self.landmarksWeightsFile))
         let blendshapes = options.outputFaceBlendshapes ? try Self.load(try path(Self.blendshapesWeightsFile)) : nil
         self.options = options
         let first = try LandmarkerState(landmarks: landmarks, blendshapes: blendshapes, options: options)
         var extra: [LandmarkerLane] = []
-        for _ in 1..<options.faceThreads {
+        for _ in 1..<Self.maxLanes(options.threadPool) {
             // The lanes share the first lane's packed weights (one copy in the shared cache).
             extra.append(LandmarkerLane(state: try first.sharingWeights()))
         }
@@ -62,9 +61,21 @@ public final class FaceLandmarker: Sendable {
         extraStates = extra
     }
 
-    /// The cores this process may use (at least 1): the cap on the detector's extra threads,
-    /// and `FaceAnalysisPipeline`'s default face lanes.
-    public static var availableCores: Int { AvailableCores.count }
+    /// Faces run at the same time on `pool`: one per thread, at most 8.
+    static func maxLanes(_ pool: ThreadPool) -> Int { min(pool.threads, 8) }
+
+    /// How many faces of an image run at the same time (image mode): one per thread of the
+    /// pool, at most 8.
+    public var faceLanes: Int { 1 + extraStates.count }
+
+    /// The pools its networks borrow: the detector's, then each lane's landmark and blendshape
+    /// networks' (for tests: one pool serves a pipeline).
+    package var threadPools: [ThreadPool] {
+        func pools(_ s: borrowing Mutex<LandmarkerState>) -> [ThreadPool] {
+            s.withLock { [$0.landmarkNetwork.threadPool] + ($0.blendshapeNetwork.map { [$0.threadPool] } ?? []) }
+        }
+        return [detector.networkThreadPool] + pools(state) + extraStates.flatMap { pools($0.state) }
+    }
 
     private static func load(_ path: String) throws(DetectorError) -> ModelFile {
         do { return try WeightsFormat.read(contentsOf: path) } catch {
@@ -114,7 +125,7 @@ public final class FaceLandmarker: Sendable {
         }
         // One face per lane at a time (faces lane, lane + lanes, ...), each lane on its own networks.
         let slots = Mutex([Result<T?, DetectorError>](repeating: .success(nil), count: regions.count))
-        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+        options.threadPool.forEach(count: lanes, lanes: lanes) { lane, _ in
             let mine = Array(stride(from: lane, to: regions.count, by: lanes))
             let (r, d) = (mine.map { regions[$0] }, mine.map { detections[$0] })
             let faces = (lane == 0 ? Self.faces(in: state, image, regions: r, detections: d)
@@ -239,8 +250,9 @@ struct LandmarkerState {
     var timestamps = TimestampGate()
 
     init(landmarks: ModelFile, blendshapes: ModelFile?, options: FaceLandmarkerOptions) throws(DetectorError) {
-        // The face lanes divide the cores: lanes x threads per network never exceeds them.
-        let threads = Network.Options(threads: max(1, min(options.threads, AvailableCores.count / max(options.faceThreads, 1))))
+        // A lane's networks borrow the pool too: a face run alone (video, one face) shares its
+        // layers over it; faces run side by side as lanes of it run their networks inline.
+        let threads = Network.Options(threadPool: options.threadPool)
         do { landmarkNetwork = try Network(model: landmarks, options: threads) } catch { throw .weights(error) }
         guard landmarkNetwork.inputShapes == [Shape([1, 256, 256, 3])],
               let l = landmarkNetwork.outputShapes.firstIndex(of: Shape([1, 1, 1, 3 * LandmarkDecoding.count])),

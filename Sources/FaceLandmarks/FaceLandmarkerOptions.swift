@@ -21,17 +21,14 @@ public struct FaceLandmarkerOptions: Sendable {
     public var outputFaceBlendshapes: Bool = false
     /// Folder of the three weights files; nil looks where `FaceDetector` looks (WeightsLocator).
     public var weightsFolder: String?
-    /// Threads each network may use (1...64, default 1). Results do not depend on it.
-    public var threads: Int = 1
+    /// The threads everything runs on (default `ThreadPool.shared`): the detector's layers, then
+    /// the faces, each lane of the pool (at most 8) with a face at a time on its own instance of
+    /// the landmark and blendshape networks. Results do not depend on it. Video mode runs one
+    /// face at a time, its networks' layers shared over the pool.
+    public var threadPool: ThreadPool = .shared
     /// The face detector: MediaPipe's (and the bundle's) short-range model by default; the
     /// full-range one finds smaller, more distant faces (ML Kit's accurate mode).
     public var detectorModel: FaceDetectorModel = .shortRange
-    /// Image mode: faces processed at the same time (1...8, default 1), each on its own instance
-    /// of the landmark and blendshape networks; the face detector, which runs alone before
-    /// them, splits its layers over `max(threads, faceThreads)` threads (`faceThreads` capped
-    /// at `FaceLandmarker.availableCores`). Results do not depend on it. Video mode runs one
-    /// face at a time.
-    public var faceThreads: Int = 1
     /// The smallest face the detector reports, as its width over the image's width (0...1,
     /// default 0), applied before `numFaces` (`FaceDetectorOptions.minFaceSize`).
     public var minFaceSize: Float = 0
@@ -39,10 +36,9 @@ public struct FaceLandmarkerOptions: Sendable {
     /// Options as given; `FaceLandmarker` checks their ranges when it is created.
     public init(runningMode: RunningMode = .image, numFaces: Int = 1, minFaceDetectionConfidence: Float = 0.5,
                 minFacePresenceConfidence: Float = 0.5, minTrackingConfidence: Float = 0.5,
-                outputFaceBlendshapes: Bool = false, weightsFolder: String? = nil, threads: Int = 1,
-                detectorModel: FaceDetectorModel = .shortRange, faceThreads: Int = 1) {
+                outputFaceBlendshapes: Bool = false, weightsFolder: String? = nil, threadPool: ThreadPool = .shared,
+                detectorModel: FaceDetectorModel = .shortRange) {
         self.detectorModel = detectorModel
-        self.faceThreads = faceThreads
         self.runningMode = runningMode
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
@@ -50,7 +46,7 @@ public struct FaceLandmarkerOptions: Sendable {
         self.minTrackingConfidence = minTrackingConfidence
         self.outputFaceBlendshapes = outputFaceBlendshapes
         self.weightsFolder = weightsFolder
-        self.threads = threads
+        self.threadPool = threadPool
     }
 
     /// The options, or the first one out of range as `DetectorError.invalidOption`.
@@ -64,12 +60,6 @@ public struct FaceLandmarkerOptions: Sendable {
         }
         guard (1...64).contains(numFaces) else {
             throw .invalidOption(name: "numFaces", value: "\(numFaces)", allowed: "in 1...64")
-        }
-        guard (1...8).contains(faceThreads) else {
-            throw .invalidOption(name: "faceThreads", value: "\(faceThreads)", allowed: "in 1...8")
-        }
-        guard (1...64).contains(threads) else {
-            throw .invalidOption(name: "threads", value: "\(threads)", allowed: "in 1...64")
         }
         return self
     }

@@ -1,6 +1,5 @@
 import BlazeFace
 import BlazeImage
-import Dispatch
 import Synchronization
 import FaceTracking
 
@@ -24,7 +23,7 @@ import FaceTracking
 ///   out of the picture) for up to `maxHiddenFrames`: over where it was last seen and where its
 ///   motion says it is, a box growing with every frame it is missing.
 ///
-/// Regions run `jobs` at a time, each on its own copy of the network. Frames in timestamp
+/// Regions run as lanes of the redactor's thread pool, each lane on its own copy of the network. Frames in timestamp
 /// order; not thread-safe (one video per redactor).
 public final class FaceRedactor {
     /// Frames a face that passed behind a nearer one stays tracked, masked and searched for
@@ -90,7 +89,9 @@ public final class FaceRedactor {
     /// Whether a second opinion is asked (false with `.off`, or `.otherModel` when the other
     /// model's bundled weights are not found: then every detection is masked).
     public let usesSecondOpinion: Bool
+    /// One detector per lane of `threadPool`.
     private let detectors: [FaceDetector]
+    private let threadPool: ThreadPool
     /// The second opinion's detector (nil: `SecondOpinion.off`).
     private let verifier: FaceDetector?
     /// The tracks confirmed so far (detected at `confirmationScore` or more at least once).
@@ -121,18 +122,16 @@ public final class FaceRedactor {
     /// the score a face needs once before it may linger, be held hidden, and be masked by
     /// `LookBehind` before it was found. In video, a detection under `confirmationScore` that is
     /// not over a confirmed face's predicted place is masked only if `secondOpinion` (default
-    /// `.otherModel`) finds a face there too (`.off`: always). `jobs`
-    /// (default `FaceDetectorOptions.automaticThreads`) is how many regions run at once.
+    /// `.otherModel`) finds a face there too (`.off`: always). The regions run as lanes of
+    /// `detectorOptions.threadPool` (one per thread), each on its own detector.
     /// `detectorOptions.maxFaces` is ignored: every face is masked.
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(), options: RedactionOptions = RedactionOptions(),
                 linger: Int = 5, scanInterval: Int = 4, tiled: Bool = true, tiling: Tiling = .automatic,
-                confirmationScore: Float = 0.7, secondOpinion: SecondOpinion = .otherModel,
-                jobs: Int = FaceDetectorOptions.automaticThreads) throws(DetectorError) {
+                confirmationScore: Float = 0.7, secondOpinion: SecondOpinion = .otherModel) throws(DetectorError) {
         guard (0...100).contains(linger) else { throw .invalidOption(name: "linger", value: "\(linger)", allowed: "in 0...100") }
         guard (1...100).contains(scanInterval) else {
             throw .invalidOption(name: "scanInterval", value: "\(scanInterval)", allowed: "in 1...100")
         }
-        guard (1...64).contains(jobs) else { throw .invalidOption(name: "jobs", value: "\(jobs)", allowed: "in 1...64") }
         guard confirmationScore.isFinite, (0...1).contains(confirmationScore) else {
             throw .invalidOption(name: "confirmationScore", value: "\(confirmationScore)", allowed: "in 0...1")
         }
@@ -141,21 +140,24 @@ public final class FaceRedactor {
         (self.linger, self.scanInterval, self.tiling) = (linger, scanInterval, tiled ? tiling : .off)
         self.confirmationScore = confirmationScore
         var detectorOptions = detectorOptions
-        (detectorOptions.runningMode, detectorOptions.maxFaces, detectorOptions.threads) = (.image, nil, 1)
+        // The regions are the lanes of the pool; each lane's detector runs on its lane's thread
+        // (its letterbox and layers too small to share once the lanes hold the cores).
+        threadPool = detectorOptions.threadPool
+        (detectorOptions.runningMode, detectorOptions.maxFaces, detectorOptions.threadPool) = (.image, nil, .inline)
         detectorOptions.liveStreamHandler = nil
         var detectors: [FaceDetector] = []
-        for _ in 0..<jobs { detectors.append(try FaceDetector(options: detectorOptions)) }
+        for _ in 0..<threadPool.threads { detectors.append(try FaceDetector(options: detectorOptions)) }
         self.detectors = detectors
         var verifierOptions: FaceDetectorOptions?
         switch secondOpinion {
         case .off: verifierOptions = nil
         case .otherModel:
             verifierOptions = FaceDetectorOptions(model: detectorOptions.model == .shortRange ? .fullRange : .shortRange,
-                                                  minDetectionConfidence: 0.5)
+                                                  minDetectionConfidence: 0.5, threadPool: .inline)
         case .detector(let given): verifierOptions = given
         }
         if var v = verifierOptions {
-            (v.runningMode, v.maxFaces, v.threads, v.liveStreamHandler) = (.image, nil, 1, nil)
+            (v.runningMode, v.maxFaces, v.threadPool, v.liveStreamHandler) = (.image, nil, .inline, nil)
             do {
                 verifier = try FaceDetector(options: v)
             } catch .weightsNotFound where secondOpinion.isOtherModel {
@@ -344,7 +346,7 @@ public final class FaceRedactor {
         case mosaic([RotatedRect])
     }
 
-    /// The searches, `jobs` at a time, each job on its own detector; then a second look at the
+    /// The searches as lanes of the pool, each lane on its own detector; then a second look at the
     /// tiles' candidates (`TilingOptions.secondLookScore`: close-ups four to an inference, a face
     /// kept at `minTileConfidence`), the same way; their faces merged once.
     private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search],
@@ -368,22 +370,20 @@ public final class FaceRedactor {
         return detectors[0].merge(faces, width: pixels.width, height: pixels.height)
     }
 
-    /// `work(i, detector)` for every i in 0..<count, `jobs` at a time, each job on its own
-    /// detector taking the next i not taken yet until none is left (searches differ in cost: a
-    /// mosaic of four, a downscaled whole frame, a tile); the results in the order of i, so that
-    /// the merge sees them in the same order whichever job ran which.
-    private func run<T: Sendable>(_ count: Int, _ work: @escaping @Sendable (Int, FaceDetector) throws(DetectorError) -> T)
-        throws(DetectorError) -> [T] {
-        guard count > 0 else { return [] }
-        let jobs = min(detectors.count, count)
-        let (queue, detectors) = (SearchQueue<T>(count: count), detectors)
-        let body: @Sendable (Int) -> Void = { j in
-            while case let i = queue.take(), i < count {
-                queue.finish(search: i, Result { () throws(DetectorError) in try work(i, detectors[j]) })
-            }
+    /// `work(i, detector)` for every i in 0..<count as lanes of the pool, each lane on its own
+    /// detector taking the next i not taken yet (searches differ in cost: a mosaic of four, a
+    /// downscaled whole frame, a tile); the results in the order of i, so that the merge sees
+    /// them in the same order whichever lane ran which.
+    private func run<T: Sendable>(_ count: Int, _ work: (Int, FaceDetector) throws(DetectorError) -> T) throws(DetectorError) -> [T] {
+        let found = Mutex([Result<T, DetectorError>?](repeating: nil, count: count))
+        let detectors = detectors
+        threadPool.forEach(count: count, lanes: detectors.count) { i, lane in
+            let result = Result { () throws(DetectorError) in try work(i, detectors[lane]) }
+            found.withLock { $0[i] = result }
         }
-        if jobs > 1 { DispatchQueue.concurrentPerform(iterations: jobs, execute: body) } else { body(0) }
-        return try queue.results()
+        var out: [T] = []
+        for r in found.withLock({ $0 }) { if let r { out.append(try r.get()) } }
+        return out
     }
 
     /// One search's faces and candidates for a second look, unmerged, in the picture's normalized coordinates.
@@ -415,26 +415,5 @@ public final class FaceRedactor {
     /// each frame's share is spread over the picture.
     static func share(of regions: [RegionOfInterest], part: Int, parts: Int) -> ArraySlice<RegionOfInterest> {
         ArraySlice(stride(from: part, to: regions.count, by: parts).map { regions[$0] })
-    }
-}
-
-/// The jobs' shared state: the next search to take, and each search's result (or error).
-private final class SearchQueue<T: Sendable>: Sendable {
-    private let next = Atomic<Int>(0)
-    private let found: Mutex<[Result<T, DetectorError>?]>
-
-    init(count: Int) { found = Mutex(Array(repeating: nil, count: count)) }
-
-    /// The index of a search no other job has taken.
-    func take() -> Int { next.add(1, ordering: .relaxed).oldValue }
-
-    func finish(search: Int, _ result: Result<T, DetectorError>) { found.withLock { $0[search] = result } }
-
-    /// Every search's result, in search order; the first error, if any.
-    func results() throws(DetectorError) -> [T] {
-        let all = found.withLock { $0 }
-        var out: [T] = []
-        for r in all { if let r { out.append(try r.get()) } }
-        return out
     }
 }

@@ -1,6 +1,5 @@
 import BlazeFace
 import BlazeImage
-import Dispatch
 import Foundation
 
 /// Redacts a recording from a frame source to a frame sink, with the guarantee a file needs:
@@ -89,14 +88,13 @@ public final class RecordingRedactor {
     }
 }
 
-/// Masks and writes frames on a serial queue of its own, at most three behind, in order; the
+/// Masks and writes frames on a serial lane of its own, at most three behind, in order; the
 /// first error stops it and is thrown by the next `submit` or by `finish` (nothing after a
 /// failed frame is written).
 private final class FrameWriter: @unchecked Sendable {
     private let sink: any VideoFrameSink
     private let options: RedactionOptions
-    private let queue = DispatchQueue(label: "blazeface.recording.writer")
-    private let slots = DispatchSemaphore(value: 3)
+    private let lane = SerialLane(label: "blazeface.recording.writer", depth: 3)
     private let lock = NSLock()
     private var failure: (frame: Int, error: any Error)?
     private var written = 0, submitted = 0
@@ -113,9 +111,7 @@ private final class FrameWriter: @unchecked Sendable {
         if let error { throw error }
         let held = Handed(frame), options = self.options, number = submitted
         submitted += 1
-        slots.wait()
-        queue.async {
-            defer { self.slots.signal() }
+        lane.submit {
             guard self.error == nil else { return }
             do {
                 var frame = held.take()
@@ -128,7 +124,7 @@ private final class FrameWriter: @unchecked Sendable {
 
     /// Waits for every queued frame, then finishes the sink.
     func finish() throws {
-        queue.sync {}
+        lane.waitUntilEmpty()
         if let error { throw error }
         try sink.finish()
     }
@@ -136,7 +132,7 @@ private final class FrameWriter: @unchecked Sendable {
     /// Stops writing: queued frames are dropped.
     func abandon() {
         lock.withLock { if failure == nil { failure = (-1, CancellationError()) } }
-        queue.sync {}
+        lane.waitUntilEmpty()
     }
 }
 

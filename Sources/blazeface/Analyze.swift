@@ -52,11 +52,15 @@ struct Analyze: ParsableCommand {
     @Option(help: "Drop faces scoring below this (0...1).")
     var minDetectionConfidence: Float = 0.5
 
-    @Option(help: "Threads each network may use: 1...64, or auto (the cores this process may use, at most 4).")
-    var threads = ThreadCount(1)
+    @Option(help: "Threads: 1...64, or auto (default: the cores this process may use, at most 4). The detector's layers are shared over them, then the faces run that many at a time (at most 8), each on its own networks.")
+    var threads: ThreadCount?
 
-    @Option(help: "Faces analysed at the same time, each on its own networks (1...8; default: one per core, at most 4).")
-    var faceThreads: Int?
+    /// The old name of --threads (faces at a time), hidden, kept for a release.
+    @Option(help: .hidden)
+    var faceThreads: ThreadCount?
+
+    /// --threads, or its old name --face-threads; auto by default.
+    var threadCount: ThreadCount { get throws { try aliased(threads, faceThreads, "--threads", "--face-threads") ?? ThreadCount(argument: "auto")! } }
 
     @Flag(help: "Ignore JPEG EXIF orientation (by default it is applied).")
     var noExifOrientation = false
@@ -87,7 +91,7 @@ struct Analyze: ParsableCommand {
         _ = try faceLimit
         try checkUnitInterval(minFaceSize, "--min-face-size")
         try checkUnitInterval(minDetectionConfidence, "--min-detection-confidence")
-        try checkRange(faceThreads, 1...8, "--face-threads")
+        _ = try threadCount
     }
 
     func run() throws {
@@ -98,8 +102,7 @@ struct Analyze: ParsableCommand {
         let pipeline: FaceAnalysisPipeline
         do {
             pipeline = try FaceAnalysisPipeline(options: options, numFaces: try faceLimit,
-                                                minFaceDetectionConfidence: minDetectionConfidence, threads: threads.value,
-                                                faceThreads: faceThreads ?? FaceAnalysisPipeline.automaticFaceThreads)
+                                                minFaceDetectionConfidence: minDetectionConfidence, threadPool: try threadCount.makePool())
         } catch let error as FaceAnalysisError { throw ToolError(error.description) }
         // The faces --min-face-size drops are counted by the detector alone, without it.
         let unfiltered = minFaceSize > 0 ? try? FaceDetector(options: FaceDetectorOptions(

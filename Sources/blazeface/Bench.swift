@@ -27,7 +27,7 @@ struct Bench: ParsableCommand {
     @Flag(help: "Also print each layer's median time and GFLOP/s.")
     var layers = false
 
-    @Option(help: "Run this many detectors at once, each on its own thread (each with --threads), and report the per-call median and the total throughput: the behaviour under contention.")
+    @Option(help: "Run this many detectors at once, as the lanes of one pool of that many threads (at most the cores this process may use; --threads is not used), and report the per-call median and the total throughput: the behaviour under contention.")
     var concurrent: Int?
 
     func validate() throws {
@@ -39,7 +39,7 @@ struct Bench: ParsableCommand {
         let detector: FaceDetector
         let photo: RGBImage
         do {
-            detector = try FaceDetector(options: FaceDetectorOptions(model: model.detectorModel, threads: threads.value))
+            detector = try FaceDetector(options: FaceDetectorOptions(model: model.detectorModel, threadPool: threads.makePool()))
             photo = try ImageFile.read(contentsOf: image ?? BenchDefaults.photo(), applyingOrientation: true)
         } catch let e as DetectorError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
 
@@ -80,9 +80,11 @@ extension Bench {
         return Timing.samples(iterations: count) { try? detector.detect(image: photo, into: &result) }
     }
 
-    /// `--concurrent N`: N detectors on N threads, all calling detect() on the photo at once.
+    /// `--concurrent N`: N detectors as the lanes of one pool of N threads, all calling
+    /// detect() on the photo at once (each detector's layers on its own lane).
     func runConcurrent(_ count: Int, photo: RGBImage) throws {
-        let options = FaceDetectorOptions(model: model.detectorModel, threads: threads.value)
+        let pool = ThreadPool(threads: count)
+        let options = FaceDetectorOptions(model: model.detectorModel, threadPool: pool)
         var detectors: [FaceDetector] = []
         for _ in 0..<count {
             do { detectors.append(try FaceDetector(options: options)) } catch { throw ToolError(error.description) }
@@ -91,7 +93,7 @@ extension Bench {
         let clock = ContinuousClock()
         let start = clock.now
         let calls = iterations
-        DispatchQueue.concurrentPerform(iterations: count) { lane in
+        pool.forEach(count: count, lanes: count) { lane, _ in
             lanes.record(Self.timedCalls(lanes.detectors[lane], photo: photo, count: calls), lane: lane)
         }
         let wall = clock.now - start
@@ -99,7 +101,7 @@ extension Bench {
         let all = lanes.samples
         let perLane = all.map { $0.sorted()[$0.count / 2] }
         let median = all.flatMap { $0 }.sorted()[count * iterations / 2]
-        print("model \(model.canonical), \(count) detectors at once, \(threads.value) thread(s) each, \(iterations) calls each, "
+        print("model \(model.canonical), \(count) detectors on a pool of \(pool.threads) thread(s), \(iterations) calls each, "
               + "\(Timing.cpuName()), \(AvailableCores.count) core(s) available")
         print(String(format: "detect     median %.1f us over all calls; per detector %@", median,
                      perLane.map { String(format: "%.1f", $0) }.joined(separator: ", ")))

@@ -12,14 +12,15 @@ struct BenchAnalyze: ParsableCommand {
         commandName: "bench-analyze",
         abstract: "Time analyze with everything on (landmarks, contours, classification, mesh) on one photo, JSON line included; median and minimum.")
 
-    @Option(help: "Threads per network, or auto (the cores this process may use, up to 4).")
-    var threads = ThreadCount(1)
+    @Option(help: "Threads: 1...64, or auto (default: the cores this process may use, at most 4), as analyze's --threads.")
+    var threads: ThreadCount?
 
-    @Option(name: .customLong("face-threads"), help: "Faces analysed at the same time, each on its own networks (1...8; default: one per core, at most 4).")
-    var faceThreadsOption: Int?
+    /// The old name of --threads, hidden, kept for a release.
+    @Option(help: .hidden)
+    var faceThreads: ThreadCount?
 
-    /// --face-threads, or one per core (at most 4).
-    var faceThreads: Int { faceThreadsOption ?? FaceAnalysisPipeline.automaticFaceThreads }
+    /// --threads, or its old name --face-threads; auto by default.
+    var threadCount: ThreadCount { get throws { try aliased(threads, faceThreads, "--threads", "--face-threads") ?? ThreadCount(argument: "auto")! } }
 
     @Option(help: "Timed iterations (after warm-up).")
     var iterations: Int = 100
@@ -32,6 +33,7 @@ struct BenchAnalyze: ParsableCommand {
 
     func validate() throws {
         guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1") }
+        _ = try threadCount
     }
 
     func run() throws {
@@ -40,7 +42,7 @@ struct BenchAnalyze: ParsableCommand {
         let pipeline: FaceAnalysisPipeline
         let photo: RGBImage
         do {
-            pipeline = try FaceAnalysisPipeline(options: everything, numFaces: 4, threads: threads.value, faceThreads: faceThreads)
+            pipeline = try FaceAnalysisPipeline(options: everything, numFaces: 4, threadPool: try threadCount.makePool())
             photo = try ImageFile.read(contentsOf: image ?? BenchDefaults.photo(), applyingOrientation: true)
         } catch let e as FaceAnalysisError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
         var faces = 0, bytes = 0
@@ -68,9 +70,10 @@ struct BenchAnalyze: ParsableCommand {
         let cpu = Timing.cpuName()
         func pair(_ t: (median: Double, min: Double)) -> String { "{\"median_us\":\(t.median),\"min_us\":\(t.min)}" }
         if json {
-            print("{\"threads\":\(threads.value),\"faceThreads\":\(faceThreads),\"faces\":\(faces),\"json_bytes\":\(bytes),\"analyze\":\(pair(analyze)),\"detection\":\(pair(detection)),\"landmarks\":\(pair(landmarks)),\"view\":\(pair(view)),\"json\":\(pair(line)),\"cpu\":\(DetectionJSON.string(cpu))}")
+            let (threads, faceThreads) = (pipeline.landmarker.options.threadPool.threads, pipeline.landmarker.faceLanes)
+            print("{\"threads\":\(threads),\"faceThreads\":\(faceThreads),\"faces\":\(faces),\"json_bytes\":\(bytes),\"analyze\":\(pair(analyze)),\"detection\":\(pair(detection)),\"landmarks\":\(pair(landmarks)),\"view\":\(pair(view)),\"json\":\(pair(line)),\"cpu\":\(DetectionJSON.string(cpu))}")
         } else {
-            print("\(threads.value) thread(s) per network, \(faceThreads) face thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(faces) face(s), \(cpu)")
+            print("\(pipeline.landmarker.options.threadPool.threads) thread(s), \(pipeline.landmarker.faceLanes) face lane(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(faces) face(s), \(cpu)")
             print("analyze, everything on, JSON line included: median \(analyze.median) us  min \(analyze.min) us")
             print("  detection                      median \(detection.median) us  min \(detection.min) us")
             print("  landmarks + blendshapes, all   median \(landmarks.median) us  min \(landmarks.min) us")

@@ -34,7 +34,7 @@ struct BenchLandmarks: ParsableCommand {
         let landmarker: FaceLandmarker
         let photo: RGBImage
         do {
-            landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(numFaces: 4, outputFaceBlendshapes: true, threads: threads.value))
+            landmarker = try FaceLandmarker(options: FaceLandmarkerOptions(numFaces: 4, outputFaceBlendshapes: true, threadPool: threads.makePool()))
             photo = try ImageFile.read(contentsOf: image ?? BenchDefaults.photo(), applyingOrientation: true)
         } catch let e as DetectorError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
         let regions = try landmarker.regions(for: photo)

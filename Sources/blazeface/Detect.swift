@@ -45,8 +45,15 @@ struct Detect: ParsableCommand {
     @Option(help: "Detect only inside this normalized region: left,top,right,bottom in 0...1.")
     var region: String?
 
-    @Option(help: "Images processed in parallel, one detector each: 1...64, or auto (the cores this process may use, at most 4); output stays in input order.")
-    var jobs = ThreadCount(1)
+    @Option(help: "Threads: 1...64, or auto (the cores this process may use, at most 4). Images are processed that many at a time, one detector each; output stays in input order.")
+    var threads: ThreadCount?
+
+    /// The old name of --threads, hidden, kept for a release.
+    @Option(help: .hidden)
+    var jobs: ThreadCount?
+
+    /// --threads, or its old name --jobs; 1 by default.
+    var threadCount: ThreadCount { get throws { try aliased(threads, jobs, "--threads", "--jobs") ?? ThreadCount(1) } }
 
     @Option(help: "Videos: detect on every K-th frame only (1...1000; 1 is every frame).")
     var every: Int = 1
@@ -58,6 +65,7 @@ struct Detect: ParsableCommand {
     var noProgress = false
 
     func validate() throws {
+        _ = try threadCount
         if annotate != nil, images.count != 1 { throw ValidationError("--annotate takes exactly one image") }
         guard ImageOrientation(rotationDegrees: rotation) != nil, (0...270).contains(rotation) else {
             throw ValidationError("--rotation must be 0, 90, 180 or 270")
@@ -99,8 +107,9 @@ struct Detect: ParsableCommand {
     }
 
     func run() throws {
+        let pool = try threadCount.makePool()
         let options = FaceDetectorOptions(model: model.detectorModel, weightsPath: weights, minDetectionConfidence: minDetectionConfidence,
-                                          minSuppressionThreshold: minSuppressionThreshold, maxFaces: maxFaces)
+                                          minSuppressionThreshold: minSuppressionThreshold, maxFaces: maxFaces, threadPool: pool)
         let processing = ImageProcessingOptions(orientation: orientation != .up ? orientation
                                                     : ImageOrientation(rotationDegrees: rotation) ?? .up,
                                                 regionOfInterest: try parsedRegion())
@@ -118,7 +127,7 @@ struct Detect: ParsableCommand {
         var failures = 0
         var annotated: (RGBImage, FaceDetectorResult)?
         do {
-            try OrderedBatch.run(count: items.count, jobs: jobs.value, makeState: { try FaceDetector(options: options) },
+            try OrderedBatch.run(count: items.count, pool: pool, makeState: { try FaceDetector(options: options) },
                                  work: { detector, i in
                 Self.process(items[i], stdin: stdin, detector: detector, processing: processing, tiles: tileSizes,
                              applyEXIF: applyEXIF, keepImage: wantImage)

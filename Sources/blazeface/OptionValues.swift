@@ -23,6 +23,10 @@ struct ThreadCount: ExpressibleByArgument, CustomStringConvertible {
     }
 
     var description: String { isAutomatic ? "auto" : String(value) }
+
+    /// The one pool of this run, passed to everything it runs: `ThreadPool.shared` for auto
+    /// (the same size), the calling thread alone for 1.
+    func makePool() -> ThreadPool { isAutomatic ? .shared : value == 1 ? .inline : ThreadPool(threads: value) }
     static var allValueStrings: [String] { ["auto", "1...64"] }
 }
 

@@ -1,70 +1,41 @@
+import BlazeFace
 import Foundation
 
-/// Runs `work` on items with N worker threads, each with its own state (one detector per
-/// worker), and hands the results to `emit` on the calling thread in input order, each as soon
-/// as it and all before it are done.
+/// Runs `work` on items as lanes of the run's thread pool, each lane with its own state (one
+/// detector per lane), and hands the results to `emit` in input order, each as soon as it and
+/// all before it are done (on whichever lane finished the last of them, one call at a time).
 enum OrderedBatch {
-    static func run<State, Output>(count: Int, jobs: Int, makeState: () throws -> State,
-                                   work: @escaping @Sendable (inout State, Int) -> Output,
+    static func run<State, Output>(count: Int, pool: ThreadPool, makeState: () throws -> State,
+                                   work: (inout State, Int) -> Output,
                                    emit: (Int, Output) -> Void) rethrows {
-        if jobs <= 1 || count <= 1 {
-            var state = try makeState()
-            for i in 0..<count { emit(i, work(&state, i)) }
+        let lanes = min(pool.threads, count)
+        // Every lane's state before any work starts: a failure to make one stops the run first.
+        var states = try (0..<max(lanes, 1)).map { _ in try makeState() }
+        guard lanes > 1 else {
+            for i in 0..<count { emit(i, work(&states[0], i)) }
             return
         }
-        let workers = min(jobs, count)
-        let states = try (0..<workers).map { _ in try makeState() }   // fail before starting threads
-        let shared = Shared<Output>(count: count)
-        for w in 0..<workers {
-            let box = UnsafeSendable(value: states[w])
-            let thread = Thread {
-                var state = box.value
-                while let i = shared.next() { shared.finish(i, work(&state, i)) }
-            }
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
-        for i in 0..<count { emit(i, shared.wait(for: i)) }
-    }
-
-    /// The queue of indices and the finished results, under one condition lock.
-    private final class Shared<Output>: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var nextIndex = 0
-        private let count: Int
-        private var results: [Output?]
-
-        init(count: Int) {
-            self.count = count
-            results = Array(repeating: nil, count: count)
-        }
-
-        func next() -> Int? {
-            condition.lock(); defer { condition.unlock() }
-            guard nextIndex < count else { return nil }
-            nextIndex += 1
-            return nextIndex - 1
-        }
-
-        func finish(_ i: Int, _ output: Output) {
-            condition.lock()
-            results[i] = output
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        func wait(for i: Int) -> Output {
-            condition.lock(); defer { condition.unlock() }
-            while true {
-                if let output = results[i] {
-                    results[i] = nil   // free it once printed
-                    return output
+        let order = InOrder<Output>(count: count)
+        states.withUnsafeMutableBufferPointer { states in
+            pool.forEach(count: count, lanes: lanes) { i, lane in
+                let output = work(&states[lane], i)
+                order.lock.withLock {
+                    order.finished[i] = output
+                    // Emit the run of finished items that now continues the output.
+                    while order.next < count, let ready = order.finished[order.next].take() {
+                        emit(order.next, ready)
+                        order.next += 1
+                    }
                 }
-                condition.wait()
             }
         }
     }
 
-    /// Moves a per-worker value into its thread; only that thread uses it afterwards.
-    private struct UnsafeSendable<T>: @unchecked Sendable { let value: T }
+    /// The finished outputs not yet emitted, and the index of the next to emit, under `lock`.
+    private final class InOrder<Output> {
+        let lock = NSLock()
+        var finished: [Output?]
+        var next = 0
+        init(count: Int) { finished = Array(repeating: nil, count: count) }
+    }
 }

@@ -52,8 +52,15 @@ struct Redact: ParsableCommand {
     @Option(help: "Video: search every tile (new small faces) once every K frames, a share of them on each frame; the whole frame and the tracked faces are searched on every frame (1...100: unlike detect's and track's --every, no frame is skipped).")
     var every: Int = 16
 
-    @Option(help: "Regions (tiles, tracked faces) searched at once, each on its own copy of the network: auto (the available cores, at most 4) or 1...64.")
-    var jobs = ThreadCount(argument: "auto")!
+    @Option(help: "Threads: auto (default: the cores this process may use, at most 4) or 1...64. Regions (tiles, tracked faces) are searched that many at a time, each on its own copy of the network.")
+    var threads: ThreadCount?
+
+    /// The old name of --threads, hidden, kept for a release.
+    @Option(help: .hidden)
+    var jobs: ThreadCount?
+
+    /// --threads, or its old name --jobs; auto by default.
+    var threadCount: ThreadCount { get throws { try aliased(threads, jobs, "--threads", "--jobs") ?? ThreadCount(argument: "auto")! } }
 
     @Option(help: "Video: frames held back (0...300; default 60, as long as a face presumed hidden is held, or --every + --linger if longer) so that a face found late, or found again, is masked on the frames before too.")
     var lookBehind: Int?
@@ -95,6 +102,7 @@ struct Redact: ParsableCommand {
     var noProgress = false
 
     func validate() throws {
+        _ = try threadCount
         try checkRange(linger, 0...100, "--linger")
         try checkRange(every, 1...100, "--every")
         try checkRange(lookBehind, 0...300, "--look-behind")
@@ -124,23 +132,25 @@ struct Redact: ParsableCommand {
 
     /// A redactor with the command's options: one for all the photos of a run, a new one for
     /// each video (a video's tracks are its own).
-    private func makeRedactor() throws -> FaceRedactor {
+    private func makeRedactor(_ pool: ThreadPool) throws -> FaceRedactor {
         let tiling = try tiling()
         let minDetectionConfidence = try aliased(minDetectionConfidence, threshold, "--min-detection-confidence", "--threshold")
         do {
             return try FaceRedactor(
-                detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: minDetectionConfidence),
+                detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: minDetectionConfidence,
+                                                     threadPool: pool),
                 options: RedactionOptions(mode: mode, ellipse: !boxes, maskScale: maskScale),
                 linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore,
-                secondOpinion: noSecondOpinion ? .off : .otherModel, jobs: jobs.value)
+                secondOpinion: noSecondOpinion ? .off : .otherModel)
         } catch { throw ToolError(error.description) }
     }
 
     func run() throws {
-        let redactor = try makeRedactor()
+        let pool = try threadCount.makePool()
+        let redactor = try makeRedactor(pool)
         try refuseOverwriting(input: input, with: output)
         switch try MediaKind.of(input) {
-        case .folder: try redactFolder(redactor)
+        case .folder: try redactFolder(redactor, pool: pool)
         case .photo:
             let faces = try redactPhoto(redactor, input, output)
             FileHandle.standardError.write(Data("redact: \(faces) face(s) masked\n".utf8))
@@ -188,7 +198,7 @@ struct Redact: ParsableCommand {
     /// Each photo and video of the folder and its subfolders (in path order) to the same
     /// relative path in OUTPUT, each by the rule for its kind. Files that are neither are named
     /// on stderr and counted; any such file makes the run exit 1 once the rest is done.
-    private func redactFolder(_ redactor: FaceRedactor) throws {
+    private func redactFolder(_ redactor: FaceRedactor, pool: ThreadPool) throws {
         let files = FileManager.default.enumerator(atPath: input)?.compactMap { $0 as? String }.sorted() ?? []
         var (pictures, videos, faces, skipped) = (0, 0, 0, 0)
         let progress = ProgressBar.wanted(count: files.count, disabled: noProgress) ? ProgressBar(total: files.count, unit: "files") : nil
@@ -208,7 +218,7 @@ struct Redact: ParsableCommand {
                     pictures += 1
                 } else {
                     progress?.clear()
-                    try redactVideo(try makeRedactor(), path, target, kind: kind)
+                    try redactVideo(try makeRedactor(pool), path, target, kind: kind)
                     videos += 1
                 }
             } catch {

@@ -22,11 +22,11 @@ import Testing
         #expect(maxAbsDifference(tensor, golden) == 0)
     }
 
-    /// Stage 1 with the letterbox's rows split over three threads (`Network.runConcurrently`):
+    /// Stage 1 with the letterbox's rows split over three threads (`ThreadPool.parallelFor`):
     /// the same tensor to the bit.
     @Test(arguments: Goldens.fixtures)
     func inputTensorOnThreeThreadsMatchesMediaPipe(_ name: String) throws {
-        let threaded = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights, threads: 3))
+        let threaded = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights, threadPool: ThreadPool(threads: 3)))
         let (tensor, _) = try threaded.inputTensor(for: try Goldens.image(name))
         #expect(maxAbsDifference(tensor, try Goldens.floats(name, "input.f32")) == 0)
     }

@@ -238,7 +238,7 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
     /// A turned camera frame's letterbox split over three threads (as `detect` splits it) is the
     /// one-thread tensor, bit for bit.
     @Test func pixelBufferTensorOnThreeThreadsIsTheOneThreadTensor() throws {
-        let threaded = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights, threads: 3))
+        let threaded = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights, threadPool: ThreadPool(threads: 3)))
         let stored = Layouts.stored(try Goldens.image("two_faces_1280x853"), .right)
         try Layouts.withYUV(stored, .nv12, padding: 2) { buffer in
             let options = ImageProcessingOptions(orientation: .right)

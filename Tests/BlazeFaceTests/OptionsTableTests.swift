@@ -50,7 +50,7 @@ import Testing
                 let defaults = option.components(separatedBy: "default").count - 1
                 #expect(defaults <= 1, "\(row.command) --\(option.prefix(60)): default stated \(defaults) times")
             }
-            for old in ["--threshold", "--num-faces", "--performance-mode", "--min-face-detection-confidence"] {
+            for old in ["--threshold", "--num-faces", "--performance-mode", "--min-face-detection-confidence", "--jobs", "--face-threads"] {
                 #expect(!text.contains(old + " "), "\(row.command): \(old) is a hidden alias")
             }
         }
@@ -66,6 +66,16 @@ import Testing
         let model = try CLITests.run(["analyze", tiny, "--model", "full"])
         let mode = try CLITests.run(["analyze", tiny, "--performance-mode", "accurate"])
         #expect(model.status == 0 && model.lines == mode.lines)
+        // One thread knob: --threads, with --jobs (detect, redact) and --face-threads (analyze) its old names.
+        let images = Goldens.root.appendingPathComponent("images").path
+        let threads = try CLITests.run(["detect", images, "--threads", "2"])
+        let jobs = try CLITests.run(["detect", images, "--jobs", "2"])
+        #expect(threads.status == 0 && threads.lines == jobs.lines && !threads.lines.isEmpty)
+        let lanes = try CLITests.run(["analyze", images, "--face-threads", "2"])
+        let pool = try CLITests.run(["analyze", images, "--threads", "2"])
+        #expect(lanes.status == 0 && lanes.lines == pool.lines && !pool.lines.isEmpty)
+        let twice = try CLITests.run(["detect", tiny, "--threads", "2", "--jobs", "2"])
+        #expect(twice.status == 64 && twice.stderr.contains("--jobs") && twice.stderr.contains("--threads"))
     }
 
     @Test func badValuesNameTheFlagAndExit64() throws {
@@ -79,7 +89,8 @@ import Testing
             (["analyze", "--min-face-size", "3", tiny], "--min-face-size", "0...1"),
             (["analyze", "--max-faces", "65", tiny], "--max-faces", "1...64"),
             (["landmarks", "--min-detection-confidence", "nan", tiny], "--min-detection-confidence", "0...1"),
-            (["detect", "--jobs", "0", tiny], "--jobs", "1...64"),
+            (["detect", "--threads", "0", tiny], "--threads", "1...64"),
+            (["redact", "--threads", "65", tiny, "/tmp/x.png"], "--threads", "1...64"),
         ] {
             let run = try CLITests.run(arguments)
             #expect(run.status == 64 && run.lines.isEmpty, "\(arguments): \(run.status)")

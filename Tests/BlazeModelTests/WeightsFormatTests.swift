@@ -163,7 +163,7 @@ func tinyModel() throws -> ModelFile {
     /// wake for the next, and every run equals the one-thread network's.
     @Test func twoThreadsParkBetweenRunsAndAgree() throws {
         let model = try WeightsFormat.read(contentsOf: Self.path)
-        let one = try Network(model: model), two = try Network(model: model, options: Network.Options(threads: 2))
+        let one = try Network(model: model), two = try Network(model: model, options: Network.Options(threadPool: ThreadPool(threads: 2)))
         var state: UInt64 = 3
         for _ in 0..<4 {
             let input = try Tensor(shape: Shape([1, 128, 128, 3]), scalars: (0..<128 * 128 * 3).map { _ in
@@ -183,7 +183,7 @@ func tinyModel() throws -> ModelFile {
         let input = try Tensor(shape: Shape([1, 128, 128, 3]), scalars: (0..<128 * 128 * 3).map { Float($0 % 255) / 127.5 - 1 })
         let expected = try Network(model: model)([input])
         // Each lane runs only its own network.
-        let networks = Locked(try (0..<2).map { _ in try Network(model: model, options: Network.Options(threads: 16)) })
+        let networks = Locked(try (0..<2).map { _ in try Network(model: model, options: Network.Options(threadPool: ThreadPool(threads: 16))) })
         let results = Locked([[Tensor]]())
         DispatchQueue.concurrentPerform(iterations: 2) { lane in
             let network = networks.values[lane]
@@ -212,18 +212,19 @@ func tinyModel() throws -> ModelFile {
         }
     }
 
-    /// `runConcurrently` hands out every unit exactly once, whatever the thread count and
-    /// however the threads' claims interleave: 1 to 300 units over 1 to 4 threads.
-    @Test func runConcurrentlyCoversEveryUnitOnce() throws {
+    /// A network's pool (`parallelFor`, which the letterbox runs on) hands out every unit
+    /// exactly once, whatever the thread count and however the threads' claims interleave:
+    /// 1 to 300 units over 1 to 4 threads.
+    @Test func parallelForCoversEveryUnitOnce() throws {
         let model = try WeightsFormat.read(contentsOf: Self.path)
         for threads in 1...4 {
-            let network = try Network(model: model, options: Network.Options(threads: threads))
+            let network = try Network(model: model, options: Network.Options(threadPool: ThreadPool(threads: threads)))
             for units in [1, 2, 3, 7, 31, 128, 300] {
                 let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: units)
                 defer { counts.deallocate() }
                 counts.initialize(repeating: 0)
                 // Disjoint ranges, so no two threads write the same count.
-                network.runConcurrently(units: units) { range in for u in range { counts[u] += 1 } }
+                network.threadPool.parallelFor(units: units) { range in for u in range { counts[u] += 1 } }
                 #expect(counts.allSatisfy { $0 == 1 }, "threads \(threads), units \(units)")
             }
         }
@@ -243,7 +244,7 @@ func tinyModel() throws -> ModelFile {
         })
         let expected = try reference([input])
         for threads in [1, 2] {
-            let fast = try Network(model: model, options: Network.Options(threads: threads))
+            let fast = try Network(model: model, options: Network.Options(threadPool: ThreadPool(threads: threads)))
             #expect(fast.layers.contains { $0.node.op == "DEPTHWISE_POINTWISE" })
             #expect(try fast([input]) == expected)
         }

@@ -1,5 +1,6 @@
 import BlazeImageIO
 import BlazeImage
+import BlazeThreads
 import FaceAnalysis
 import Foundation
 import LandmarkerGoldens
@@ -70,16 +71,30 @@ import Testing
 
     /// Faces run at the same time on their own networks give the very same numbers, in the same
     /// order (three faces on two lanes: one lane takes two).
-    @Test func faceThreadsDoNotChangeResults() throws {
+    @Test func threadsDoNotChangeResults() throws {
         let image = try Self.image("multi_face")
-        let one = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, faceThreads: 1).analyze(image: image)
+        let one = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, threadPool: .inline).analyze(image: image)
         try #require(one.faces.count == 3)
         for lanes in [2, 3] {
-            let many = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, faceThreads: lanes).analyze(image: image)
+            let many = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights,
+                                                threadPool: ThreadPool(threads: lanes)).analyze(image: image)
             #expect(many.faces.map(\.detection) == one.faces.map(\.detection))
             #expect(many.faces.map(\.analysis.mesh) == one.faces.map(\.analysis.mesh))
             #expect(many.faces.map { $0.analysis.blendshapes?.map(\.score) } == one.faces.map { $0.analysis.blendshapes?.map(\.score) })
             #expect(many.faces.map(\.analysis.transformationMatrix) == one.faces.map(\.analysis.transformationMatrix))
+        }
+    }
+
+    /// One pool serves the whole pipeline, whatever its size: the detector's network, and every
+    /// face lane's landmark and blendshape networks borrow the pool given, and none owns one.
+    @Test func onePoolServesThePipeline() throws {
+        for threads in [1, 2, 4, 16] {
+            let pool = ThreadPool(threads: threads)
+            let pipeline = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, threadPool: pool)
+            let pools = pipeline.landmarker.threadPools
+            #expect(pools.count == 1 + 2 * pipeline.landmarker.faceLanes, "the detector's network, then two networks per lane")
+            #expect(pools.allSatisfy { $0 === pool })
+            #expect(pipeline.landmarker.faceLanes == min(pool.threads, 8))
         }
     }
 
@@ -88,7 +103,7 @@ import Testing
     /// lanes: one lane takes two); the result is `analyze(image:)`'s.
     @Test func eachFaceValuesFollowTheFaces() throws {
         let image = try Self.image("multi_face")
-        let pipeline = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, faceThreads: 2)
+        let pipeline = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, threadPool: ThreadPool(threads: 2))
         let plain = try pipeline.analyze(image: image)
         let (result, values) = try pipeline.analyze(image: image) { face in face.detection }
         try #require(plain.faces.count == 3)
@@ -101,8 +116,6 @@ import Testing
     @Test func refusesBadOptions() {
         #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: .nan), weightsFolder: Self.weights) }
         #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(numFaces: 0, weightsFolder: Self.weights) }
-        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: Self.weights, faceThreads: 0) }
-        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: Self.weights, faceThreads: 9) }
         #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: "/nonexistent") }
     }
 

@@ -11,7 +11,7 @@ import Testing
         let bad: [FaceLandmarkerOptions] = [
             FaceLandmarkerOptions(numFaces: 0), FaceLandmarkerOptions(numFaces: 65),
             FaceLandmarkerOptions(minFaceDetectionConfidence: .nan), FaceLandmarkerOptions(minFacePresenceConfidence: 1.5),
-            FaceLandmarkerOptions(minTrackingConfidence: -0.1), FaceLandmarkerOptions(threads: 0),
+            FaceLandmarkerOptions(minTrackingConfidence: -0.1),
         ]
         for options in bad {
             #expect(throws: DetectorError.self) { try FaceLandmarker(options: options) }

@@ -127,8 +127,8 @@ import Testing
         #expect(planes[(w * h)...] == original[(w * h)...], "the chroma was 128 everywhere, and solid chroma is 128")
 
         planes = original
-        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
-                                        options: RedactionOptions(mode: .solid), tiled: false, jobs: 2)
+        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights, threadPool: ThreadPool(threads: 2)),
+                                        options: RedactionOptions(mode: .solid), tiled: false)
         let drawn = try planes.withUnsafeMutableBytes { p in
             let f = UnsafeRawBufferPointer(p)
             let buffer = try PixelBuffer(i420: UnsafeRawBufferPointer(rebasing: f[0..<(w * h)]), yStride: w,
@@ -144,8 +144,8 @@ import Testing
     /// The look-behind a redactor suggests reaches as far back as a hidden face is held (60
     /// frames), or a tile scan and a linger where those are longer.
     @Test func lookBehindDepthFollowsTheRedactorsOptions() throws {
-        #expect(try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), jobs: 1).lookBehindDepth == 60)
-        let slow = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 20, scanInterval: 50, jobs: 1)
+        #expect(try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights)).lookBehindDepth == 60)
+        let slow = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 20, scanInterval: 50)
         #expect(slow.lookBehindDepth == 70)
     }
 
@@ -252,7 +252,7 @@ import Testing
     @Test func everyTileIsSearchedOnTheFirstFrameAndWhenAsked() throws {
         let frame = try RGBImage(width: 400, height: 400, fill: (90, 90, 90))
         let regions = try #require(TilingOptions.automatic(width: 400, height: 400, model: .shortRange)).regions(width: 400, height: 400)
-        let redactor = try FaceRedactor(scanInterval: 8, jobs: 1)
+        let redactor = try FaceRedactor(scanInterval: 8)
         var searched: [Int] = []
         for (i, all) in [false, false, true].enumerated() {
             let before = redactor.statistics.regionsSearched
@@ -282,14 +282,14 @@ import Testing
         func maskedCentres(_ tiling: FaceRedactor.Tiling) throws -> [Bool] {
             var image = small
             let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
-                                            options: RedactionOptions(mode: .solid), tiling: tiling, jobs: 1)
+                                            options: RedactionOptions(mode: .solid), tiling: tiling)
             try redactor.redact(image: &image)
             return centres.map { image.pixels[3 * ($0.1 * w + $0.0)..<3 * ($0.1 * w + $0.0) + 3].allSatisfy { $0 == 0 } }
         }
         #expect(try maskedCentres(.automatic) == [true, true, true, true, true])
         #expect(try maskedCentres(.off) == [true, true, true, false, false])
         var coffee = try PNG.read(contentsOf: Self.images.appendingPathComponent("no_face_coffee.png").path)
-        #expect(try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), jobs: 1).redact(image: &coffee) == 0)
+        #expect(try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights)).redact(image: &coffee) == 0)
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(tiling: .tileSizes([8])) }
     }
 
@@ -300,13 +300,13 @@ import Testing
         let image = try Self.photo()
         let blank = try RGBImage(width: image.width, height: image.height, fill: (90, 90, 90))
         let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
-                                        linger: 2, tiled: false, confirmationScore: 1, jobs: 1)
+                                        linger: 2, tiled: false, confirmationScore: 1)
         let first = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: 0)
         #expect(first.count == 2 && first.allSatisfy { $0.isDetected && !$0.isConfirmed })
         #expect(try redactor.masks(inVideoFrame: blank, timestampInMilliseconds: 33).isEmpty)
         #expect(try redactor.masks(inVideoFrame: blank, timestampInMilliseconds: 66).isEmpty)
         #expect(redactor.statistics.lingeringMasks == 0)
-        let confirming = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 2, tiled: false, jobs: 1)
+        let confirming = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 2, tiled: false)
         #expect(try confirming.masks(inVideoFrame: image, timestampInMilliseconds: 0).allSatisfy(\.isConfirmed))
         #expect(try confirming.masks(inVideoFrame: blank, timestampInMilliseconds: 33).count == 2)
     }
@@ -321,7 +321,7 @@ import Testing
         let strict = FaceDetectorOptions(weightsPath: Self.weights, minDetectionConfidence: 0.99)
         func masks(_ opinion: FaceRedactor.SecondOpinion) throws -> (masks: [RedactionMask], dismissed: Int) {
             let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), tiled: false,
-                                            confirmationScore: 0.95, secondOpinion: opinion, jobs: 1)
+                                            confirmationScore: 0.95, secondOpinion: opinion)
             var all: [RedactionMask] = []
             for i in 0..<3 { all = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: 33 * i) }
             return (all, redactor.statistics.detectionsDismissed)
@@ -334,8 +334,8 @@ import Testing
         #expect(seconded.masks.count == 2 && seconded.dismissed == 0)
         let unasked = try masks(.off)
         #expect(unasked.masks.count == 2 && unasked.dismissed == 0)
-        #expect(try FaceRedactor(jobs: 1).usesSecondOpinion)
-        #expect(try !FaceRedactor(secondOpinion: .off, jobs: 1).usesSecondOpinion)
+        #expect(try FaceRedactor().usesSecondOpinion)
+        #expect(try !FaceRedactor(secondOpinion: .off).usesSecondOpinion)
     }
 
     /// The look-behind neither spreads nor backfills a face that is never confirmed (a palm
@@ -366,6 +366,5 @@ import Testing
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(maskScale: .nan)) }
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(linger: -1) }
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(scanInterval: 0) }
-        #expect(throws: DetectorError.self) { _ = try FaceRedactor(jobs: 0) }
     }
 }

@@ -71,7 +71,7 @@ extension Pipeline {
         let region = try options.uprightRegion(uprightWidth: w, uprightHeight: h)
         let transform = try pixels.withSampler(ConvertingOriented(converter: imageToTensor, orientation: orientation,
                                                                   region: region, tensor: network.input(),
-                                                                  rowRunner: network.runConcurrently(units:_:))).get()
+                                                                  rowRunner: network.threadPool.parallelFor(units:_:))).get()
         return transform.followed(by: ImageProcessingOptions.storedFromUpright(orientation))
     }
 

@@ -36,7 +36,7 @@ struct ConvertingOriented: PixelSamplerVisitor {
     let orientation: ImageOrientation
     let region: RotatedRect?
     let tensor: UnsafeMutableBufferPointer<Float>
-    /// The rows' runner (`ImageToTensor.RowRunner`): the detector network's threads.
+    /// The rows' runner (`ImageToTensor.RowRunner`): the detector network's thread pool.
     let rowRunner: ImageToTensor.RowRunner?
 
     func visit<S: PixelSampler>(_ sampler: S) -> Result<ImageToTensor.Transform, DetectorError> {

@@ -40,7 +40,7 @@ public struct ImageToTensor: Sendable {
     }
 
     /// Runs a job of `rows` destination rows, split into contiguous ranges, perhaps on several
-    /// threads (`Network.runConcurrently`), and returns when every row is done. Each row is
+    /// threads (`ThreadPool.parallelFor`), and returns when every row is done. Each row is
     /// computed alone, so any split gives the same tensor.
     public typealias RowRunner = (_ rows: Int, _ body: (Range<Int>) -> Void) -> Void
 

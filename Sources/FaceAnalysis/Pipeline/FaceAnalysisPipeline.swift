@@ -13,17 +13,11 @@ import FaceLandmarks
 public final class FaceAnalysisPipeline: Sendable {
     /// What is computed (validated).
     public let options: FaceAnalyzerOptions
-    /// The landmarker underneath (its options say which detector, how many faces, threads).
+    /// The landmarker underneath (its options say which detector, how many faces, which pool).
     public let landmarker: FaceLandmarker
     /// The ML Kit view on each face's mesh (its `minFaceSize` is 0: the pipeline applies the
     /// option to detection boxes instead).
     public let analyzer: FaceAnalyzer
-
-    /// The default `faceThreads`: the cores this process may use, at most 4 (the usual
-    /// `numFaces`), so that the faces of one image run side by side. Each lane is a whole face
-    /// (crop, landmark and blendshape networks), coarse enough to lose little when the cores
-    /// are busy; the detector, which runs before the faces, splits its layers over as many.
-    public static var automaticFaceThreads: Int { min(FaceLandmarker.availableCores, 4) }
 
     /// The canonical face's weights file (`blazeface export-geometry`).
     public static let geometryWeightsFile = "face_geometry.bin"
@@ -36,17 +30,18 @@ public final class FaceAnalysisPipeline: Sendable {
     ///     has no such limit, MediaPipe's FaceLandmarker does; the checks use 4).
     ///   - minFaceDetectionConfidence: the detector's threshold (0...1).
     ///   - weightsFolder: the folder of the weights files; nil looks where `FaceDetector` looks.
-    ///   - threads: threads each network may use (1...64); results do not depend on it.
-    ///   - faceThreads: faces analysed at the same time, each on its own networks (1...8); by
-    ///     default one per core, up to 4 (`automaticFaceThreads`). Results do not depend on it.
+    ///   - threadPool: the threads everything runs on (default `ThreadPool.shared`: the cores
+    ///     this process may use, at most 4): the detector's layers, then the faces side by
+    ///     side, a lane of the pool each (a whole face: crop, landmark and blendshape networks,
+    ///     coarse enough to lose little when the cores are busy). Results do not depend on it.
     public init(options: FaceAnalyzerOptions = FaceAnalyzerOptions(), numFaces: Int = 4,
-                minFaceDetectionConfidence: Float = 0.5, weightsFolder: String? = nil, threads: Int = 1,
-                faceThreads: Int = FaceAnalysisPipeline.automaticFaceThreads) throws(FaceAnalysisError) {
+                minFaceDetectionConfidence: Float = 0.5, weightsFolder: String? = nil,
+                threadPool: ThreadPool = .shared) throws(FaceAnalysisError) {
         try options.validate()
         var landmarkerOptions = FaceLandmarkerOptions(
             numFaces: numFaces, minFaceDetectionConfidence: minFaceDetectionConfidence,
-            outputFaceBlendshapes: options.needsBlendshapes, weightsFolder: weightsFolder, threads: threads,
-            detectorModel: options.performanceMode == .fast ? .shortRange : .fullRange, faceThreads: faceThreads)
+            outputFaceBlendshapes: options.needsBlendshapes, weightsFolder: weightsFolder, threadPool: threadPool,
+            detectorModel: options.performanceMode == .fast ? .shortRange : .fullRange)
         // ML Kit's minFaceSize before the face cap: the detector drops small faces first.
         landmarkerOptions.minFaceSize = options.minFaceSize
         do {
@@ -85,7 +80,7 @@ public final class FaceAnalysisPipeline: Sendable {
     }
 
     /// `analyze(image:)`, also calling `eachFace` on each face as soon as it is analysed, on
-    /// the thread that analysed it (with `faceThreads` above 1, faces run side by side, and so
+    /// the thread that analysed it (with a pool of several threads, faces run side by side, and so
     /// does `eachFace`: say, writing the face out). `values` holds its results in the order
     /// of `result.faces`.
     public func analyze<T: Sendable>(image: RGBImage, eachFace: @escaping @Sendable (AnalyzedFace) -> T)

@@ -21,13 +21,13 @@ public final class LiveFaceAnalysis: Sendable {
     private let runner: LiveStreamRunner<LiveAnalysisResult>
     private let tracker: SharedFaceTracker?
 
-    /// A live analysis with these options (see `FaceAnalysisPipeline.init`); `tracking` nil
+    /// A live analysis with these options (see `FaceAnalysisPipeline.init`, and its pool); `tracking` nil
     /// (the default, as ML Kit's) gives no tracking IDs. Smoothing is not applied: the IDs
     /// follow the analysed detections as they are.
     public init(options: FaceAnalyzerOptions = FaceAnalyzerOptions(), numFaces: Int = 4, weightsFolder: String? = nil,
-                tracking: FaceTrackingOptions? = nil, handler: (@Sendable (LiveAnalysisResult) -> Void)? = nil)
-        throws(FaceAnalysisError) {
-        pipeline = try FaceAnalysisPipeline(options: options, numFaces: numFaces, weightsFolder: weightsFolder)
+                tracking: FaceTrackingOptions? = nil, threadPool: ThreadPool = .shared,
+                handler: (@Sendable (LiveAnalysisResult) -> Void)? = nil) throws(FaceAnalysisError) {
+        pipeline = try FaceAnalysisPipeline(options: options, numFaces: numFaces, weightsFolder: weightsFolder, threadPool: threadPool)
         if var tracking {
             tracking.smoothing = nil
             do throws(DetectorError) { tracker = try SharedFaceTracker(options: tracking) } catch { throw .landmarker(error) }

@@ -1,0 +1,92 @@
+import BlazeThreads
+import Foundation
+import Synchronization
+import Testing
+
+/// The pool's contract: every unit or index exactly once, whatever the thread count; a job
+/// started inside a job (or while another thread holds the pool) runs on its caller.
+@Suite struct ThreadPoolTests {
+    /// Counts how often each unit was run, safely from any thread.
+    final class Tally: Sendable {
+        let counts: Mutex<[Int]>
+        init(_ n: Int) { counts = Mutex(Array(repeating: 0, count: n)) }
+        func add(_ range: Range<Int>) { counts.withLock { for u in range { $0[u] += 1 } } }
+        var all: [Int] { counts.withLock { $0 } }
+    }
+
+    @Test(arguments: [1, 2, 3, 8])
+    func everyUnitOnceWhateverTheThreads(threads: Int) {
+        let pool = ThreadPool(threads: threads)
+        #expect((1...max(AvailableCores.count, 1)).contains(pool.threads))
+        for units in [1, 2, 3, 7, 64, 1000] {
+            let chunks = Tally(units), ranges = Tally(units), indices = Tally(units)
+            pool.forEachChunk(units: units) { range, thread in
+                #expect((0..<pool.threads).contains(thread))
+                chunks.add(range)
+            }
+            pool.parallelFor(units: units) { ranges.add($0) }
+            let laneOf = Mutex([Int](repeating: -1, count: units))
+            pool.forEach(count: units, lanes: 4) { index, lane in
+                #expect((0..<min(4, pool.threads)).contains(lane))
+                indices.add(index..<index + 1)
+                laneOf.withLock { $0[index] = lane }
+            }
+            #expect(chunks.all == Array(repeating: 1, count: units))
+            #expect(ranges.all == Array(repeating: 1, count: units))
+            #expect(indices.all == Array(repeating: 1, count: units))
+        }
+    }
+
+    /// A job inside a job runs on the thread that started it: a lane that runs a network
+    /// neither waits for the pool nor starts threads of its own.
+    @Test func nestedJobsRunOnTheirCaller() {
+        let pool = ThreadPool(threads: 2)
+        let inner = Tally(8 * 100)
+        pool.forEach(count: 8, lanes: 2) { index, _ in
+            let caller = Thread.current
+            pool.forEachChunk(units: 100) { range, thread in
+                #expect(thread == 0)
+                #expect(Thread.current == caller)
+                inner.add(index * 100 + range.lowerBound..<index * 100 + range.upperBound)
+            }
+        }
+        #expect(inner.all == Array(repeating: 1, count: 800))
+    }
+
+    /// One lane's calls never overlap: per-lane state needs no lock.
+    @Test func aLaneRunsOneIndexAtATime() {
+        let pool = ThreadPool(threads: 4)
+        let busy = Mutex([Bool](repeating: false, count: 4))
+        let overlaps = Atomic<Int>(0)
+        pool.forEach(count: 200, lanes: 4) { _, lane in
+            let wasBusy = busy.withLock { lanes in
+                defer { lanes[lane] = true }
+                return lanes[lane]
+            }
+            if wasBusy { overlaps.add(1, ordering: .relaxed) }
+            usleep(20)
+            busy.withLock { $0[lane] = false }
+        }
+        #expect(overlaps.load(ordering: .relaxed) == 0)
+    }
+
+    /// Two threads using one pool at once: one gets it, the other runs its job itself; both
+    /// finish, every unit once.
+    @Test func twoCallersShareOnePool() {
+        let pool = ThreadPool(threads: 2)
+        let tallies = [Tally(250), Tally(250)]
+        DispatchQueue.concurrentPerform(iterations: 2) { caller in
+            for _ in 0..<20 { pool.parallelFor(units: 250) { tallies[caller].add($0) } }
+        }
+        for tally in tallies { #expect(tally.all == Array(repeating: 20, count: 250)) }
+    }
+
+    /// The serial lane runs work in submission order and `waitUntilEmpty` waits for all of it.
+    @Test func serialLaneKeepsOrder() {
+        let lane = SerialLane(label: "test", depth: 2)
+        let seen = Mutex([Int]())
+        for i in 0..<100 { lane.submit { seen.withLock { $0.append(i) } } }
+        lane.waitUntilEmpty()
+        #expect(seen.withLock { $0 } == Array(0..<100))
+    }
+}
