@@ -19,7 +19,9 @@ struct Redact: ParsableCommand {
             + "Faces are tracked; a face the detector loses stays masked for --linger frames (60 if it is presumed hidden); "
             + "frames are held back --look-behind frames so that a face found late is masked on the frames before it too. "
             + "Every frame is masked before it is written; the output is written under a temporary name and renamed when "
-            + "complete, so a failure leaves nothing at OUTPUT.")
+            + "complete, so a failure leaves nothing at OUTPUT. A folder (or --input-list) runs as shards (--shard I/N), with a "
+            + "manifest per shard in OUTPUT/.blazeface: a rerun skips what is done; exit 65 when inputs were refused, 75 when "
+            + "a retry is worth it (Docs/clusters.md).")
 
     @Argument(help: "A photo, a folder, a video, or - (a Y4M stream on stdin).")
     var input: String
