@@ -228,9 +228,10 @@ struct Redact: ParsableCommand {
         progress?.clear()
         for warning in (sink as? VideoFileWriter)?.warnings ?? [] { printError(warning) }
         let s = redactor.statistics
-        FileHandle.standardError.write(Data(("redact: \(summary.frames) frame(s), \(s.facesMasked) face mask(s), "
+        // --progress json: stderr holds the JSON lines alone (the frames and masks are in the input's line).
+        if batch.progress != .json { FileHandle.standardError.write(Data(("redact: \(summary.frames) frame(s), \(s.facesMasked) face mask(s), "
             + "\(s.lingeringMasks) bridged by lingering, \(summary.backfilledMasks) drawn before a face was found, "
-            + "\(s.regionsSearched) region(s) searched\n").utf8))
+            + "\(s.regionsSearched) region(s) searched\n").utf8)) }
         return (summary.frames, s.facesMasked)
     }
 }

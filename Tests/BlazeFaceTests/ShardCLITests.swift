@@ -104,7 +104,7 @@ import Testing
     @Test func theShardComesFromTheFlagOrTheEnginesEnvironment() throws {
         let dir = try Self.folder("shard-env")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let names = (0..<12).map { "img\($0).png" }
+        let names = (0..<8).map { "img\($0).png" }
         for name in names { try FileManager.default.copyItem(atPath: Self.fixtures + "/astronaut_tiny48.png", toPath: dir + "/" + name) }
         func images(_ arguments: [String], _ environment: [String: String] = [:]) throws -> [String] {
             let run = try Self.run(["detect", dir, "--no-progress"] + arguments, environment: environment)

@@ -102,9 +102,10 @@ extension Redact {
         var pictures = 0, videos = 0
         func settle(_ record: ManifestRecord, _ n: Int) throws {
             totals.add(record)
-            if record.status == .refused || record.status == .failed {
+            if record.status == .refused || record.status == .failed, batch.progress != .json {
                 bar?.clear()
-                printError("redact: \(record.status == .refused ? "refused" : "failed (worth a retry)") \(input == "." ? "" : input + "/")\(record.input): \(record.reason ?? "")")
+                let shown = record.input.hasPrefix("/") || record.input.hasPrefix("..") ? record.input : (input as NSString).appendingPathComponent(record.input)
+                printError("redact: \(record.status == .refused ? "refused" : "failed (worth a retry)") \(shown): \(record.reason ?? "")")
             }
             do { try writer.append(record.line()) } catch {
                 printError("\(error)")
@@ -174,11 +175,16 @@ extension Redact {
                 try settle(record(RetryableError.looksTransient(reason) ? .failed : .refused, size: size, sha: sha, reason: reason), n)
             }
         }
-        try? writer.append(totals.line(fields: "\"shard\":\"\(shardName)\",\"settings\":\(DetectionJSON.string(settings)),"
-                                                + "\"version\":\(DetectionJSON.string(ToolVersion.string)),"))
+        let totalsLine = totals.line(fields: "\"shard\":\"\(shardName)\",\"settings\":\(DetectionJSON.string(settings)),"
+                                                + "\"version\":\(DetectionJSON.string(ToolVersion.string)),")
+        try? writer.append(totalsLine)
         bar?.clear()
-        FileHandle.standardError.write(Data(("redact: shard \(shardName): \(pictures) picture(s), \(totals.faces) face(s) masked, "
+        if batch.progress == .json {
+            FileHandle.standardError.write(Data((totalsLine + "\n").utf8))
+        } else {
+            FileHandle.standardError.write(Data(("redact: shard \(shardName): \(pictures) picture(s), \(totals.faces) face(s) masked, "
             + "\(videos) video(s), \(totals.skipped) already done, \(totals.refused) refused, \(totals.failed) failed\n").utf8))
+        }
         try BatchExit.finish(refused: totals.refused, failed: totals.failed)
     }
 
