@@ -184,6 +184,10 @@ import Testing
             }
         }
         #expect(owners.count == 14 && owners.values.allSatisfy { $0.count == 1 }, "\(owners)")
+        // The content hash is SHA-256 of the input's bytes, as sha256sum prints it (a video: many blocks).
+        let video = try #require(Self.records(dir + "/one/.blazeface/manifest-0-of-1.jsonl").first { $0["input"] as? String == "v1.mp4" })
+        let printed = try VideoCLITests.sh("sha256sum", [dir + "/in/v1.mp4"]).out.prefix(64)
+        #expect(video["sha256"] as? String == String(printed) && video["frames"] as? Int == 8, "\(video)")
         let mergedOne = try Self.run(["manifest", "merge", dir + "/one/.blazeface"])
         let mergedThree = try Self.run(["manifest", "merge", dir + "/three/.blazeface"])
         #expect(mergedOne.status == 0 && mergedThree.status == 0 && mergedThree.lines.count == 15, "\(mergedThree.stderr)")
