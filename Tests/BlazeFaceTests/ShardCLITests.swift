@@ -260,4 +260,29 @@ import Testing
         let forced = try Self.run(["redact", dir + "/in", dir + "/out", "--force"] + flags)
         #expect(forced.status == 0 && Self.records(manifest).suffix(12).dropLast().allSatisfy { $0["status"] as? String == "done" })
     }
+
+    /// A failure that is not the input's (an output folder that cannot be made, a manifest that
+    /// cannot be written) exits 75, worth a retry; the input is recorded as failed, not refused.
+    @Test func aMachineFailureExits75() throws {
+        let dir = try Self.folder("shard-retry")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/in/sub", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/astronaut_tiny48.png", toPath: dir + "/in/sub/a.png")
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/astronaut_tiny48.png", toPath: dir + "/in/b.png")
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: dir + "/out/sub"))   // a file where the subfolder must go
+        let run = try Self.run(["redact", dir + "/in", dir + "/out", "--no-tiles", "--no-progress"])
+        #expect(run.status == 75, "\(run.stderr)")
+        let records = Self.records(dir + "/out/.blazeface/manifest-0-of-1.jsonl")
+        let failed = records.first { $0["input"] as? String == "sub/a.png" }
+        #expect(failed?["status"] as? String == "failed" && failed?["retry"] as? Bool == true, "\(records)")
+        #expect(records.first { $0["input"] as? String == "b.png" }?["status"] as? String == "done")
+        // Once the obstacle is gone, the rerun does the failed input only.
+        try FileManager.default.removeItem(atPath: dir + "/out/sub")
+        let again = try Self.run(["redact", dir + "/in", dir + "/out", "--no-tiles", "--no-progress"])
+        #expect(again.status == 0 && again.stderr.contains("1 picture(s)") && again.stderr.contains("1 already done"), "\(again.stderr)")
+        // A manifest that cannot be written: 75 before any input is touched.
+        let noManifest = try Self.run(["redact", dir + "/in", dir + "/out2", "--manifest", dir + "/in/b.png/m.jsonl", "--no-tiles"])
+        #expect(noManifest.status == 75 && !FileManager.default.fileExists(atPath: dir + "/out2/b.png"), "\(noManifest.stderr)")
+    }
 }
