@@ -61,8 +61,17 @@ NodeName=localhost CPUs=$(nproc) State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 cleanup() {
+    local pids=""
     for d in slurmd slurmctld; do
-        [ -s "$work/slurm/$d.pid" ] && kill "$(cat "$work/slurm/$d.pid")" 2>/dev/null || true
+        [ -s "$work/slurm/$d.pid" ] && pids="$pids $(cat "$work/slurm/$d.pid")"
+    done
+    # shellcheck disable=SC2086
+    [ -n "$pids" ] && kill $pids 2>/dev/null || true
+    for _ in $(seq 50); do
+        alive=""
+        for p in $pids; do kill -0 "$p" 2>/dev/null && alive=1; done
+        [ -z "$alive" ] && break
+        sleep 0.1
     done
     [ -n "${KEEP:-}" ] || rm -rf "$work"
 }
