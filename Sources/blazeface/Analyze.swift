@@ -12,7 +12,7 @@ struct Analyze: ParsableCommand {
         abstract: "ML Kit-style face analysis (landmarks, contours, head angles, smile, eyes open; MediaPipe's mesh) of images; one JSON line per image.")
 
     @Argument(help: "Images (PNG, JPEG, PPM, PGM; sniffed), folders (searched recursively, sorted), or - for stdin.")
-    var images: [String]
+    var images: [String] = []
 
     @Flag(help: "The 10 ML Kit landmarks.")
     var landmarks = false
@@ -68,6 +68,8 @@ struct Analyze: ParsableCommand {
     @Option(help: "How the pixels must be turned to be upright (UIImage's names). As ML Kit reports them, results are in the upright picture's coordinates.")
     var orientation: ImageOrientation = .up
 
+    @OptionGroup var batch: ShardOptions
+
     /// --model, or its old name --performance-mode.
     var detectorModel: FaceDetectorModel {
         get throws {
@@ -80,6 +82,7 @@ struct Analyze: ParsableCommand {
     var faceLimit: Int { get throws { try aliased(maxFaces, numFaces, "--max-faces", "--num-faces") ?? 4 } }
 
     func validate() throws {
+        if images.isEmpty, batch.inputList == nil { throw ValidationError("Missing expected argument '<images> ...'") }
         if annotate != nil {
             guard images.count == 1 else { throw ValidationError("--annotate takes exactly one image") }
             guard landmarks || contours else { throw ValidationError("--annotate draws landmarks and contours: add --landmarks or --contours") }
@@ -108,10 +111,11 @@ struct Analyze: ParsableCommand {
         let unfiltered = minFaceSize > 0 ? try? FaceDetector(options: FaceDetectorOptions(
             model: try detectorModel, minDetectionConfidence: minDetectionConfidence)) : nil
         let limit = try faceLimit
-        let items = InputList.expand(images)
+        let items = try InputList.sharded(images, options: batch).items
+        let json = batch.progress == .json
         let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Detect.readStandardInput() : nil
         var failures = 0
-        for item in items {
+        for (index, item) in items.enumerated() {
             let name = item.name
             do {
                 var image: RGBImage
@@ -124,6 +128,7 @@ struct Analyze: ParsableCommand {
                 }
                 let (result, line) = try Self.analyzedLine(image: name, image, pipeline: pipeline)
                 print(line)
+                if json { ProgressLine.item(input: name, faces: result.faces.count, error: nil, index: index + 1, of: items.count) }
                 if let unfiltered, result.faces.count < limit {
                     let small = ((try? unfiltered.detect(image: image).detections) ?? []).filter { $0.relativeBoundingBox.width < minFaceSize }
                     let dropped = min(small.count, limit - result.faces.count)
@@ -140,13 +145,15 @@ struct Analyze: ParsableCommand {
             } catch let error as ImageError {
                 let message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
                 print(ErrorRecord.line(image: name, message: message)); printError(message); failures += 1
+                if json { ProgressLine.item(input: name, faces: nil, error: message, index: index + 1, of: items.count) }
             } catch let error as FaceAnalysisError {
                 let message = "\(name): \(error.description)"
                 print(ErrorRecord.line(image: name, message: message)); printError(message); failures += 1
+                if json { ProgressLine.item(input: name, faces: nil, error: message, index: index + 1, of: items.count) }
             }
             fflush(nil)
         }
-        if failures > 0 { throw ExitCode(1) }
+        try BatchExit.finish(refused: failures)
     }
 
     /// Analyses `image` and writes its line. Each face's JSON object is written on the lane

@@ -9,7 +9,7 @@ struct BlazeFaceCommand: ParsableCommand {
         commandName: "blazeface",
         abstract: "Face detection with BlazeFace, in pure Swift.",
         subcommands: [Detect.self, Analyze.self, Track.self, Redact.self, Landmarks.self, Bench.self, BenchLandmarks.self, BenchAnalyze.self, Export.self,
-                      ExportGeometry.self, Describe.self])
+                      ExportGeometry.self, Describe.self, ManifestCommand.self])
 
     /// Parses and runs, reporting any failure as one line on stderr and a non-zero exit.
     static func main() {

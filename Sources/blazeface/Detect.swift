@@ -13,7 +13,7 @@ struct Detect: ParsableCommand {
             + "{\"image\":PATH,\"frame\":N,\"timestampMs\":T,\"width\":W,\"height\":H,\"detections\":[...]}.")
 
     @Argument(help: "Images (format sniffed from the bytes), folders (searched recursively, sorted), or - for stdin.")
-    var images: [String]
+    var images: [String] = []
 
     @Option(help: "Drop faces scoring below this (0...1; default: 0.5 for short, 0.6 for full, as MediaPipe).")
     var minDetectionConfidence: Float?
@@ -64,8 +64,11 @@ struct Detect: ParsableCommand {
     @Flag(help: "Never draw the progress bar (drawn on stderr only when it is a terminal and there are 10 images or more).")
     var noProgress = false
 
+    @OptionGroup var batch: ShardOptions
+
     func validate() throws {
         _ = try threadCount
+        if images.isEmpty, batch.inputList == nil { throw ValidationError("Missing expected argument '<images> ...'") }
         if annotate != nil, images.count != 1 { throw ValidationError("--annotate takes exactly one image") }
         guard ImageOrientation(rotationDegrees: rotation) != nil, (0...270).contains(rotation) else {
             throw ValidationError("--rotation must be 0, 90, 180 or 270")
@@ -113,7 +116,7 @@ struct Detect: ParsableCommand {
         let processing = ImageProcessingOptions(orientation: orientation != .up ? orientation
                                                     : ImageOrientation(rotationDegrees: rotation) ?? .up,
                                                 regionOfInterest: try parsedRegion())
-        let items = InputList.expand(images)
+        let items = try InputList.sharded(images, options: batch).items
         if items.contains(where: { if case .file(let path) = $0 { Self.isVideo(path) } else { false } }) {
             return try runWithVideos(items, options: options, processing: processing)
         }
@@ -122,7 +125,8 @@ struct Detect: ParsableCommand {
         let wantImage = annotate != nil
         let tileSizes = try tileSizes()
 
-        let progress = ProgressBar.wanted(count: items.count, disabled: noProgress) ? ProgressBar(total: items.count) : nil
+        let json = batch.progress == .json
+        let progress = ProgressBar.wanted(count: items.count, disabled: noProgress || json) ? ProgressBar(total: items.count) : nil
         let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1   // then each line must first erase the bar
         var failures = 0
         var annotated: (RGBImage, FaceDetectorResult)?
@@ -137,11 +141,13 @@ struct Detect: ParsableCommand {
                 case .detected(let line, let image, let result):
                     print(line)
                     if let image { annotated = (image, result) }
+                    if json { ProgressLine.item(input: items[i].name, faces: result.detections.count, error: nil, index: i + 1, of: items.count) }
                 case .failed(let record, let message):
                     print(record)
                     progress?.clear()
                     printError(message)
                     failures += 1
+                    if json { ProgressLine.item(input: items[i].name, faces: nil, error: message, index: i + 1, of: items.count) }
                 }
                 fflush(nil)   // stream each line out as soon as it is in order
                 progress?.update(done: i + 1)
@@ -153,7 +159,7 @@ struct Detect: ParsableCommand {
             Annotation.draw(result, on: &canvas)
             do { try PNG.write(canvas, to: annotate) } catch { throw ToolError(error.description) }
         }
-        if failures > 0 { throw ExitCode(1) }
+        try BatchExit.finish(refused: failures)
     }
 
     /// Whether `path` is a video (by its content), not a picture.
@@ -203,7 +209,7 @@ struct Detect: ParsableCommand {
                 failures += 1
             }
         }
-        if failures > 0 { throw ExitCode(1) }
+        try BatchExit.finish(refused: failures)
     }
 
     /// What one image gave: its JSON line, or an error record and a message for stderr.

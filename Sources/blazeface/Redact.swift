@@ -19,7 +19,9 @@ struct Redact: ParsableCommand {
             + "Faces are tracked; a face the detector loses stays masked for --linger frames (60 if it is presumed hidden); "
             + "frames are held back --look-behind frames so that a face found late is masked on the frames before it too. "
             + "Every frame is masked before it is written; the output is written under a temporary name and renamed when "
-            + "complete, so a failure leaves nothing at OUTPUT.")
+            + "complete, so a failure leaves nothing at OUTPUT. A folder (or --input-list) runs as shards (--shard I/N), with a "
+            + "manifest per shard in OUTPUT/.blazeface: a rerun skips what is done; exit 65 when inputs were refused, 75 when "
+            + "a retry is worth it (Docs/clusters.md).")
 
     @Argument(help: "A photo, a folder, a video, or - (a Y4M stream on stdin).")
     var input: String
@@ -101,6 +103,14 @@ struct Redact: ParsableCommand {
     @Flag(help: "No progress bar on stderr (it is shown only on a terminal).")
     var noProgress = false
 
+    @OptionGroup var batch: ShardOptions
+
+    @Option(help: "Folders and lists: the shard's manifest (JSON Lines; default: OUTPUT/.blazeface/manifest-I-of-N.jsonl).")
+    var manifest: String?
+
+    @Flag(help: "Folders and lists: redo every input, even those the manifest records as done.")
+    var force = false
+
     func validate() throws {
         _ = try threadCount
         try checkRange(linger, 0...100, "--linger")
@@ -132,7 +142,7 @@ struct Redact: ParsableCommand {
 
     /// A redactor with the command's options: one for all the photos of a run, a new one for
     /// each video (a video's tracks are its own).
-    private func makeRedactor(_ pool: ThreadPool) throws -> FaceRedactor {
+    func makeRedactor(_ pool: ThreadPool) throws -> FaceRedactor {
         let tiling = try tiling()
         let minDetectionConfidence = try aliased(minDetectionConfidence, threshold, "--min-detection-confidence", "--threshold")
         do {
@@ -149,8 +159,12 @@ struct Redact: ParsableCommand {
         let pool = try threadCount.makePool()
         let redactor = try makeRedactor(pool)
         try refuseOverwriting(input: input, with: output)
+        if batch.inputList != nil {
+            guard try MediaKind.of(input) == .folder else { throw ValidationError("--input-list needs INPUT to be the folder its paths are relative to") }
+            return try redactBatch(redactor, pool: pool)
+        }
         switch try MediaKind.of(input) {
-        case .folder: try redactFolder(redactor, pool: pool)
+        case .folder: try redactBatch(redactor, pool: pool)
         case .photo:
             let faces = try redactPhoto(redactor, input, output)
             FileHandle.standardError.write(Data("redact: \(faces) face(s) masked\n".utf8))
@@ -163,7 +177,7 @@ struct Redact: ParsableCommand {
     /// Redacts one photo to `target`, in the format its name says (JPEG at the input's own
     /// quality unless --jpeg-quality); returns the faces masked. The ICC profile is kept; EXIF
     /// only with --keep-metadata, and its location only with --keep-location.
-    private func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String) throws -> Int {
+    func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String) throws -> Int {
         guard let format = ImageFormat.forOutput(path: target) else {
             throw ValidationError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", "))
         }
@@ -189,56 +203,16 @@ struct Redact: ParsableCommand {
 
     /// Where a folder's photo goes: the same relative path, or for a format this tool does not
     /// write (HEIC) or a name that says no format, the same name as .jpg.
-    private static func photoTarget(_ target: String) -> String {
+    static func photoTarget(_ target: String) -> String {
         ImageFormat.forOutput(path: target) != nil ? target : (target as NSString).deletingPathExtension + ".jpg"
-    }
-
-    // MARK: - Folders
-
-    /// Each photo and video of the folder and its subfolders (in path order) to the same
-    /// relative path in OUTPUT, each by the rule for its kind. Files that are neither are named
-    /// on stderr and counted; any such file makes the run exit 1 once the rest is done.
-    private func redactFolder(_ redactor: FaceRedactor, pool: ThreadPool) throws {
-        let files = FileManager.default.enumerator(atPath: input)?.compactMap { $0 as? String }.sorted() ?? []
-        var (pictures, videos, faces, skipped) = (0, 0, 0, 0)
-        let progress = ProgressBar.wanted(count: files.count, disabled: noProgress) ? ProgressBar(total: files.count, unit: "files") : nil
-        defer { progress?.clear() }
-        for (done, relative) in files.enumerated() where !(relative as NSString).lastPathComponent.hasPrefix(".") {
-            progress?.update(done: done)
-            let path = (input as NSString).appendingPathComponent(relative)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            let target = (output as NSString).appendingPathComponent(relative)
-            do {
-                let kind = try MediaKind.of(path)
-                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
-                                                        withIntermediateDirectories: true)
-                if kind == .photo {
-                    faces += try redactPhoto(redactor, path, Self.photoTarget(target))
-                    pictures += 1
-                } else {
-                    progress?.clear()
-                    try redactVideo(try makeRedactor(pool), path, target, kind: kind)
-                    videos += 1
-                }
-            } catch {
-                progress?.clear()
-                let reason = "\(error)"   // most errors name the file already
-                FileHandle.standardError.write(Data("redact: skipped \(reason.hasPrefix(path) ? reason : "\(path): \(reason)")\n".utf8))
-                skipped += 1
-            }
-        }
-        progress?.clear()
-        FileHandle.standardError.write(Data(("redact: \(pictures) picture(s), \(faces) face(s) masked, \(videos) video(s), "
-            + "\(skipped) skipped\n").utf8))
-        if skipped > 0 { throw ExitCode(1) }
     }
 
     // MARK: - Video
 
     /// Every frame masked before it is written (`RecordingRedactor`); a frame that fails stops
-    /// the run and leaves nothing at the output.
-    private func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind) throws {
+    /// the run and leaves nothing at the output. Returns the frames written and the face masks drawn.
+    @discardableResult
+    func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind) throws -> (frames: Int, faces: Int) {
         let frames: any VideoFrameSource, sink: any VideoFrameSink
         try VideoMedia.checkOutput(target)
         do { frames = try VideoMedia.open(source, kind: kind) } catch { throw ToolError("\(error)") }
@@ -253,7 +227,7 @@ struct Redact: ParsableCommand {
         let recording: RecordingRedactor
         do { recording = try RecordingRedactor(redactor: redactor, lookBehind: lookBehind) } catch { throw ToolError(error.description) }
         let total = frames.expectedFrameCount
-        let progress = ProgressBar.wanted(count: total, disabled: noProgress) ? ProgressBar(total: total, unit: "frames") : nil
+        let progress = ProgressBar.wanted(count: total, disabled: noProgress || batch.progress == .json) ? ProgressBar(total: total, unit: "frames") : nil
         defer { progress?.clear() }
         let summary: RecordingRedactor.Summary
         do {
@@ -264,8 +238,10 @@ struct Redact: ParsableCommand {
         progress?.clear()
         for warning in (sink as? VideoFileWriter)?.warnings ?? [] { printError(warning) }
         let s = redactor.statistics
-        FileHandle.standardError.write(Data(("redact: \(summary.frames) frame(s), \(s.facesMasked) face mask(s), "
+        // --progress json: stderr holds the JSON lines alone (the frames and masks are in the input's line).
+        if batch.progress != .json { FileHandle.standardError.write(Data(("redact: \(summary.frames) frame(s), \(s.facesMasked) face mask(s), "
             + "\(s.lingeringMasks) bridged by lingering, \(summary.backfilledMasks) drawn before a face was found, "
-            + "\(s.regionsSearched) region(s) searched\n").utf8))
+            + "\(s.regionsSearched) region(s) searched\n").utf8)) }
+        return (summary.frames, s.facesMasked)
     }
 }

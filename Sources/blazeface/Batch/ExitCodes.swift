@@ -1,0 +1,38 @@
+import ArgumentParser
+
+/// The exit statuses of batch runs (`detect`, `analyze`, `redact`), as sysexits.h names them,
+/// so that a cluster engine can tell "retry me" from "this input is bad" (Docs/clusters.md):
+/// 0 every input done (or already done); 64 usage error (as every command); 65 some inputs
+/// refused as bad input (the rest done; retrying will not help); 75 some inputs failed for a
+/// reason worth a retry (I/O error, disk full, the manifest not writable); a retry resumes.
+enum BatchExit {
+    static let ok: Int32 = 0
+    static let usage: Int32 = 64      // EX_USAGE
+    static let refused: Int32 = 65    // EX_DATAERR
+    static let retry: Int32 = 75      // EX_TEMPFAIL
+
+    /// The status of a batch with these counts: a retry-worthy failure outranks a refusal.
+    static func code(refused: Int, failed: Int) -> Int32 {
+        failed > 0 ? retry : refused > 0 ? Self.refused : ok
+    }
+
+    /// Ends the command with the batch's status (returns when it is 0).
+    static func finish(refused: Int, failed: Int = 0) throws {
+        let status = code(refused: refused, failed: failed)
+        if status != ok { throw ExitCode(status) }
+    }
+}
+
+/// A failure of one input that is not the input's fault: worth a retry (an output that cannot
+/// be written, a full disk). Its description is the message, as ToolError's.
+struct RetryableError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+
+    /// Whether a message names an I/O failure of the machine rather than of the input.
+    static func looksTransient(_ message: String) -> Bool {
+        let signs = ["No space left", "Input/output error", "Disk quota", "Read-only file system", "Cannot allocate memory",
+                     "Too many open files", "Stale file handle", "cannot write"]
+        return signs.contains { message.localizedCaseInsensitiveContains($0) }
+    }
+}

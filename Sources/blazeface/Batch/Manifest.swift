@@ -1,0 +1,164 @@
+import BlazeFace
+import Foundation
+
+/// The tool's version as manifests record it: an output is reused by a rerun only if it was
+/// made by the same version with the same settings. Bump it whenever an output's bytes change.
+enum ToolVersion {
+    static let string = "blazeface 1.0.0"
+}
+
+/// One line of a batch manifest (JSON Lines, Docs/clusters.md): an input's record, or a run's
+/// totals (`record` "totals").
+struct ManifestRecord {
+    enum Status: String { case done, skipped, refused, failed }
+
+    var input: String             // relative to the input folder (or as listed)
+    var size: Int?                // bytes
+    var sha256: String?
+    var output: String?           // relative to the output folder
+    var status: Status
+    var reason: String?
+    var faces: Int?
+    var frames: Int?
+    var seconds: Double
+    var shard: String
+    var settings: String
+    var version: String
+
+    /// The record as one JSON line (no newline), in a fixed key order.
+    func line(extra: String = "") -> String {
+        var fields = ["\"record\":\"input\"", "\"input\":\(DetectionJSON.string(input))"]
+        if let size { fields.append("\"size\":\(size)") }
+        if let sha256 { fields.append("\"sha256\":\"\(sha256)\"") }
+        if let output { fields.append("\"output\":\(DetectionJSON.string(output))") }
+        fields.append("\"status\":\"\(status.rawValue)\"")
+        if let reason { fields.append("\"reason\":\(DetectionJSON.string(reason))") }
+        if status == .failed { fields.append("\"retry\":true") }
+        if let faces { fields.append("\"faces\":\(faces)") }
+        if let frames { fields.append("\"frames\":\(frames)") }
+        fields.append("\"seconds\":\(Self.decimal(seconds))")
+        fields += ["\"shard\":\"\(shard)\"", "\"settings\":\(DetectionJSON.string(settings))", "\"version\":\(DetectionJSON.string(version))"]
+        return "{" + fields.joined(separator: ",") + extra + "}"
+    }
+
+    /// From a parsed line (nil: a totals record, or not a record: a torn line).
+    init?(json: [String: Any]) {
+        guard (json["record"] as? String) == "input", let input = json["input"] as? String,
+              let status = (json["status"] as? String).flatMap(Status.init(rawValue:)) else { return nil }
+        (self.input, self.status) = (input, status)
+        size = (json["size"] as? NSNumber)?.intValue
+        sha256 = json["sha256"] as? String
+        output = json["output"] as? String
+        reason = json["reason"] as? String
+        faces = (json["faces"] as? NSNumber)?.intValue
+        frames = (json["frames"] as? NSNumber)?.intValue
+        seconds = (json["seconds"] as? NSNumber)?.doubleValue ?? 0
+        shard = json["shard"] as? String ?? ""
+        settings = json["settings"] as? String ?? ""
+        version = json["version"] as? String ?? ""
+    }
+
+    init(input: String, size: Int?, sha256: String?, output: String?, status: Status, reason: String? = nil, faces: Int? = nil,
+         frames: Int? = nil, seconds: Double, shard: String, settings: String, version: String = ToolVersion.string) {
+        (self.input, self.size, self.sha256, self.output, self.status, self.reason) = (input, size, sha256, output, status, reason)
+        (self.faces, self.frames, self.seconds, self.shard, self.settings, self.version) = (faces, frames, seconds, shard, settings, version)
+    }
+
+    static func decimal(_ v: Double) -> String {
+        let ms = (v * 1000).rounded()
+        return String(format: "%.3f", ms / 1000)
+    }
+}
+
+/// The totals of a set of input records: the final record of a run, and of `manifest merge`.
+struct ManifestTotals {
+    var inputs = 0, done = 0, skipped = 0, refused = 0, failed = 0, faces = 0, frames = 0
+    var seconds = 0.0
+
+    mutating func add(_ r: ManifestRecord) {
+        inputs += 1
+        switch r.status {
+        case .done: done += 1
+        case .skipped: skipped += 1
+        case .refused: refused += 1
+        case .failed: failed += 1
+        }
+        if r.status == .done || r.status == .skipped { faces += r.faces ?? 0; frames += r.frames ?? 0 }
+        seconds += r.seconds
+    }
+
+    /// {"record":"totals",...}: `completed` is done + skipped (the inputs whose output is there).
+    func line(fields: String) -> String {
+        "{\"record\":\"totals\",\(fields)\"inputs\":\(inputs),\"completed\":\(done + skipped),\"done\":\(done),\"skipped\":\(skipped),"
+            + "\"refused\":\(refused),\"failed\":\(failed),\"faces\":\(faces),\"frames\":\(frames),\"seconds\":\(ManifestRecord.decimal(seconds))}"
+    }
+}
+
+enum Manifest {
+    /// Every parsable input record of a manifest file, in order; torn or foreign lines (a run
+    /// killed mid-write) are passed over. A missing file has none.
+    static func read(_ path: String) -> [ManifestRecord] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard let json = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { return nil }
+            return ManifestRecord(json: json)
+        }
+    }
+}
+
+/// A manifest open for appending: each record is one write(2) of a whole line, so a kill loses
+/// at most the inputs in flight, and a line torn by a kill ends before the next run's first.
+final class ManifestWriter {
+    let path: String
+    private let fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw RetryableError("\(path): the manifest cannot be written: \(String(cString: strerror(errno)))") }
+        // A torn last line (a killed run) gets its newline, so that the next record stands alone.
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_size > 0, let reader = FileHandle(forReadingAtPath: path) {
+            try? reader.seek(toOffset: UInt64(info.st_size - 1))
+            let last = (try? reader.read(upToCount: 1)) ?? nil
+            try? reader.close()
+            if last != Data("\n".utf8) { try append("") }
+        }
+    }
+
+    func append(_ line: String) throws {
+        let bytes = Array((line + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RetryableError("\(path): the manifest cannot be written: \(String(cString: strerror(errno)))")
+            }
+            written += n
+        }
+    }
+
+    deinit { close(fd) }
+}
+
+/// A JSON line per input on stderr (`--progress json`): the manifest's record with its place in
+/// the shard ("index" from 1, "of").
+enum ProgressLine {
+    static func emit(_ record: ManifestRecord, index: Int, of total: Int) {
+        FileHandle.standardError.write(Data((record.line(extra: ",\"index\":\(index),\"of\":\(total)") + "\n").utf8))
+    }
+}
+
+extension ProgressLine {
+    /// `detect`'s and `analyze`'s line: {"input":P,"status":"done"|"refused","faces":N,"index":I,"of":T}.
+    static func item(input: String, faces: Int?, error: String?, index: Int, of total: Int) {
+        var line = "{\"input\":\(DetectionJSON.string(input)),\"status\":\"\(error == nil ? "done" : "refused")\""
+        if let faces { line += ",\"faces\":\(faces)" }
+        if let error { line += ",\"reason\":\(DetectionJSON.string(error))" }
+        line += ",\"index\":\(index),\"of\":\(total)}\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}
