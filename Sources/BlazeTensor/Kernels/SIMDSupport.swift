@@ -18,9 +18,9 @@ extension SIMD8 where Scalar == Float {
 }
 
 extension SIMD4 where Scalar == Float {
-    /// `self + a * b` per lane in the kernels' arithmetic (`BuildTarget.arithmetic`): public so
+    /// `self + a * b` per lane in the kernels' arithmetic (`BuildTarget.arithmetic`): package so
     /// that the pre-processing that must round as the kernels do (the letterbox) uses the same.
-    @inlinable @inline(__always) public func fma(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    @inlinable @inline(__always) package func fma(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
         #if ExactFMA
         bf_fma4_exact(a, b, self)
         #else

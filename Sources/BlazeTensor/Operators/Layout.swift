@@ -87,7 +87,7 @@ public struct Slice: TensorOperator {
 
 /// `output[i0, i1, ...] = x[offset + Σ i_k * strides[k]]`, output in index order: the copy
 /// loop of TRANSPOSE and STRIDED_SLICE.
-public func f32GatherStridedReference(_ x: UnsafePointer<Float>, strides: [Int], offset: Int, outputDims: [Int],
+func f32GatherStridedReference(_ x: UnsafePointer<Float>, strides: [Int], offset: Int, outputDims: [Int],
                                       output: UnsafeMutablePointer<Float>) {
     let rank = outputDims.count
     var index = [Int](repeating: 0, count: rank)
