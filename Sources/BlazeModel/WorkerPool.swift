@@ -1,5 +1,5 @@
 import BlazeTensor
-import CVectorFMA
+import CProcessor
 import Foundation
 import Synchronization
 

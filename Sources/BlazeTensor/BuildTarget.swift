@@ -1,4 +1,5 @@
-import CVectorFMA
+import CProcessor
+import CVectorMath
 
 /// What this build's kernels were compiled for, and whether the running CPU can execute them.
 ///

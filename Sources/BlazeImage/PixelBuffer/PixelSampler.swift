@@ -1,4 +1,5 @@
-import CVectorFMA
+import CPixelWarp
+import CVectorMath
 
 /// Reads one pixel as R, G, B (lane 3 unused) from some pixel layout: the tap that
 /// pre-processing (BlazeFace's ImageToTensor) applies at each bilinear sample, so every

@@ -1,4 +1,4 @@
-import CVectorFMA
+import CVectorMath
 
 // Depthwise 3x3 convolution, SIMD over channels, one block of 8 channels at a time (two at
 // once, 16 lanes, in the interior kernel where both are full). Taps are

@@ -1,4 +1,4 @@
-import CVectorFMA
+import CVectorMath
 
 // Elementwise microkernels: PReLU (the landmark network's activation), the unary functions, the
 // broadcasting binary arithmetic and row sums of the blendshape MLP-mixer's layer norms. Each

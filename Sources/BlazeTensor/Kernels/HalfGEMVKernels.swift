@@ -1,4 +1,4 @@
-import CVectorFMA
+import CVectorMath
 
 // A matrix-vector product whose weights are stored in half precision: the face landmark
 // network's last convolution (a 2x2 window over a 2x2x128 input onto 1434 channels) is one

@@ -1,4 +1,4 @@
-import CVectorFMA
+import CVectorMath
 
 // Pointwise (1x1, stride 1) convolution as a GEMM over pixels: XNNPACK's "broadcast" scheme.
 // A tile of 6 pixels x 16 output channels lives in six SIMD16 accumulators (one AVX-512

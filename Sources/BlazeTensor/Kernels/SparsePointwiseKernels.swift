@@ -1,4 +1,4 @@
-import CVectorFMA
+import CVectorMath
 
 // Pointwise (1x1) convolution with mostly-zero weights, as a sparse-times-dense product
 // (SpMM): XNNPACK's sparse inference, which MediaPipe's "_sparse" full-range detector is
