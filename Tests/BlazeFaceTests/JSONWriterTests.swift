@@ -33,10 +33,12 @@ import Testing
         }
     }
 
+    static let keypoints: [(x: Float, y: Float)] = [(0, 0), (1 / 7, 1e-5), (2 / 7, -0.0), (3 / 7, 3e-5), (4 / 7, 0.5), (5 / 7, 1)]
+
     @Test func detectionsAreTheFormerObjects() {
         let d = Detection(boundingBox: BoundingBox(originX: -3, originY: 10, width: 120, height: 97),
                           relativeBoundingBox: NormalizedRect(xMin: 0, yMin: 0, width: 1, height: 1), score: 0.87654321,
-                          keypoints: KeypointList((0..<6).map { (x: Float($0) / 7, y: $0 == 2 ? -0.0 : Float($0) * 1e-5) }))
+                          keypoints: KeypointList(Self.keypoints))
         #expect(DetectionJSON.detection(d) == Previous.detection(d))
         let result = FaceDetectorResult(detections: [d, d])
         #expect(DetectionJSON.line(image: "a \"b\".png", width: 640, height: 480, result: result)
