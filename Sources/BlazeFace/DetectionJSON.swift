@@ -16,8 +16,8 @@ public enum DetectionJSON {
         return json.text
     }
 
-    /// A JSON string literal for `s`, escaped.
-    public static func string(_ s: String) -> String {
+    /// A JSON string literal for `s`, escaped (`JSONWriter.string`; for the CLI's other lines).
+    package static func string(_ s: String) -> String {
         var json = JSONWriter(capacity: s.utf8.count + 2)
         json.string(s)
         return json.text

@@ -88,7 +88,7 @@ public final class FaceLandmarker: Sendable {
         return try landmarks(for: image, detections: try detections(for: image))
     }
 
-    /// Image mode on detections already made (say, `detections(for:)` filtered by size): the
+    /// Image mode on detections already made (say, a `FaceDetector`'s, filtered by size): the
     /// landmarks of each detection's region; each face keeps its `detection`.
     public func landmarks(for image: RGBImage, detections: [Detection]) throws(DetectorError) -> FaceLandmarkerResult {
         var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
@@ -156,10 +156,10 @@ public final class FaceLandmarker: Sendable {
         state.withLock { $0.trackedRegions = []; $0.timestamps.reset() }
     }
 
-    // MARK: Stages, for tests and tools
+    // MARK: Stages, for tests and tools (package)
 
     /// Stage 1a: the face detector's detections, best first, at most `numFaces`.
-    public func detections(for image: RGBImage) throws(DetectorError) -> [Detection] {
+    package func detections(for image: RGBImage) throws(DetectorError) -> [Detection] {
         try detector.detect(image: image).detections
     }
 

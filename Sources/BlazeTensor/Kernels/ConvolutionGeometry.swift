@@ -15,7 +15,7 @@ struct WindowGeometry: Sendable, Hashable {
 
     /// A geometry of these values as given; `make` derives the output and padding TFLite's way.
     init(input: NHWC, output: NHWC, kernelH: Int, kernelW: Int,
-                strideH: Int, strideW: Int, padTop: Int, padLeft: Int) {
+         strideH: Int, strideW: Int, padTop: Int, padLeft: Int) {
         self.input = input; self.output = output
         self.kernelH = kernelH; self.kernelW = kernelW
         self.strideH = strideH; self.strideW = strideW
@@ -24,7 +24,7 @@ struct WindowGeometry: Sendable, Hashable {
 
     /// The geometry of a window operator with TFLite padding semantics.
     static func make(input: NHWC, outputChannels: Int, kernelH: Int, kernelW: Int,
-                            strideH: Int, strideW: Int, padding: Padding) throws(TensorError) -> WindowGeometry {
+                     strideH: Int, strideW: Int, padding: Padding) throws(TensorError) -> WindowGeometry {
         if case .explicit(let t, let b, let l, let r) = padding, min(t, b, l, r) < 0 || max(t, b, l, r) > 1 << 16 {
             throw .invalidAttribute("explicit padding \(t), \(b), \(l), \(r) must be in 0...65536")
         }

@@ -41,7 +41,7 @@ extension Float {
 
 /// PReLU, reference: `x >= 0 ? x : x * slope[c]` with the slope per channel (innermost axis).
 func f32PReLUReference(_ x: UnsafePointer<Float>, count: Int, slopes: UnsafePointer<Float>, channels: Int,
-                              output: UnsafeMutablePointer<Float>) {
+                       output: UnsafeMutablePointer<Float>) {
     for i in 0..<count {
         let v = x[i]
         output[i] = v >= 0 ? v : v * slopes[i % channels]
@@ -51,7 +51,7 @@ func f32PReLUReference(_ x: UnsafePointer<Float>, count: Int, slopes: UnsafePoin
 /// PReLU, 8 channels at a time: the same products and selection as the reference.
 /// `slopes` holds `channels` values plus `kernelSlack`.
 func f32PReLU8(_ x: UnsafePointer<Float>, pixels: Range<Int>, slopes: UnsafePointer<Float>, channels: Int,
-                      output: UnsafeMutablePointer<Float>) {
+               output: UnsafeMutablePointer<Float>) {
     for p in pixels {
         let row = x + p &* channels, out = output + p &* channels
         var c = 0
@@ -175,7 +175,7 @@ func f32BinaryRows8(
 /// The sum of each of `rows` runs of `length` floats (row `r` at `x + r * length`), added in
 /// index order from 0, divided by `length` if `mean`: the reference reduction's loop.
 func f32SumRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, mean: Bool,
-                                output: UnsafeMutablePointer<Float>) {
+                         output: UnsafeMutablePointer<Float>) {
     for o in rows {
         let row = x + o &* n
         var s: Float = 0
@@ -189,7 +189,7 @@ func f32SumRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: 
 /// (the same floats). A short last block adds +0 in the missing columns, which leaves any sum
 /// unchanged (a sum from +0 is never -0); the rows past the last eight run the reference loop.
 func f32SumRows8(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, mean: Bool,
-                        output: UnsafeMutablePointer<Float>) {
+                 output: UnsafeMutablePointer<Float>) {
     var o = rows.lowerBound
     while o &+ 8 <= rows.upperBound {
         let p = x + o &* n
@@ -217,7 +217,7 @@ func f32SumRows8(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, mea
 /// adds its `length` floats in index order from 0 (the general reduction's order, so the same
 /// floats), then divides by `length` if `mean`.
 func f32SumAxisRuns(_ x: UnsafePointer<Float>, outer: Int, length n: Int, inner: Int, mean: Bool,
-                           output: UnsafeMutablePointer<Float>) {
+                    output: UnsafeMutablePointer<Float>) {
     for o in 0..<outer {
         let y = output + o &* inner
         y.update(repeating: 0, count: inner)
@@ -235,7 +235,7 @@ func f32SumAxisRuns(_ x: UnsafePointer<Float>, outer: Int, length n: Int, inner:
 /// `variance` = MEAN((x - mean)²), `inverse` = RSQRT(variance + epsilon), and per channel
 /// `s = inverse * gamma[c]`, `y = x * s + (-mean) * s`. Reference: one row at a time.
 func f32LayerNormRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, epsilon: Float,
-                                      gamma: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+                               gamma: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
     for r in rows {
         let row = x + r &* n, out = output + r &* n
         var sum: Float = 0
@@ -256,8 +256,8 @@ func f32LayerNormRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int>, leng
 /// operator's kernel: the same sums), the squared differences of the block in `scratch`
 /// (`8 * length` floats), the rest eight channels per vector, with the same operations per lane.
 func f32LayerNormRows8(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, epsilon: Float,
-                              gamma: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>,
-                              output: UnsafeMutablePointer<Float>) {
+                       gamma: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+                       output: UnsafeMutablePointer<Float>) {
     withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { stats in
         let means = stats.baseAddress!, variances = means + 8
         var r = rows.lowerBound

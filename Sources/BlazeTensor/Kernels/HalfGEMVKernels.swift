@@ -49,7 +49,7 @@ struct HalfPackedWeights: Sendable {
 /// tap in order: the direct convolution's sum for a window that covers the whole input.
 /// Four 16-lane accumulators per 64-channel block; `slopes` as the direct kernel's PReLU.
 func f32GEMVHalfWeights(input: UnsafePointer<Float>, weights: HalfPackedWeights, activation: Activation,
-                               slopes: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
+                        slopes: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
     PointwiseEpilogue(activation: activation, slopes: slopes).dispatch(GEMVHalf(input: input, weights: weights, output: output))
 }
 

@@ -21,7 +21,7 @@ struct PackedPointwiseWeights: Sendable {
 
     /// - Parameters: `weightsIO` is `[inputChannels][outputChannels]`, `bias` has `outputChannels` values.
     init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int,
-                maxWidth requested: Int = 16) {
+         maxWidth requested: Int = 16) {
         // SSE's sixteen 4-float registers: 8-channel blocks, two registers a tile row.
         let maxWidth = BuildTarget.hasNarrowVectors ? 8 : requested
         var blocks: [(Int, Int, Int)] = []
@@ -86,7 +86,7 @@ struct PointwiseEpilogue {
 
     /// An epilogue of `activation` alone unless a skip or slopes are given.
     init(activation: Activation, skip: UnsafePointer<Float>? = nil, skipChannels: Int = 0,
-                pooled: Bool = false, outputWidth: Int = 1, skipWidth: Int = 1, slopes: UnsafePointer<Float>? = nil) {
+         pooled: Bool = false, outputWidth: Int = 1, skipWidth: Int = 1, slopes: UnsafePointer<Float>? = nil) {
         (self.activation, self.skip, self.skipChannels, self.pooled) = (activation, skip, skipChannels, pooled)
         (self.outputWidth, self.skipWidth, self.slopes) = (outputWidth, skipWidth, slopes)
     }

@@ -18,7 +18,7 @@ public enum FaceAnalysisJSON {
     }
 
     /// `fields` appended to UTF-8 `bytes` (a line being built as bytes).
-    public static func appendFields(_ a: FaceAnalysis, to bytes: inout [UInt8]) {
+    package static func appendFields(_ a: FaceAnalysis, to bytes: inout [UInt8]) {
         var json = JSONWriter(bytes: [])
         swap(&json.bytes, &bytes)
         defer { swap(&json.bytes, &bytes) }
