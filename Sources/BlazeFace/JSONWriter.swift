@@ -3,51 +3,52 @@
 /// appended to one byte buffer, numbers included (no String kept per token; the analyze mesh
 /// alone is 1434 numbers per face). The caller opens and closes objects and arrays; the
 /// contracts' shared parts (a detection's fields) are functions of it, so a line nests them
-/// instead of splicing one object's text into another.
+/// instead of splicing one object's text into another. Its small methods are inlinable, so that
+/// the writers in other modules (FaceAnalysis's 1434-point mesh) append bytes without a call each.
 package struct JSONWriter: TextOutputStream {
     /// The text so far.
     package var bytes: [UInt8]
 
     /// An empty text with room for `capacity` bytes.
-    package init(capacity: Int = 0) {
+    @inlinable package init(capacity: Int = 0) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
     /// Text to go on writing after (say, a line's start built elsewhere).
-    package init(bytes: [UInt8]) { self.bytes = bytes }
+    @inlinable package init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// The text as a String.
-    package var text: String { String(decoding: bytes, as: UTF8.self) }
+    @inlinable package var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Appends `string`'s UTF-8 as it is (no escaping): where `Float.write(to:)` and
     /// `Int.write(to:)` put their digits (a small string, kept inline, not allocated).
-    package mutating func write(_ string: String) {
-        var string = string
-        string.withUTF8 { bytes.append(contentsOf: $0) }
+    @inlinable package mutating func write(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
     }
 
     /// One ASCII character.
-    package mutating func byte(_ c: Unicode.Scalar) { bytes.append(UInt8(ascii: c)) }
+    @inlinable package mutating func byte(_ c: Unicode.Scalar) { bytes.append(UInt8(ascii: c)) }
 
     /// Literal text (punctuation and keys) as it is.
-    package mutating func literal(_ s: StaticString) { s.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+    @inlinable package mutating func literal(_ s: StaticString) { s.withUTF8Buffer { bytes.append(contentsOf: $0) } }
 
     /// A number: the shortest decimal that reads back as the same float (`description`'s
-    /// text); JSON has no NaN or infinity, so those are written as null.
-    package mutating func number(_ v: Float) {
-        if v.isFinite { v.write(to: &self) } else { literal("null") }
+    /// text, a small string: no allocation); JSON has no NaN or infinity, so those are written
+    /// as null.
+    @inlinable package mutating func number(_ v: Float) {
+        if v.isFinite { write(v.description) } else { literal("null") }
     }
 
     /// A float as string interpolation writes it, NaN and infinities included ("nan", "inf"):
     /// for the landmarks line, which has always written them so.
-    package mutating func interpolated(_ v: Float) { v.write(to: &self) }
+    @inlinable package mutating func interpolated(_ v: Float) { v.write(to: &self) }
 
     /// An integer in decimal.
-    package mutating func integer(_ v: Int) { write(v.description) }
+    @inlinable package mutating func integer(_ v: Int) { write(v.description) }
 
     /// `[x,y]`, numbers as `number(_:)`.
-    package mutating func point(_ p: SIMD2<Float>) {
+    @inlinable package mutating func point(_ p: SIMD2<Float>) {
         byte("[")
         number(p.x)
         byte(",")
@@ -56,7 +57,7 @@ package struct JSONWriter: TextOutputStream {
     }
 
     /// `[x,y,z]`, numbers as `number(_:)`.
-    package mutating func point(_ p: SIMD3<Float>) {
+    @inlinable package mutating func point(_ p: SIMD3<Float>) {
         byte("[")
         number(p.x)
         byte(",")
@@ -68,7 +69,7 @@ package struct JSONWriter: TextOutputStream {
 
     /// A JSON string literal for `s`: quotes, backslashes, \n, \r and \t escaped, other
     /// control characters as \u00XX, everything else as it is (UTF-8).
-    package mutating func string(_ s: String) {
+    @inlinable package mutating func string(_ s: String) {
         byte("\"")
         for u in s.unicodeScalars {
             switch u {
