@@ -1,6 +1,8 @@
 // swift-tools-version: 6.1
 // The layout is the architecture; dependencies flow one way:
 //
+//   CVectorMath (vector math), CProcessor (CPU checks) -> BlazeTensor;  CPixelWarp (OpenCV's warps,
+//     on CVectorMath) -> BlazeImage, BlazeFace;  CProcessor -> BlazeThreads (the spin-wait hint)
 //   BlazeThreads (the thread pool) -> BlazeModel
 //   BlazeTensor -> BlazeModel -> BlazeFace -> FaceTracking       (video, IDs, lifecycle)
 //                              BlazeFace, FaceTracking -> FaceRedaction   (anonymisation)
@@ -83,12 +85,17 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The few vector operations (fma, max, min, lane masks, shuffles) that Swift's SIMD types spell as per-lane loops.
-        .target(name: "CVectorFMA"),
+        // The few vector operations (fma, max, min, lane masks, shuffles) that Swift's SIMD types
+        // spell as per-lane loops, and half-float conversion.
+        .target(name: "CVectorMath"),
+        // OpenCV's sample positions and its bilinear RGB and YUV warps, pixel for pixel.
+        .target(name: "CPixelWarp", dependencies: ["CVectorMath"]),
+        // The processor: CPUID and the build's instruction sets, and the spin-wait hint.
+        .target(name: "CProcessor"),
         // NHWC Float32 tensors, operators and their microkernels.
-        .target(name: "BlazeTensor", dependencies: ["CVectorFMA"]),
+        .target(name: "BlazeTensor", dependencies: ["CVectorMath", "CProcessor"]),
         // The one thread pool, owned by the caller and passed down, and the cores the process may use.
-        .target(name: "BlazeThreads", dependencies: ["CVectorFMA"]),
+        .target(name: "BlazeThreads", dependencies: ["CProcessor"]),
         // The flat weights format and the graph runner built on BlazeTensor.
         .target(name: "BlazeModel", dependencies: ["BlazeTensor", "BlazeThreads"]),
         // Reads TFLite flatbuffers and converts them to the flat format (the exporter).
@@ -104,7 +111,7 @@ let package = Package(
         // A few lines of C around libjpeg: its errors longjmp too.
         .target(name: "CJPEGSupport", dependencies: ["CLibJPEG"]),
         // Pixels: RGB images, camera pixel buffers (BGRA, NV12, ...), drawing. No codecs.
-        .target(name: "BlazeImage", dependencies: ["CVectorFMA"]),
+        .target(name: "BlazeImage", dependencies: ["CVectorMath", "CPixelWarp"]),
         // Image files: PNG, JPEG, PPM/PGM and Y4M reading and writing, EXIF orientation.
         .target(name: "BlazeImageIO", dependencies: ["BlazeImage", "CPNGSupport", "CJPEGSupport"]),
         // FFmpeg's libraries (libavformat, libavcodec, libavutil, libswscale) from the system.
@@ -126,7 +133,7 @@ let package = Package(
                             .copy("face_landmarks_detector.bin"), .copy("face_blendshapes.bin"),
                             .copy("face_geometry.bin")]),
         // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
-        .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeThreads", "BlazeImage", "BlazeWeights", "CVectorFMA"]),
+        .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeThreads", "BlazeImage", "BlazeWeights", "CPixelWarp"]),
         // The canonical face model (from MediaPipe's geometry metadata) and the pose solver.
         .target(name: "FaceGeometry", dependencies: ["BlazeModel", "BlazeTensor"]),
         // The ML Kit view of a face mesh: landmark and contour types, head angles, classification,

@@ -1,5 +1,5 @@
 import Benchmark
-import BlazeFace
+@_spi(Benchmarks) import BlazeFace
 import BlazeImageIO
 import BlazeModel
 import BlazeTensor

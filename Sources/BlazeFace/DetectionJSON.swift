@@ -4,39 +4,91 @@
 public enum DetectionJSON {
     /// One image's result as a single line of JSON.
     public static func line(image: String, width: Int, height: Int, result: FaceDetectorResult) -> String {
-        let detections = result.detections.map(detection).joined(separator: ",")
-        return "{\"image\":\(string(image)),\"width\":\(width),\"height\":\(height),\"detections\":[\(detections)]}"
+        var json = JSONWriter(capacity: 256 + 400 * result.detections.count)
+        json.detectionLine(image: image, width: width, height: height, result: result)
+        return json.text
     }
 
     /// One detection's JSON object, as in the `detections` array of a line.
     public static func detection(_ d: Detection) -> String {
-        let b = d.boundingBox
-        let box = "{\"originX\":\(b.originX),\"originY\":\(b.originY),\"width\":\(b.width),\"height\":\(b.height)}"
-        let categories = d.categories.map { "{\"index\":\($0.index),\"score\":\(number($0.score))}" }.joined(separator: ",")
-        let keypoints = d.keypoints.map {
-            "{\"x\":\(number($0.x)),\"y\":\(number($0.y)),\"label\":\(string($0.label ?? ""))}"
-        }.joined(separator: ",")
-        return "{\"boundingBox\":\(box),\"categories\":[\(categories)],\"keypoints\":[\(keypoints)]}"
+        var json = JSONWriter(capacity: 400)
+        json.detection(d)
+        return json.text
     }
 
-    /// Shortest round-tripping decimal; the detector never yields NaN or infinity, but JSON
-    /// cannot carry them, so they would print as null.
-    static func number(_ v: Float) -> String { v.isFinite ? "\(v)" : "null" }
+    /// A JSON string literal for `s`, escaped (`JSONWriter.string`; for the CLI's other lines).
+    package static func string(_ s: String) -> String {
+        var json = JSONWriter(capacity: s.utf8.count + 2)
+        json.string(s)
+        return json.text
+    }
+}
 
-    /// A JSON string literal for `s`, escaped.
-    public static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-            default: out.unicodeScalars.append(u)
-            }
+extension JSONWriter {
+    /// `DetectionJSON.line`: {"image":P,"width":W,"height":H,"detections":[...]}.
+    package mutating func detectionLine(image: String, width: Int, height: Int, result: FaceDetectorResult) {
+        literal("{\"image\":")
+        string(image)
+        literal(",\"width\":")
+        integer(width)
+        literal(",\"height\":")
+        integer(height)
+        literal(",\"detections\":")
+        detections(result.detections)
+        byte("}")
+    }
+
+    /// `[{detection},...]`.
+    package mutating func detections(_ detections: [Detection]) {
+        byte("[")
+        for (i, d) in detections.enumerated() {
+            if i > 0 { byte(",") }
+            detection(d)
         }
-        return out + "\""
+        byte("]")
+    }
+
+    /// One detection's object: {"boundingBox":{...},"categories":[...],"keypoints":[...]}.
+    package mutating func detection(_ d: Detection) {
+        byte("{")
+        detectionFields(d)
+        byte("}")
+    }
+
+    /// A detection's fields without the braces, for objects that hold them among others (a
+    /// tracked face's, an analyzed face's): "boundingBox":{...},"categories":[...],"keypoints":[...].
+    /// Scores and keypoints are shortest round-tripping decimals; the detector never yields
+    /// NaN or infinity, but JSON cannot carry them, so they would be written as null.
+    package mutating func detectionFields(_ d: Detection) {
+        let b = d.boundingBox
+        literal("\"boundingBox\":{\"originX\":")
+        integer(b.originX)
+        literal(",\"originY\":")
+        integer(b.originY)
+        literal(",\"width\":")
+        integer(b.width)
+        literal(",\"height\":")
+        integer(b.height)
+        literal("},\"categories\":[")
+        for (i, c) in d.categories.enumerated() {
+            if i > 0 { byte(",") }
+            literal("{\"index\":")
+            integer(c.index)
+            literal(",\"score\":")
+            number(c.score)
+            byte("}")
+        }
+        literal("],\"keypoints\":[")
+        for (i, k) in d.keypoints.enumerated() {
+            if i > 0 { byte(",") }
+            literal("{\"x\":")
+            number(k.x)
+            literal(",\"y\":")
+            number(k.y)
+            literal(",\"label\":")
+            string(k.label ?? "")
+            byte("}")
+        }
+        byte("]")
     }
 }

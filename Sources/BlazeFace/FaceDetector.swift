@@ -142,17 +142,17 @@ public final class FaceDetector: Sendable {
 
     /// Runs only the network, once, on the input tensor left by the last call: what a benchmark
     /// of inference alone measures (no pre- or post-processing, no copies).
-    public func runNetwork() {
+    @_spi(Benchmarks) public func runNetwork() {
         state.withLock { $0.network.run() }
     }
 
     /// Per-layer median times of the network (see `Network.profileLayers`).
-    public func profileLayers(iterations: Int) -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
+    package func profileLayers(iterations: Int) -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
         state.withLock { $0.network.profileLayers(iterations: iterations).map { ($0.node.op, "\($0.shape)", $0.medianSeconds, $0.macs) } }
     }
 
     /// Stage 1: the model's input tensor (1xSxSx3) for `image`, and the transform back.
-    public func inputTensor(for image: RGBImage) throws(DetectorError) -> (tensor: [Float], transform: ImageToTensor.Transform) {
+    package func inputTensor(for image: RGBImage) throws(DetectorError) -> (tensor: [Float], transform: ImageToTensor.Transform) {
         try state.withLock { pipeline throws(DetectorError) in
             let t = try pipeline.preprocess(image)
             return (Array(pipeline.network.input()), t)
@@ -160,7 +160,7 @@ public final class FaceDetector: Sendable {
     }
 
     /// Stage 2: the raw outputs (Nx16 regressors, N logits; N = 896 or 2304 anchors) for an input tensor.
-    public func rawOutputs(for tensor: [Float]) throws(DetectorError) -> (regressors: [Float], logits: [Float]) {
+    package func rawOutputs(for tensor: [Float]) throws(DetectorError) -> (regressors: [Float], logits: [Float]) {
         try state.withLock { pipeline throws(DetectorError) in
             let input = pipeline.network.input()
             guard tensor.count == input.count else {
@@ -173,7 +173,7 @@ public final class FaceDetector: Sendable {
     }
 
     /// Stage 3: detections from raw outputs, for an image of the given size.
-    public func detections(regressors: [Float], logits: [Float], transform: ImageToTensor.Transform,
+    package func detections(regressors: [Float], logits: [Float], transform: ImageToTensor.Transform,
                            imageWidth: Int, imageHeight: Int) throws(DetectorError) -> FaceDetectorResult {
         try state.withLock { pipeline throws(DetectorError) in
             guard regressors.count == pipeline.decoder.anchors.count * 16, logits.count == pipeline.decoder.anchors.count else {

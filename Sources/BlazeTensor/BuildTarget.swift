@@ -1,4 +1,5 @@
-import CVectorFMA
+import CProcessor
+import CVectorMath
 
 /// What this build's kernels were compiled for, and whether the running CPU can execute them.
 ///
@@ -69,10 +70,10 @@ public enum BuildTarget {
 
     /// Whether this build widens half-precision weights in one instruction (x86 F16C, arm64),
     /// so that exact float16 weights are kept as halves (`Conv2D.usesHalfWeights`).
-    public static var hasFastHalfConversion: Bool { bf_has_fast_half() != 0 }
+    static var hasFastHalfConversion: Bool { bf_has_fast_half() != 0 }
 
     /// Whether this build has AVX-512's 32 registers of 16 floats (the 12x16 GEMM tile's).
-    public static var hasAVX512: Bool { bf_has_avx512() != 0 }
+    static var hasAVX512: Bool { bf_has_avx512() != 0 }
 
     /// Whether this build has only SSE's sixteen 4-float registers (x86-64 without AVX), so
     /// that tiles are 8 channels wide.

@@ -1,4 +1,4 @@
-import CVectorFMA
+import CProcessor
 import Foundation
 import Synchronization
 

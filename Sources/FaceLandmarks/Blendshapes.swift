@@ -30,7 +30,7 @@ public enum BlendshapeModel {
 
     /// The mesh indices the model reads, in its input order (eyebrows, eyes, lips, nose, face
     /// outline, and the ten iris points 468...477).
-    public static let landmarkSubset: [Int] = [
+    static let landmarkSubset: [Int] = [
         0, 1, 4, 5, 6, 7, 8, 10, 13, 14, 17, 21, 33, 37, 39, 40, 46, 52, 53, 54, 55, 58, 61, 63, 65, 66, 67, 70,
         78, 80, 81, 82, 84, 87, 88, 91, 93, 95, 103, 105, 107, 109, 127, 132, 133, 136, 144, 145, 146, 148, 149,
         150, 152, 153, 154, 155, 157, 158, 159, 160, 161, 162, 163, 168, 172, 173, 176, 178, 181, 185, 191, 195,
@@ -42,7 +42,7 @@ public enum BlendshapeModel {
 
     /// Writes the model input (146 x (x, y) in pixels) for `landmarks` (478 points normalized
     /// to an image of `imageWidth` x `imageHeight`) into `input` (292 floats).
-    public static func fillInput(_ input: UnsafeMutableBufferPointer<Float>, landmarks: [SIMD3<Float>],
+    static func fillInput(_ input: UnsafeMutableBufferPointer<Float>, landmarks: [SIMD3<Float>],
                                  imageWidth: Int, imageHeight: Int) {
         let (w, h) = (Float(imageWidth), Float(imageHeight))
         for (i, index) in landmarkSubset.enumerated() where 2 * i + 1 < input.count && index < landmarks.count {

@@ -99,7 +99,7 @@ public final class FaceLandmarker: Sendable {
         return try landmarks(for: image, detections: try detections(for: image))
     }
 
-    /// Image mode on detections already made (say, `detections(for:)` filtered by size): the
+    /// Image mode on detections already made (say, a `FaceDetector`'s, filtered by size): the
     /// landmarks of each detection's region; each face keeps its `detection`.
     public func landmarks(for image: RGBImage, detections: [Detection]) throws(DetectorError) -> FaceLandmarkerResult {
         var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
@@ -167,22 +167,22 @@ public final class FaceLandmarker: Sendable {
         state.withLock { $0.trackedRegions = []; $0.timestamps.reset() }
     }
 
-    // MARK: Stages, for tests and tools
+    // MARK: Stages, for tests and tools (package)
 
     /// Stage 1a: the face detector's detections, best first, at most `numFaces`.
-    public func detections(for image: RGBImage) throws(DetectorError) -> [Detection] {
+    package func detections(for image: RGBImage) throws(DetectorError) -> [Detection] {
         try detector.detect(image: image).detections
     }
 
     /// Stage 1: the face detector's detections and the landmark region of each (EXPANDED_FACE_RECTS).
-    public func regions(for image: RGBImage) throws(DetectorError) -> [FaceRegion] {
+    package func regions(for image: RGBImage) throws(DetectorError) -> [FaceRegion] {
         try detections(for: image).map {
             FaceRegion(detection: $0, imageWidth: image.width, imageHeight: image.height)
         }
     }
 
     /// Stage 2: the landmark network's 1x256x256x3 input for `region` of `image`.
-    public func inputTensor(for image: RGBImage, region: FaceRegion) throws(DetectorError) -> [Float] {
+    package func inputTensor(for image: RGBImage, region: FaceRegion) throws(DetectorError) -> [Float] {
         try state.withLock { s throws(DetectorError) in
             try s.crop(image, region: region)
             return Array(s.landmarkNetwork.input())
@@ -191,7 +191,7 @@ public final class FaceLandmarker: Sendable {
 
     /// Stage 3: the landmark network's raw outputs for an input tensor: 1434 landmark values
     /// (478 x, y, z in crop pixels) and the face-presence logit.
-    public func rawOutputs(for tensor: [Float]) throws(DetectorError) -> (landmarks: [Float], presenceLogit: Float) {
+    package func rawOutputs(for tensor: [Float]) throws(DetectorError) -> (landmarks: [Float], presenceLogit: Float) {
         try state.withLock { s throws(DetectorError) in
             let input = s.landmarkNetwork.input()
             guard tensor.count == input.count else {
@@ -204,7 +204,7 @@ public final class FaceLandmarker: Sendable {
     }
 
     /// Stage 4: the 52 blendshapes for 478 landmarks normalized to an image of this size.
-    public func blendshapes(for landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int) throws(DetectorError) -> [Blendshape] {
+    package func blendshapes(for landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int) throws(DetectorError) -> [Blendshape] {
         guard landmarks.count == LandmarkDecoding.count else {
             throw .invalidOption(name: "landmarks", value: "\(landmarks.count) points", allowed: "\(LandmarkDecoding.count) points")
         }
@@ -217,18 +217,18 @@ public final class FaceLandmarker: Sendable {
     }
 
     /// Runs the landmark network once on its current input (for benchmarks).
-    public func runLandmarkNetwork() { state.withLock { $0.landmarkNetwork.run() } }
+    package func runLandmarkNetwork() { state.withLock { $0.landmarkNetwork.run() } }
 
     /// Runs the blendshape network once on its current input (for benchmarks).
-    public func runBlendshapeNetwork() { state.withLock { $0.blendshapeNetwork?.run() } }
+    package func runBlendshapeNetwork() { state.withLock { $0.blendshapeNetwork?.run() } }
 
     /// Per-layer median times of the blendshape network (empty without blendshapes).
-    public func profileBlendshapeLayers(iterations: Int) -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
+    package func profileBlendshapeLayers(iterations: Int) -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
         state.withLock { $0.blendshapeNetwork?.profileLayers(iterations: iterations).map { ($0.node.op, "\($0.shape)", $0.medianSeconds, $0.macs) } ?? [] }
     }
 
     /// Per-layer median times of the landmark network (see `Network.profileLayers`).
-    public func profileLandmarkLayers(iterations: Int) -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
+    package func profileLandmarkLayers(iterations: Int) -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
         state.withLock { $0.landmarkNetwork.profileLayers(iterations: iterations).map { ($0.node.op, "\($0.shape)", $0.medianSeconds, $0.macs) } }
     }
 }

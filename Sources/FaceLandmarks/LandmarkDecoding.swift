@@ -16,7 +16,7 @@ public enum LandmarkDecoding {
     public static let count = 478
 
     /// Writes the 478 projected landmarks of `raw` (1434 values) into `landmarks`.
-    public static func project(raw: UnsafeBufferPointer<Float>, region: FaceRegion, cropSize: Int = 256,
+    package static func project(raw: UnsafeBufferPointer<Float>, region: FaceRegion, cropSize: Int = 256,
                                into landmarks: inout [SIMD3<Float>]) {
         landmarks.removeAll(keepingCapacity: true)
         let size = Float(cropSize)
@@ -35,7 +35,7 @@ public enum LandmarkDecoding {
     }
 
     /// The same for an array (tests and tools).
-    public static func project(raw: [Float], region: FaceRegion, cropSize: Int = 256) -> [SIMD3<Float>] {
+    package static func project(raw: [Float], region: FaceRegion, cropSize: Int = 256) -> [SIMD3<Float>] {
         var out: [SIMD3<Float>] = []
         raw.withUnsafeBufferPointer { project(raw: $0, region: region, cropSize: cropSize, into: &out) }
         return out

@@ -6,7 +6,7 @@ enum Association {
     /// Cost of continuing `track` (predicted) with `detection`: (1 - IoU) plus `keypointWeight`
     /// times the mean keypoint distance in face widths; nil when gated out (no overlap and the
     /// keypoints farther than `maxKeypointDistance`).
-    static func cost(_ predicted: FaceGeometry, _ detection: FaceGeometry, options: FaceTrackingOptions) -> Float? {
+    static func cost(_ predicted: TrackedBox, _ detection: TrackedBox, options: FaceTrackingOptions) -> Float? {
         let iou = predicted.iou(detection)
         let distance = predicted.keypointDistance(detection)
         guard iou > 0 || distance <= options.maxKeypointDistance else { return nil }
@@ -15,7 +15,7 @@ enum Association {
     }
 
     /// (track index, detection index) pairs.
-    static func greedy(tracks: [FaceGeometry], detections: [FaceGeometry], options: FaceTrackingOptions) -> [(Int, Int)] {
+    static func greedy(tracks: [TrackedBox], detections: [TrackedBox], options: FaceTrackingOptions) -> [(Int, Int)] {
         var candidates: [(cost: Float, track: Int, detection: Int)] = []
         for (t, track) in tracks.enumerated() {
             for (d, detection) in detections.enumerated() {

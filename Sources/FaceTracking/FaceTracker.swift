@@ -58,7 +58,7 @@ public struct FaceTracker: Sendable {
                                  faces: detections.map { TrackedFace(trackingID: nil, detection: $0) })
         }
         let size = SIMD2(Float(imageWidth), Float(imageHeight))
-        let observed = detections.map { FaceGeometry($0, imageSize: size) }
+        let observed = detections.map { TrackedBox($0, imageSize: size) }
         let pairs = Association.greedy(tracks: tracks.map { $0.predicted(at: timestamp) }, detections: observed, options: options)
 
         var frame = TrackingFrame(timestampInMilliseconds: timestamp, faces: [])
@@ -71,7 +71,7 @@ public struct FaceTracker: Sendable {
         }
         // Unmatched tracks go missing, and are retired past the gap allowed; one presumed hidden
         // is held instead, up to `maxHiddenFrames`.
-        let picture = FaceGeometry(center: size / 2, size: size, keypoints: [])
+        let picture = TrackedBox(center: size / 2, size: size, keypoints: [])
         var kept: [Track] = []
         for (t, var track) in tracks.enumerated() {
             if !matched[t] {
@@ -110,7 +110,7 @@ public struct FaceTracker: Sendable {
     /// picture (leaving it, or not yet in), behind the head of a face about as large or larger
     /// (nearer) detected over it, or behind a smaller face detected in front of it (its box mostly
     /// inside the missing face's: a detector misses a face whose eyes or mouth are covered).
-    private static func presumedHidden(_ p: FaceGeometry, among observed: [FaceGeometry], picture: FaceGeometry) -> Bool {
+    private static func presumedHidden(_ p: TrackedBox, among observed: [TrackedBox], picture: TrackedBox) -> Bool {
         let inPicture = p.shareInside(picture)
         if inPicture > 0 && inPicture < wholeShare { return true }
         return observed.contains { d in

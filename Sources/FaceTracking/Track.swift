@@ -1,7 +1,7 @@
 import BlazeFace
 
 /// A face box and keypoints in pixels: what association compares.
-struct FaceGeometry: Sendable {
+struct TrackedBox: Sendable {
     var center: SIMD2<Float>
     var size: SIMD2<Float>
     var keypoints: [SIMD2<Float>]
@@ -20,8 +20,8 @@ struct FaceGeometry: Sendable {
     /// The face's scale for distances: its larger side, at least one pixel.
     var scale: Float { max(size.x, size.y, 1) }
 
-    func translated(by offset: SIMD2<Float>) -> FaceGeometry {
-        FaceGeometry(center: center + offset, size: size, keypoints: keypoints.map { $0 + offset })
+    func translated(by offset: SIMD2<Float>) -> TrackedBox {
+        TrackedBox(center: center + offset, size: size, keypoints: keypoints.map { $0 + offset })
     }
 
     /// The box in pixels.
@@ -37,19 +37,19 @@ struct FaceGeometry: Sendable {
 
     /// The head around the face box (hair, ears, chin): 1.7 times as wide and twice as tall, about
     /// the same centre. What hides a face passing behind it.
-    var head: FaceGeometry { FaceGeometry(center: center, size: size * SIMD2(1.7, 2), keypoints: []) }
+    var head: TrackedBox { TrackedBox(center: center, size: size * SIMD2(1.7, 2), keypoints: []) }
 
     /// Intersection over union of the two boxes (`NormalizedRect.intersectionOverUnion`, in pixels).
-    func iou(_ other: FaceGeometry) -> Float { rect.intersectionOverUnion(other.rect) }
+    func iou(_ other: TrackedBox) -> Float { rect.intersectionOverUnion(other.rect) }
 
     /// The share of this box's area inside `other`'s (0 for an empty box).
-    func shareInside(_ other: FaceGeometry) -> Float {
+    func shareInside(_ other: TrackedBox) -> Float {
         let area = size.x * size.y
         return area > 0 ? rect.intersectionArea(other.rect) / area : 0
     }
 
     /// Mean distance between corresponding keypoints, in units of this face's scale.
-    func keypointDistance(_ other: FaceGeometry) -> Float {
+    func keypointDistance(_ other: TrackedBox) -> Float {
         let n = min(keypoints.count, other.keypoints.count)
         guard n > 0 else { return (center - other.center).length / scale }
         var sum: Float = 0
@@ -66,7 +66,7 @@ extension SIMD2<Float> {
 /// long it has been missing, and its smoothing state.
 struct Track: Sendable {
     let id: Int
-    var geometry: FaceGeometry
+    var geometry: TrackedBox
     /// Pixels per millisecond.
     var velocity: SIMD2<Float> = .zero
     var lastSeen: Int
@@ -82,7 +82,7 @@ struct Track: Sendable {
     static let steadySize: Float = 1.1
 
     /// Where the face should be at `timestamp`, moving on at its last velocity.
-    func predicted(at timestamp: Int) -> FaceGeometry {
+    func predicted(at timestamp: Int) -> TrackedBox {
         geometry.translated(by: velocity * Float(timestamp - lastSeen))
     }
 
@@ -91,7 +91,7 @@ struct Track: Sendable {
     /// grew or shrank by more than `steadySize` since the last is not a motion: a face going
     /// behind something or out of the picture is found smaller, on its visible side (the box's
     /// centre moves away from where the face goes), so it keeps the old velocity.
-    mutating func observe(_ g: FaceGeometry, at timestamp: Int) {
+    mutating func observe(_ g: TrackedBox, at timestamp: Int) {
         let dt = Float(timestamp - lastSeen)
         let change = g.scale / geometry.scale
         if dt > 0, (1 / Self.steadySize...Self.steadySize).contains(change) {

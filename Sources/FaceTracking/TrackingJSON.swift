@@ -5,10 +5,21 @@ import BlazeFace
 /// Each face holds the detect contract's detection fields after its trackingId (null when tracking is off).
 public enum TrackingJSON {
     public static func line(frame index: Int, _ frame: TrackingFrame) -> String {
-        let faces = frame.faces.map { face in
-            let id = face.trackingID.map(String.init) ?? "null"
-            return "{\"trackingId\":\(id)," + DetectionJSON.detection(face.detection).dropFirst()
-        }.joined(separator: ",")
-        return "{\"frame\":\(index),\"timestampMs\":\(frame.timestampInMilliseconds),\"faces\":[\(faces)]}"
+        var json = JSONWriter(capacity: 128 + 420 * frame.faces.count)
+        json.literal("{\"frame\":")
+        json.integer(index)
+        json.literal(",\"timestampMs\":")
+        json.integer(frame.timestampInMilliseconds)
+        json.literal(",\"faces\":[")
+        for (i, face) in frame.faces.enumerated() {
+            if i > 0 { json.byte(",") }
+            json.literal("{\"trackingId\":")
+            if let id = face.trackingID { json.integer(id) } else { json.literal("null") }
+            json.byte(",")
+            json.detectionFields(face.detection)
+            json.byte("}")
+        }
+        json.literal("]}")
+        return json.text
     }
 }

@@ -169,26 +169,31 @@ struct Analyze: ParsableCommand {
     /// {"image":P,"width":W,"height":H,"faces":[{<detect contract's detection fields>,<FaceAnalysisJSON fields>}]}
     /// from the faces' objects (`faceObject`), built as UTF-8 bytes.
     static func line(image: String, width: Int, height: Int, faceObjects: [[UInt8]]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(1024 + faceObjects.reduce(0) { $0 + $1.count + 1 })
-        out += "{\"image\":\(DetectionJSON.string(image)),\"width\":\(width),\"height\":\(height),\"faces\":[".utf8
+        var json = JSONWriter(capacity: 1024 + faceObjects.reduce(0) { $0 + $1.count + 1 })
+        json.literal("{\"image\":")
+        json.string(image)
+        json.literal(",\"width\":")
+        json.integer(width)
+        json.literal(",\"height\":")
+        json.integer(height)
+        json.literal(",\"faces\":[")
         for (i, object) in faceObjects.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out += object
+            if i > 0 { json.byte(",") }
+            json.bytes += object
         }
-        out += "]}".utf8
-        return String(decoding: out, as: UTF8.self)
+        json.literal("]}")
+        return json.text
     }
 
     /// One face's object: the detection's fields, then the analysis fields.
     @Sendable static func faceObject(_ face: AnalyzedFace) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(face.analysis.mesh == nil ? 4_000 : 24_000)
-        out += DetectionJSON.detection(face.detection).utf8.dropLast()   // the detection's object, still open
-        out.append(UInt8(ascii: ","))
-        FaceAnalysisJSON.appendFields(face.analysis, to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
+        var json = JSONWriter(capacity: face.analysis.mesh == nil ? 4_000 : 24_000)
+        json.byte("{")
+        json.detectionFields(face.detection)
+        json.byte(",")
+        json.analysisFields(face.analysis)
+        json.byte("}")
+        return json.bytes
     }
 }
 

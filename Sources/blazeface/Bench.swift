@@ -1,6 +1,6 @@
 import BlazeImageIO
 import ArgumentParser
-import BlazeFace
+@_spi(Benchmarks) import BlazeFace
 import BlazeImage
 import BlazeModel
 import Foundation

@@ -197,9 +197,21 @@ struct Detect: ParsableCommand {
                         ? TilingOptions.automatic(width: image.width, height: image.height, model: detector.options.model)
                         : TilingOptions(tileSizes: $0) }
                     let result = try tiling.map { try detector.detect(image: image, tiling: $0) } ?? detector.detect(image: image, options: processing)
-                    let detections = result.detections.map(DetectionJSON.detection).joined(separator: ",")
-                    print("{\"image\":\(DetectionJSON.string(path)),\"frame\":\(index),\"timestampMs\":\(frame.timestampInMilliseconds),"
-                          + "\"width\":\(image.width),\"height\":\(image.height),\"detections\":[\(detections)]}")
+                    var json = JSONWriter(capacity: 256 + 400 * result.detections.count)
+                    json.literal("{\"image\":")
+                    json.string(path)
+                    json.literal(",\"frame\":")
+                    json.integer(index)
+                    json.literal(",\"timestampMs\":")
+                    json.integer(frame.timestampInMilliseconds)
+                    json.literal(",\"width\":")
+                    json.integer(image.width)
+                    json.literal(",\"height\":")
+                    json.integer(image.height)
+                    json.literal(",\"detections\":")
+                    json.detections(result.detections)
+                    json.byte("}")
+                    print(json.text)
                     fflush(nil)
                 }
             } catch {
@@ -261,7 +273,13 @@ struct Detect: ParsableCommand {
 /// read or detected: {"image":"PATH","error":"MESSAGE"} (the message as on stderr).
 enum ErrorRecord {
     static func line(image: String, message: String) -> String {
-        "{\"image\":\(DetectionJSON.string(image)),\"error\":\(DetectionJSON.string(message))}"
+        var json = JSONWriter(capacity: 64 + image.utf8.count + message.utf8.count)
+        json.literal("{\"image\":")
+        json.string(image)
+        json.literal(",\"error\":")
+        json.string(message)
+        json.byte("}")
+        return json.text
     }
 }
 

@@ -110,14 +110,43 @@ struct Landmarks: ParsableCommand {
     /// "blendshapes":{"_neutral":F,...52}}]} (blendshapes only with --blendshapes); numbers are
     /// the shortest decimals that read back as the same float32.
     static func line(image: String, result: FaceLandmarkerResult) -> String {
-        let faces = result.faces.map { face -> String in
-            let points = face.landmarks.map { "[\($0.x),\($0.y),\($0.z)]" }.joined(separator: ",")
-            var s = "{\"presence\":\(face.presence),\"landmarks\":[\(points)]"
-            if !face.blendshapes.isEmpty {
-                s += ",\"blendshapes\":{" + face.blendshapes.map { "\(DetectionJSON.string($0.name)):\($0.score)" }.joined(separator: ",") + "}"
+        var json = JSONWriter(capacity: 256 + 20_000 * result.faces.count)
+        json.literal("{\"image\":")
+        json.string(image)
+        json.literal(",\"width\":")
+        json.integer(result.imageWidth)
+        json.literal(",\"height\":")
+        json.integer(result.imageHeight)
+        json.literal(",\"faces\":[")
+        for (i, face) in result.faces.enumerated() {
+            if i > 0 { json.byte(",") }
+            json.literal("{\"presence\":")
+            json.interpolated(face.presence)
+            json.literal(",\"landmarks\":[")
+            for (j, p) in face.landmarks.enumerated() {
+                if j > 0 { json.byte(",") }
+                json.byte("[")
+                json.interpolated(p.x)
+                json.byte(",")
+                json.interpolated(p.y)
+                json.byte(",")
+                json.interpolated(p.z)
+                json.byte("]")
             }
-            return s + "}"
+            json.byte("]")
+            if !face.blendshapes.isEmpty {
+                json.literal(",\"blendshapes\":{")
+                for (j, b) in face.blendshapes.enumerated() {
+                    if j > 0 { json.byte(",") }
+                    json.string(b.name)
+                    json.byte(":")
+                    json.interpolated(b.score)
+                }
+                json.byte("}")
+            }
+            json.byte("}")
         }
-        return "{\"image\":\(DetectionJSON.string(image)),\"width\":\(result.imageWidth),\"height\":\(result.imageHeight),\"faces\":[\(faces.joined(separator: ","))]}"
+        json.literal("]}")
+        return json.text
     }
 }

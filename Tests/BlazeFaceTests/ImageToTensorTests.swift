@@ -1,6 +1,6 @@
 import BlazeFace
 import BlazeImage
-import CVectorFMA
+import CPixelWarp
 import TestSupport
 import Testing
 

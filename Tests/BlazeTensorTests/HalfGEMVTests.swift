@@ -1,4 +1,4 @@
-import BlazeTensor
+@testable import BlazeTensor
 import TestSupport
 import Testing
 

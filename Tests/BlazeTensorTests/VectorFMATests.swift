@@ -1,9 +1,9 @@
 import TestSupport
 import Testing
 @testable import BlazeTensor
-import CVectorFMA
+import CVectorMath
 
-/// The vector fma the kernels use (CVectorFMA.h) against the scalar IEEE fma, lane by lane: the
+/// The vector fma the kernels use (CVectorMath.h) against the scalar IEEE fma, lane by lane: the
 /// kernels' `fma` where the build's arithmetic is fused (hardware FMA, or the `ExactFMA`
 /// trait's emulation), `bf_fma*_exact` in every build, and the unfused `bf_fma*` of an x86-64
 /// build without FMA against a * b + c.

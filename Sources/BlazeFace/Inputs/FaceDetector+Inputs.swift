@@ -52,7 +52,7 @@ extension FaceDetector {
 
     /// Stage 1 for a pixel buffer: the model's input tensor (of the upright picture) and the
     /// transform back to the buffer's normalized coordinates.
-    public func inputTensor(for pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions())
+    package func inputTensor(for pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions())
         throws(DetectorError) -> (tensor: [Float], transform: ImageToTensor.Transform) {
         try state.withLock { pipeline throws(DetectorError) in
             let t = try pipeline.letterbox(sampled: pixelBuffer, options: options)

@@ -1,6 +1,6 @@
 import BlazeImage
 import BlazeTensor
-import CVectorFMA
+import CPixelWarp
 
 /// Cuts a region out of an image into a model's input tensor, as MediaPipe's
 /// ImageToTensorCalculator does on CPU (image_to_tensor_converter_opencv.cc):

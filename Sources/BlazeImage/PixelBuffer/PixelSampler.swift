@@ -1,4 +1,5 @@
-import CVectorFMA
+import CPixelWarp
+import CVectorMath
 
 /// Reads one pixel as R, G, B (lane 3 unused) from some pixel layout: the tap that
 /// pre-processing (BlazeFace's ImageToTensor) applies at each bilinear sample, so every
@@ -48,7 +49,7 @@ extension PixelSampler {
 
     /// `bilinearSum` tap by tap through `rgb`, in the order of its formula.
     @inlinable @inline(__always)
-    public func fourTapBilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32> {
+    package func fourTapBilinearSum(_ x: Int, _ y: Int, ax: Int32, ay: Int32) -> SIMD4<Int32> {
         var v = rgb(x, y) &* ((32 &- ay) &* (32 &- ax))
         v &+= rgb(x &+ 1, y) &* ((32 &- ay) &* ax)
         v &+= rgb(x, y &+ 1) &* (ay &* (32 &- ax))

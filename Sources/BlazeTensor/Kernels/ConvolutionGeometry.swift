@@ -1,21 +1,21 @@
 /// Where a 2-D window operator reads and writes: the shapes, strides and leading padding
 /// that every convolution and pooling microkernel takes. Padding is virtual: kernels skip
 /// taps that fall outside the input instead of reading a padded copy.
-public struct WindowGeometry: Sendable, Hashable {
+struct WindowGeometry: Sendable, Hashable {
     /// The input tensor's shape.
-    public var input: NHWC
+    var input: NHWC
     /// The output tensor's shape.
-    public var output: NHWC
+    var output: NHWC
     /// The window's height and width in taps.
-    public var kernelH: Int, kernelW: Int
+    var kernelH: Int, kernelW: Int
     /// Input rows and columns from one output pixel's window to the next.
-    public var strideH: Int, strideW: Int
+    var strideH: Int, strideW: Int
     /// Virtual zero rows above and columns left of the input: where the first window starts.
-    public var padTop: Int, padLeft: Int
+    var padTop: Int, padLeft: Int
 
     /// A geometry of these values as given; `make` derives the output and padding TFLite's way.
-    public init(input: NHWC, output: NHWC, kernelH: Int, kernelW: Int,
-                strideH: Int, strideW: Int, padTop: Int, padLeft: Int) {
+    init(input: NHWC, output: NHWC, kernelH: Int, kernelW: Int,
+         strideH: Int, strideW: Int, padTop: Int, padLeft: Int) {
         self.input = input; self.output = output
         self.kernelH = kernelH; self.kernelW = kernelW
         self.strideH = strideH; self.strideW = strideW
@@ -23,8 +23,8 @@ public struct WindowGeometry: Sendable, Hashable {
     }
 
     /// The geometry of a window operator with TFLite padding semantics.
-    public static func make(input: NHWC, outputChannels: Int, kernelH: Int, kernelW: Int,
-                            strideH: Int, strideW: Int, padding: Padding) throws(TensorError) -> WindowGeometry {
+    static func make(input: NHWC, outputChannels: Int, kernelH: Int, kernelW: Int,
+                     strideH: Int, strideW: Int, padding: Padding) throws(TensorError) -> WindowGeometry {
         if case .explicit(let t, let b, let l, let r) = padding, min(t, b, l, r) < 0 || max(t, b, l, r) > 1 << 16 {
             throw .invalidAttribute("explicit padding \(t), \(b), \(l), \(r) must be in 0...65536")
         }

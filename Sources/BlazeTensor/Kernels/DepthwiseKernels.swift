@@ -1,4 +1,4 @@
-import CVectorFMA
+import CVectorMath
 
 // Depthwise 3x3 convolution, SIMD over channels, one block of 8 channels at a time (two at
 // once, 16 lanes, in the interior kernel where both are full). Taps are
@@ -13,13 +13,13 @@ import CVectorFMA
 /// Depthwise weights packed once: per block of 8 channels, the bias then the 3x3 taps in
 /// column-major order (kx outer, ky inner), zero-padded to a multiple of 8 channels; then a
 /// zero vector, which taps outside the input read (as XNNPACK's indirection buffer does).
-public struct PackedDepthwise3x3Weights: Sendable {
+struct PackedDepthwise3x3Weights: Sendable {
     /// The channel count, before padding to a multiple of 8.
-    public let channels: Int
+    let channels: Int
     let data: [Float]
 
     /// - Parameters: `weightsHWC` is `[3][3][channels]`, `bias` has `channels` values.
-    public init(weightsHWC: [Float], bias: [Float], channels: Int) {
+    init(weightsHWC: [Float], bias: [Float], channels: Int) {
         var data: [Float] = []
         for block in stride(from: 0, to: channels, by: 8) {
             for i in 0..<8 { data.append(block + i < channels ? bias[block + i] : 0) }
@@ -39,7 +39,7 @@ public struct PackedDepthwise3x3Weights: Sendable {
 /// Reads may run up to 7 floats past a pixel's channels: input buffers carry that slack.
 /// `zeroRow` holds at least `(input width + 3) * channels + 8` zeros: kernel rows above or
 /// below the input read it, so only the edge columns need the border path.
-public func f32Depthwise3x3FMA(
+func f32Depthwise3x3FMA(
     _ g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedDepthwise3x3Weights,
     activation: Activation, zeroRow: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
 ) {

@@ -7,7 +7,7 @@
 /// Output rows `rows` of a convolution with weights packed as `PackedPointwiseWeights` whose
 /// "input channels" are the kh*kw*ic taps in HWIO order; `slopes`, if any, is a PRELU applied
 /// after the activation (one slope per output channel, plus `kernelSlack`).
-public func f32Conv2DDirectFMA(
+func f32Conv2DDirectFMA(
     _ g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
     activation: Activation, slopes: UnsafePointer<Float>? = nil, output: UnsafeMutablePointer<Float>
 ) {

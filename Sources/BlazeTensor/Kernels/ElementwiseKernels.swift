@@ -1,4 +1,4 @@
-import CVectorFMA
+import CVectorMath
 
 // Elementwise microkernels: PReLU (the landmark network's activation), the unary functions, the
 // broadcasting binary arithmetic and row sums of the blendshape MLP-mixer's layer norms. Each
@@ -40,8 +40,8 @@ extension Float {
 }
 
 /// PReLU, reference: `x >= 0 ? x : x * slope[c]` with the slope per channel (innermost axis).
-public func f32PReLUReference(_ x: UnsafePointer<Float>, count: Int, slopes: UnsafePointer<Float>, channels: Int,
-                              output: UnsafeMutablePointer<Float>) {
+func f32PReLUReference(_ x: UnsafePointer<Float>, count: Int, slopes: UnsafePointer<Float>, channels: Int,
+                       output: UnsafeMutablePointer<Float>) {
     for i in 0..<count {
         let v = x[i]
         output[i] = v >= 0 ? v : v * slopes[i % channels]
@@ -50,8 +50,8 @@ public func f32PReLUReference(_ x: UnsafePointer<Float>, count: Int, slopes: Uns
 
 /// PReLU, 8 channels at a time: the same products and selection as the reference.
 /// `slopes` holds `channels` values plus `kernelSlack`.
-public func f32PReLU8(_ x: UnsafePointer<Float>, pixels: Range<Int>, slopes: UnsafePointer<Float>, channels: Int,
-                      output: UnsafeMutablePointer<Float>) {
+func f32PReLU8(_ x: UnsafePointer<Float>, pixels: Range<Int>, slopes: UnsafePointer<Float>, channels: Int,
+               output: UnsafeMutablePointer<Float>) {
     for p in pixels {
         let row = x + p &* channels, out = output + p &* channels
         var c = 0
@@ -76,14 +76,14 @@ public func f32PReLU8(_ x: UnsafePointer<Float>, pixels: Range<Int>, slopes: Uns
 }
 
 /// Unary function, reference loop.
-public func f32UnaryReference(_ kind: UnaryKind, _ x: UnsafePointer<Float>, count: Int, output: UnsafeMutablePointer<Float>) {
+func f32UnaryReference(_ kind: UnaryKind, _ x: UnsafePointer<Float>, count: Int, output: UnsafeMutablePointer<Float>) {
     for i in 0..<count { output[i] = kind.apply(x[i]) }
 }
 
 /// Broadcasting binary arithmetic (NumPy rules, shapes right-aligned), reference loop: output
 /// index by index, each operand read at its broadcast position (`aStrides`/`bStrides` are 0
 /// on broadcast axes), then the activation.
-public func f32BinaryBroadcastReference(
+func f32BinaryBroadcastReference(
     _ kind: BinaryKind, _ a: UnsafePointer<Float>, aStrides: [Int], _ b: UnsafePointer<Float>, bStrides: [Int],
     outputDims: [Int], activation: Activation, output: UnsafeMutablePointer<Float>
 ) {
@@ -101,7 +101,7 @@ public func f32BinaryBroadcastReference(
 /// Broadcasting binary arithmetic over `rows` of a rows x `columns` output, each operand read
 /// at `row * strides.row + column * strides.column` (strides 0 where it broadcasts): the same
 /// values and operations as `f32BinaryBroadcastReference`, in a plain strided loop.
-public func f32BinaryRowsReference(
+func f32BinaryRowsReference(
     _ kind: BinaryKind, _ a: UnsafePointer<Float>, strides sa: (row: Int, column: Int),
     _ b: UnsafePointer<Float>, strides sb: (row: Int, column: Int), rows: Range<Int>, columns: Int,
     activation: Activation, output: UnsafeMutablePointer<Float>
@@ -125,7 +125,7 @@ public func f32BinaryRowsReference(
 /// without activation. Each operand is a full row (column stride 1) or one value per row (column
 /// stride 0, splatted): the values and the one IEEE operation per element of
 /// `f32BinaryRowsReference`, so the same floats. Never reads past a row's `columns`.
-public func f32BinaryRows8(
+func f32BinaryRows8(
     _ kind: BinaryKind, _ a: UnsafePointer<Float>, strides sa: (row: Int, column: Int),
     _ b: UnsafePointer<Float>, strides sb: (row: Int, column: Int), rows: Range<Int>, columns: Int,
     output: UnsafeMutablePointer<Float>
@@ -174,8 +174,8 @@ public func f32BinaryRows8(
 
 /// The sum of each of `rows` runs of `length` floats (row `r` at `x + r * length`), added in
 /// index order from 0, divided by `length` if `mean`: the reference reduction's loop.
-public func f32SumRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, mean: Bool,
-                                output: UnsafeMutablePointer<Float>) {
+func f32SumRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, mean: Bool,
+                         output: UnsafeMutablePointer<Float>) {
     for o in rows {
         let row = x + o &* n
         var s: Float = 0
@@ -188,8 +188,8 @@ public func f32SumRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int>, len
 /// its columns added in order, so each row is still summed one float after the other from 0
 /// (the same floats). A short last block adds +0 in the missing columns, which leaves any sum
 /// unchanged (a sum from +0 is never -0); the rows past the last eight run the reference loop.
-public func f32SumRows8(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, mean: Bool,
-                        output: UnsafeMutablePointer<Float>) {
+func f32SumRows8(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, mean: Bool,
+                 output: UnsafeMutablePointer<Float>) {
     var o = rows.lowerBound
     while o &+ 8 <= rows.upperBound {
         let p = x + o &* n
@@ -216,8 +216,8 @@ public func f32SumRows8(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: I
 /// Sums over the middle axis of `x` seen as `outer` x `length` x `inner`: output `o * inner + i`
 /// adds its `length` floats in index order from 0 (the general reduction's order, so the same
 /// floats), then divides by `length` if `mean`.
-public func f32SumAxisRuns(_ x: UnsafePointer<Float>, outer: Int, length n: Int, inner: Int, mean: Bool,
-                           output: UnsafeMutablePointer<Float>) {
+func f32SumAxisRuns(_ x: UnsafePointer<Float>, outer: Int, length n: Int, inner: Int, mean: Bool,
+                    output: UnsafeMutablePointer<Float>) {
     for o in 0..<outer {
         let y = output + o &* inner
         y.update(repeating: 0, count: inner)
@@ -234,8 +234,8 @@ public func f32SumAxisRuns(_ x: UnsafePointer<Float>, outer: Int, length n: Int,
 /// step the float operation of its own operator, in its order: per row, `mean` = MEAN(x),
 /// `variance` = MEAN((x - mean)²), `inverse` = RSQRT(variance + epsilon), and per channel
 /// `s = inverse * gamma[c]`, `y = x * s + (-mean) * s`. Reference: one row at a time.
-public func f32LayerNormRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, epsilon: Float,
-                                      gamma: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
+func f32LayerNormRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, epsilon: Float,
+                               gamma: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>) {
     for r in rows {
         let row = x + r &* n, out = output + r &* n
         var sum: Float = 0
@@ -255,9 +255,9 @@ public func f32LayerNormRowsReference(_ x: UnsafePointer<Float>, rows: Range<Int
 /// `f32LayerNormRowsReference` eight rows at a time: the two means by `f32SumRows8` (the MEAN
 /// operator's kernel: the same sums), the squared differences of the block in `scratch`
 /// (`8 * length` floats), the rest eight channels per vector, with the same operations per lane.
-public func f32LayerNormRows8(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, epsilon: Float,
-                              gamma: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>,
-                              output: UnsafeMutablePointer<Float>) {
+func f32LayerNormRows8(_ x: UnsafePointer<Float>, rows: Range<Int>, length n: Int, epsilon: Float,
+                       gamma: UnsafePointer<Float>, scratch: UnsafeMutablePointer<Float>,
+                       output: UnsafeMutablePointer<Float>) {
     withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { stats in
         let means = stats.baseAddress!, variances = means + 8
         var r = rows.lowerBound

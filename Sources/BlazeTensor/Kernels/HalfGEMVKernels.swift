@@ -1,4 +1,4 @@
-import CVectorFMA
+import CVectorMath
 
 // A matrix-vector product whose weights are stored in half precision: the face landmark
 // network's last convolution (a 2x2 window over a 2x2x128 input onto 1434 channels) is one
@@ -11,13 +11,13 @@ import CVectorFMA
 /// zero-padded): block b holds its taps one after the other, 64 halves each; the bias in float,
 /// zero-padded to whole blocks. `nil` from `init` when a weight is not exactly a half or this
 /// build widens halves slowly.
-public struct HalfPackedWeights: Sendable {
+struct HalfPackedWeights: Sendable {
     /// The output channels per block: four 16-lane accumulators.
-    public static let blockWidth = 64
+    static let blockWidth = 64
     /// Below this many weights (1 MB as floats) a layer's weights stay in cache and halves gain nothing.
-    public static let minimumCount = 1 << 18
+    static let minimumCount = 1 << 18
     /// The inputs summed per output (the window's taps) and the output channel count.
-    public let taps: Int, outputChannels: Int
+    let taps: Int, outputChannels: Int
     let halves: AlignedBuffer<UInt16>
     let bias: AlignedBuffer<Float>
 
@@ -27,7 +27,7 @@ public struct HalfPackedWeights: Sendable {
     ///   - bias: One value per output channel.
     ///   - taps: The inputs summed per output.
     ///   - outputChannels: The output channel count.
-    public init?(weightsIO: [Float], bias: [Float], taps: Int, outputChannels: Int) {
+    init?(weightsIO: [Float], bias: [Float], taps: Int, outputChannels: Int) {
         guard BuildTarget.hasFastHalfConversion else { return nil }
         let width = Self.blockWidth
         let blocks = (outputChannels + width - 1) / width
@@ -48,8 +48,8 @@ public struct HalfPackedWeights: Sendable {
 /// `output[o] = prelu(activation(bias[o] + sum over t of input[t] * w[t][o]))`, with fma per
 /// tap in order: the direct convolution's sum for a window that covers the whole input.
 /// Four 16-lane accumulators per 64-channel block; `slopes` as the direct kernel's PReLU.
-public func f32GEMVHalfWeights(input: UnsafePointer<Float>, weights: HalfPackedWeights, activation: Activation,
-                               slopes: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
+func f32GEMVHalfWeights(input: UnsafePointer<Float>, weights: HalfPackedWeights, activation: Activation,
+                        slopes: UnsafePointer<Float>?, output: UnsafeMutablePointer<Float>) {
     PointwiseEpilogue(activation: activation, slopes: slopes).dispatch(GEMVHalf(input: input, weights: weights, output: output))
 }
 

@@ -1,4 +1,4 @@
-import CVectorFMA
+import CVectorMath
 
 // Pointwise (1x1, stride 1) convolution as a GEMM over pixels: XNNPACK's "broadcast" scheme.
 // A tile of 6 pixels x 16 output channels lives in six SIMD16 accumulators (one AVX-512
@@ -12,16 +12,16 @@ import CVectorFMA
 /// Weights packed once for the GEMM-style kernels: output channels in blocks of `maxWidth`
 /// (16; 24 or 32 for the direct convolution; the last block narrower, zero-padded), each
 /// block holding its bias row, then one row per input channel (or per kernel tap and channel).
-public struct PackedPointwiseWeights: Sendable {
+struct PackedPointwiseWeights: Sendable {
     /// The channel counts of the weights' input and output.
-    public let inputChannels: Int, outputChannels: Int
+    let inputChannels: Int, outputChannels: Int
     /// First output channel, width (8 or 16) and offset into `data` of each block.
     let blocks: [(start: Int, width: Int, offset: Int)]
     let data: AlignedBuffer<Float>
 
     /// - Parameters: `weightsIO` is `[inputChannels][outputChannels]`, `bias` has `outputChannels` values.
-    public init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int,
-                maxWidth requested: Int = 16) {
+    init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int,
+         maxWidth requested: Int = 16) {
         // SSE's sixteen 4-float registers: 8-channel blocks, two registers a tile row.
         let maxWidth = BuildTarget.hasNarrowVectors ? 8 : requested
         var blocks: [(Int, Int, Int)] = []
@@ -69,24 +69,24 @@ public struct PackedPointwiseWeights: Sendable {
 /// the lanes past the skip's channels zeroed (buffers carry `kernelSlack`). The skip may have fewer channels
 /// (TFLite's channel PAD: the rest add zero) and may be max-pooled 2x2 with stride 2 on the fly
 /// (TFLite's MAX_POOL_2D before the PAD), so neither the padded nor the pooled copy is made.
-public struct PointwiseEpilogue {
+struct PointwiseEpilogue {
     /// The activation, applied after the skip is added.
-    public var activation: Activation
+    var activation: Activation
     /// The block input added as the residual, or nil for none.
-    public var skip: UnsafePointer<Float>?
+    var skip: UnsafePointer<Float>?
     /// Channels per pixel of the skip; output channels past them add zero.
-    public var skipChannels: Int
+    var skipChannels: Int
     /// Whether the skip is max-pooled 2x2 with stride 2 before it is added.
-    public var pooled: Bool
+    var pooled: Bool
     /// Width of the output (to find a pixel's row and column) and of the skip image.
-    public var outputWidth: Int, skipWidth: Int
+    var outputWidth: Int, skipWidth: Int
     /// PReLU slopes per output channel (plus `kernelSlack`), applied last, after the
     /// activation: TFLite's PRELU folded into the convolution that feeds it.
-    public var slopes: UnsafePointer<Float>?
+    var slopes: UnsafePointer<Float>?
 
     /// An epilogue of `activation` alone unless a skip or slopes are given.
-    public init(activation: Activation, skip: UnsafePointer<Float>? = nil, skipChannels: Int = 0,
-                pooled: Bool = false, outputWidth: Int = 1, skipWidth: Int = 1, slopes: UnsafePointer<Float>? = nil) {
+    init(activation: Activation, skip: UnsafePointer<Float>? = nil, skipChannels: Int = 0,
+         pooled: Bool = false, outputWidth: Int = 1, skipWidth: Int = 1, slopes: UnsafePointer<Float>? = nil) {
         (self.activation, self.skip, self.skipChannels, self.pooled) = (activation, skip, skipChannels, pooled)
         (self.outputWidth, self.skipWidth, self.slopes) = (outputWidth, skipWidth, slopes)
     }
@@ -227,7 +227,7 @@ private struct EpilogueDispatch<B: EpilogueGenericBody>: ActivationGenericBody {
 
 /// out[p][o] = epilogue(bias[o] + Σ_i in[p][i] · w[i][o]) for pixels `pixels`.
 /// `input` is `[pixel][inputChannels]`, `output` is `[pixel][outputChannels]`.
-public func f32PointwiseConvGEMM6x16FMA(
+func f32PointwiseConvGEMM6x16FMA(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: PackedPointwiseWeights,
     epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>
 ) {

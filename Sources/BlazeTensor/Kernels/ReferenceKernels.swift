@@ -11,7 +11,7 @@
 /// Convolution, NHWC input, weights packed HWIO (`[kh][kw][ic][oc]`), bias per output channel.
 /// Sum order as XNNPACK's IGEMM: bias, then kernel rows, columns and input channels in turn
 /// (padding taps add fma(0, w) = nothing, so they are skipped).
-public func f32Conv2DReference(
+func f32Conv2DReference(
     _ g: WindowGeometry, input: UnsafePointer<Float>, weightsHWIO: UnsafePointer<Float>,
     bias: UnsafePointer<Float>, activation: Activation, output: UnsafeMutablePointer<Float>
 ) {
@@ -37,7 +37,7 @@ public func f32Conv2DReference(
 /// Depthwise convolution with depth multiplier 1, weights packed HWC (`[kh][kw][c]`).
 /// Sum order as XNNPACK's dwconv: bias, then taps column by column (its indirection buffer is
 /// column-major), each tap one fma.
-public func f32DepthwiseConv2DReference(
+func f32DepthwiseConv2DReference(
     _ g: WindowGeometry, input: UnsafePointer<Float>, weightsHWC: UnsafePointer<Float>,
     bias: UnsafePointer<Float>, activation: Activation, output: UnsafeMutablePointer<Float>
 ) {
@@ -57,7 +57,7 @@ public func f32DepthwiseConv2DReference(
 }
 
 /// Max pooling over the taps inside the input (TFLite ignores padding taps).
-public func f32MaxPool2DReference(
+func f32MaxPool2DReference(
     _ g: WindowGeometry, input: UnsafePointer<Float>, activation: Activation,
     output: UnsafeMutablePointer<Float>
 ) {
@@ -76,7 +76,7 @@ public func f32MaxPool2DReference(
 }
 
 /// Elementwise `a + b` over `count` values, then the activation.
-public func f32AddReference(
+func f32AddReference(
     _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int,
     activation: Activation, output: UnsafeMutablePointer<Float>
 ) {
@@ -84,12 +84,12 @@ public func f32AddReference(
 }
 
 /// Elementwise ReLU (TFLite's `max(0, x)`).
-public func f32ReLUReference(_ x: UnsafePointer<Float>, count: Int, output: UnsafeMutablePointer<Float>) {
+func f32ReLUReference(_ x: UnsafePointer<Float>, count: Int, output: UnsafeMutablePointer<Float>) {
     for i in 0..<count { output[i] = Activation.relu.apply(x[i]) }
 }
 
 /// Zero padding of a rank-4 tensor: `before` and `after` give the pad per axis.
-public func f32PadReference(
+func f32PadReference(
     input: UnsafePointer<Float>, shape: NHWC, before: [Int], output: UnsafeMutablePointer<Float>, outShape: NHWC
 ) {
     output.update(repeating: 0, count: outShape.count)
@@ -105,7 +105,7 @@ public func f32PadReference(
 }
 
 /// Concatenation along one axis: `outer` blocks, each the inputs' `inner` runs in order.
-public func f32ConcatenateReference(
+func f32ConcatenateReference(
     inputs: [(pointer: UnsafePointer<Float>, inner: Int)], outer: Int, output: UnsafeMutablePointer<Float>
 ) {
     var dst = output
@@ -119,7 +119,7 @@ public func f32ConcatenateReference(
 
 /// `output = activation(output + skip)` in place, the skip zero past its channels and, when
 /// `pooled`, max-pooled 2x2 with stride 2 (a fused residual, spelled out).
-public func f32AddResidualReference(
+func f32AddResidualReference(
     output: UnsafeMutablePointer<Float>, shape: NHWC, skip: UnsafePointer<Float>, skipShape: NHWC,
     pooled: Bool, activation: Activation
 ) {

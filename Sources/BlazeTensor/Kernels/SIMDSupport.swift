@@ -1,13 +1,13 @@
 // Small helpers the SIMD microkernels share: unaligned vector loads and stores, and stores of
 // a vector's first lanes only (channel tails).
 
-import CVectorFMA
+import CVectorMath
 
 typealias F8 = SIMD8<Float>
 
 extension SIMD8 where Scalar == Float {
     /// `self + a * b` per lane: one vector fma where the build has FMA; otherwise unfused, or
-    /// exactly emulated with the `ExactFMA` trait (`BuildTarget.arithmetic`, CVectorFMA.h).
+    /// exactly emulated with the `ExactFMA` trait (`BuildTarget.arithmetic`, CVectorMath.h).
     @inline(__always) func fma(_ a: F8, _ b: F8) -> F8 {
         #if ExactFMA
         bf_fma8_exact(a, b, self)
@@ -18,9 +18,9 @@ extension SIMD8 where Scalar == Float {
 }
 
 extension SIMD4 where Scalar == Float {
-    /// `self + a * b` per lane in the kernels' arithmetic (`BuildTarget.arithmetic`): public so
+    /// `self + a * b` per lane in the kernels' arithmetic (`BuildTarget.arithmetic`): package so
     /// that the pre-processing that must round as the kernels do (the letterbox) uses the same.
-    @inlinable @inline(__always) public func fma(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+    @inlinable @inline(__always) package func fma(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
         #if ExactFMA
         bf_fma4_exact(a, b, self)
         #else
@@ -82,7 +82,7 @@ extension SIMD16 where Scalar == Float {
 }
 
 extension SIMD8 where Scalar == Float {
-    /// The larger of each pair of lanes (a vector maxps; see CVectorFMA.h).
+    /// The larger of each pair of lanes (a vector maxps; see CVectorMath.h).
     @inline(__always) func pointwiseMax(_ other: F8) -> F8 { bf_max8(self, other) }
 }
 

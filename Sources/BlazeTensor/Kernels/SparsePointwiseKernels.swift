@@ -1,4 +1,4 @@
-import CVectorFMA
+import CVectorMath
 
 // Pointwise (1x1) convolution with mostly-zero weights, as a sparse-times-dense product
 // (SpMM): XNNPACK's sparse inference, which MediaPipe's "_sparse" full-range detector is
@@ -15,16 +15,16 @@ import CVectorFMA
 /// or 2 (32-pixel tiles) that the kernel runs side by side, 8 fma chains either way. A group's
 /// channels are padded with zero weights to its longest channel, so they advance in lockstep;
 /// blocks sort their channels by nonzero count first, so that little padding is needed.
-public struct SparsePointwiseWeights: Sendable {
+struct SparsePointwiseWeights: Sendable {
     /// The convolution's input and output channel counts (multiples of 8).
-    public let inputChannels: Int, outputChannels: Int
+    let inputChannels: Int, outputChannels: Int
     /// Pixels per tile: 16 or 32.
-    public let tilePixels: Int
+    let tilePixels: Int
     /// Nonzero weights over all weights (before padding).
-    public let density: Double
+    let density: Double
     /// Floats of scratch a kernel call needs: the transposed tile, the results of 8 channels
     /// and their transpose, and a zero-padded copy of a partial tile.
-    public var scratchFloats: Int { 2 * inputChannels * tilePixels + 16 * tilePixels }
+    var scratchFloats: Int { 2 * inputChannels * tilePixels + 16 * tilePixels }
     /// Per group: its channels (offsets within the 8-channel block; 2 or 4 used), the first
     /// step, and the step count.
     let groups: [(channels: (Int, Int, Int, Int), start: Int, count: Int)]
@@ -39,7 +39,7 @@ public struct SparsePointwiseWeights: Sendable {
     /// most half of all weights. Below that the two transposes per output value cost more than
     /// the multiplications saved (measured on the full-range detector's layers: 16 -> 64 and
     /// 32 -> 8 ran slower sparse, 32 -> 128 and up faster).
-    public static func fits(weightsIO: [Float], inputChannels: Int, outputChannels: Int) -> Bool {
+    static func fits(weightsIO: [Float], inputChannels: Int, outputChannels: Int) -> Bool {
         guard inputChannels % 8 == 0, outputChannels % 8 == 0, outputChannels >= 16, inputChannels <= 1024 else {
             return false
         }
@@ -50,7 +50,7 @@ public struct SparsePointwiseWeights: Sendable {
     /// - Parameters: `weightsIO` is `[inputChannels][outputChannels]`, `bias` has
     ///   `outputChannels` values. `tilePixels` defaults to 32 where the transposed tile
     ///   (inputChannels x 32 floats) fits in 24 KiB of L1, else 16.
-    public init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int, tilePixels: Int? = nil) {
+    init(weightsIO: [Float], bias: [Float], inputChannels: Int, outputChannels: Int, tilePixels: Int? = nil) {
         precondition(inputChannels % 8 == 0 && outputChannels % 8 == 0, "SpMM needs whole vectors of channels")
         let tile = tilePixels ?? (inputChannels <= 192 ? 32 : 16)
         precondition(tile == 16 || tile == 32, "SpMM tiles are 16 or 32 pixels")
@@ -91,7 +91,7 @@ public struct SparsePointwiseWeights: Sendable {
 /// the nonzero w, in tiles of `weights.tilePixels` pixels (a last, partial tile reads zero
 /// pixels past the end and stores only its own): `f32PointwiseConvSpMM16x4FMA` or
 /// `f32PointwiseConvSpMM32x2FMA`. `scratch` holds `weights.scratchFloats` floats.
-public func f32PointwiseConvSpMM(
+func f32PointwiseConvSpMM(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: SparsePointwiseWeights,
     epilogue: PointwiseEpilogue, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
 ) {
@@ -105,7 +105,7 @@ public func f32PointwiseConvSpMM(
 }
 
 /// Tiles of 16 pixels, groups of 4 output channels; `weights.tilePixels` must be 16.
-public func f32PointwiseConvSpMM16x4FMA(
+func f32PointwiseConvSpMM16x4FMA(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: SparsePointwiseWeights,
     epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
 ) {
@@ -114,7 +114,7 @@ public func f32PointwiseConvSpMM16x4FMA(
 }
 
 /// Tiles of 32 pixels, groups of 2 output channels; `weights.tilePixels` must be 32.
-public func f32PointwiseConvSpMM32x2FMA(
+func f32PointwiseConvSpMM32x2FMA(
     pixels: Range<Int>, input: UnsafePointer<Float>, weights: SparsePointwiseWeights,
     epilogue e: PointwiseEpilogue, output: UnsafeMutablePointer<Float>, scratch: UnsafeMutablePointer<Float>
 ) {

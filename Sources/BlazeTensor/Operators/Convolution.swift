@@ -53,10 +53,10 @@ public struct Conv2D: TensorOperator {
     let half: HalfPackedWeights?
 
     /// Whether the weights are kept in half precision (see `half`).
-    public var usesHalfWeights: Bool { half != nil }
+    var usesHalfWeights: Bool { half != nil }
     /// Whether the fastest kernels run this convolution as a sparse product (SpMM), and the
     /// fraction of its weights that are nonzero.
-    public var sparseDensity: Double? { sparse?.density }
+    var sparseDensity: Double? { sparse?.density }
 
     /// A convolution with TFLite's CONV_2D semantics.
     /// - Parameters:

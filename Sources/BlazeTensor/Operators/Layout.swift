@@ -87,8 +87,8 @@ public struct Slice: TensorOperator {
 
 /// `output[i0, i1, ...] = x[offset + Σ i_k * strides[k]]`, output in index order: the copy
 /// loop of TRANSPOSE and STRIDED_SLICE.
-public func f32GatherStridedReference(_ x: UnsafePointer<Float>, strides: [Int], offset: Int, outputDims: [Int],
-                                      output: UnsafeMutablePointer<Float>) {
+func f32GatherStridedReference(_ x: UnsafePointer<Float>, strides: [Int], offset: Int, outputDims: [Int],
+                               output: UnsafeMutablePointer<Float>) {
     let rank = outputDims.count
     var index = [Int](repeating: 0, count: rank)
     for o in 0..<outputDims.reduce(1, *) {

@@ -72,8 +72,8 @@ public struct Reduce: TensorOperator {
 
 /// Sums `x` (shape `dims`) over the `reduced` axes into `output` (the kept axes in order),
 /// visiting the input in index order.
-public func f32ReduceSumReference(_ x: UnsafePointer<Float>, dims: [Int], reduced: Set<Int>,
-                                  output: UnsafeMutablePointer<Float>, outputCount: Int) {
+func f32ReduceSumReference(_ x: UnsafePointer<Float>, dims: [Int], reduced: Set<Int>,
+                           output: UnsafeMutablePointer<Float>, outputCount: Int) {
     output.update(repeating: 0, count: outputCount)
     // Output strides of each input axis (0 on reduced axes).
     var strides = [Int](repeating: 0, count: dims.count)

@@ -1,0 +1,1 @@
+// The header is the module; this file only gives SwiftPM a source to build.
