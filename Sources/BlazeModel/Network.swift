@@ -154,7 +154,7 @@ public final class Network {
 
     /// Median time of each layer over `iterations` runs, with its multiply-add count: the
     /// per-kernel view of a benchmark (GFLOP/s = 2 * macs / seconds).
-    public func profileLayers(iterations: Int) -> [(node: Node, shape: Shape, medianSeconds: Double, macs: Int)] {
+    package func profileLayers(iterations: Int) -> [(node: Node, shape: Shape, medianSeconds: Double, macs: Int)] {
         let clock = ContinuousClock()
         var samples = [[Double]](repeating: [], count: steps.count)
         for _ in 0..<max(iterations, 1) {

@@ -15,10 +15,10 @@ enum RegionAssociation {
     }
 
     /// Intersection over union of two regions as axis-aligned rectangles (rotation ignored):
-    /// MediaPipe's `Rectangle_f` arithmetic, the one `NormalizedRect.intersectionOverUnion` has.
+    /// MediaPipe's `Rectangle_f` arithmetic (`PixelBox`: the regions are in pixels).
     static func iou(_ a: FaceRegion, _ b: FaceRegion) -> Float {
-        func rect(_ r: FaceRegion) -> NormalizedRect {
-            NormalizedRect(xMin: r.xCenter - r.width / 2, yMin: r.yCenter - r.height / 2, width: r.width, height: r.height)
+        func rect(_ r: FaceRegion) -> PixelBox {
+            PixelBox(xMin: r.xCenter - r.width / 2, yMin: r.yCenter - r.height / 2, width: r.width, height: r.height)
         }
         return rect(a).intersectionOverUnion(rect(b))
     }

@@ -25,8 +25,8 @@ struct TrackedBox: Sendable {
     }
 
     /// The box in pixels.
-    var rect: NormalizedRect {
-        NormalizedRect(xMin: center.x - size.x / 2, yMin: center.y - size.y / 2, width: size.x, height: size.y)
+    var rect: PixelBox {
+        PixelBox(xMin: center.x - size.x / 2, yMin: center.y - size.y / 2, width: size.x, height: size.y)
     }
 
     /// The box in `imageSize`'s normalized coordinates.
@@ -39,7 +39,7 @@ struct TrackedBox: Sendable {
     /// the same centre. What hides a face passing behind it.
     var head: TrackedBox { TrackedBox(center: center, size: size * SIMD2(1.7, 2), keypoints: []) }
 
-    /// Intersection over union of the two boxes (`NormalizedRect.intersectionOverUnion`, in pixels).
+    /// Intersection over union of the two boxes (MediaPipe's `Rectangle_f` arithmetic, in pixels).
     func iou(_ other: TrackedBox) -> Float { rect.intersectionOverUnion(other.rect) }
 
     /// The share of this box's area inside `other`'s (0 for an empty box).

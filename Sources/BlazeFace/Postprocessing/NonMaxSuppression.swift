@@ -84,15 +84,6 @@ extension NormalizedRect {
     /// Intersection over union with another box, in MediaPipe's `Rectangle_f` arithmetic (float):
     /// what NMS suppresses by, and what the tracker and the CLI's comparison match by.
     public func intersectionOverUnion(_ other: NormalizedRect) -> Float {
-        let (ax1, ay1) = (xMin + width, yMin + height)
-        let (bx1, by1) = (other.xMin + other.width, other.yMin + other.height)
-        let aEmpty = xMin > ax1 || yMin > ay1, bEmpty = other.xMin > bx1 || other.yMin > by1
-        if aEmpty || bEmpty || bx1 < xMin || ax1 < other.xMin || by1 < yMin || ay1 < other.yMin { return 0 }
-        let ix0 = max(xMin, other.xMin), iy0 = max(yMin, other.yMin)
-        let ix1 = min(ax1, bx1), iy1 = min(ay1, by1)
-        let intersection = (ix1 - ix0) * (iy1 - iy0)
-        let areaA = (ax1 - xMin) * (ay1 - yMin), areaB = (bx1 - other.xMin) * (by1 - other.yMin)
-        let union = areaA + areaB - intersection
-        return union > 0 ? intersection / union : 0
+        boxIntersectionOverUnion(xMin, yMin, width, height, other.xMin, other.yMin, other.width, other.height)
     }
 }
