@@ -3,6 +3,7 @@ import BlazeModel
 import BlazeTensor
 import Foundation
 import Synchronization
+import VisionTasks
 
 /// Which BlazeFace model detects: short range (faces within about 2 m, 128x128 input) or
 /// full range (up to about 5 m, 192x192 input). ML Kit calls the same trade-off

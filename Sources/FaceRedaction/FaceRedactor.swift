@@ -3,6 +3,7 @@ import BlazeImage
 import Dispatch
 import Synchronization
 import FaceTracking
+import VisionTasks
 
 /// Hides every face of a photo or of a video's frames, in place: an `RGBImage` or the memory of
 /// a caller's pixel buffer (camera frames, decoded video), one frame at a time.
@@ -127,7 +128,7 @@ public final class FaceRedactor {
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(), options: RedactionOptions = RedactionOptions(),
                 linger: Int = 5, scanInterval: Int = 4, tiled: Bool = true, tiling: Tiling = .automatic,
                 confirmationScore: Float = 0.7, secondOpinion: SecondOpinion = .otherModel,
-                jobs: Int = FaceDetectorOptions.automaticThreads) throws(DetectorError) {
+                jobs: Int = FaceDetectorOptions.automaticThreads) throws(VisionTaskError) {
         guard (0...100).contains(linger) else { throw .invalidOption(name: "linger", value: "\(linger)", allowed: "in 0...100") }
         guard (1...100).contains(scanInterval) else {
             throw .invalidOption(name: "scanInterval", value: "\(scanInterval)", allowed: "in 1...100")
@@ -174,7 +175,7 @@ public final class FaceRedactor {
 
     /// Masks the faces of one still picture (every tile searched, no tracking); returns how many.
     @discardableResult
-    public func redact(image: inout RGBImage) throws(DetectorError) -> Int {
+    public func redact(image: inout RGBImage) throws(VisionTaskError) -> Int {
         let boxes = try stillFaces(image)
         FaceMask.apply(to: &image, boxes: boxes, options: options)
         return boxes.count
@@ -183,7 +184,7 @@ public final class FaceRedactor {
     /// Masks the faces of one still picture in the (writable) memory of `pixelBuffer`; YUV
     /// formats are limited range unless `fullRange`. Returns how many.
     @discardableResult
-    public func redact(pixelBuffer: PixelBuffer, fullRange: Bool = false) throws(DetectorError) -> Int {
+    public func redact(pixelBuffer: PixelBuffer, fullRange: Bool = false) throws(VisionTaskError) -> Int {
         let boxes = try stillFaces(pixelBuffer)
         FaceMask.apply(to: pixelBuffer, boxes: boxes, options: options, fullRange: fullRange)
         return boxes.count
@@ -192,7 +193,7 @@ public final class FaceRedactor {
     /// Masks the faces of one video frame, and those lost within `linger` frames at their
     /// predicted place; timestamps must strictly increase. Returns how many faces were masked.
     @discardableResult
-    public func redact(frame: inout RGBImage, timestampInMilliseconds t: Int) throws(DetectorError) -> Int {
+    public func redact(frame: inout RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) -> Int {
         let masks = try masks(inVideoFrame: frame, timestampInMilliseconds: t)
         FaceMask.apply(to: &frame, boxes: masks.map(\.box), options: options)
         return Set(masks.map(\.trackingID)).count
@@ -203,7 +204,7 @@ public final class FaceRedactor {
     /// recorded. YUV formats are limited range unless `fullRange`.
     @discardableResult
     public func redact(videoFrame pixelBuffer: PixelBuffer, fullRange: Bool = false,
-                       timestampInMilliseconds t: Int) throws(DetectorError) -> Int {
+                       timestampInMilliseconds t: Int) throws(VisionTaskError) -> Int {
         let masks = try masks(inVideoFrame: pixelBuffer, timestampInMilliseconds: t)
         FaceMask.apply(to: pixelBuffer, boxes: masks.map(\.box), options: options, fullRange: fullRange)
         return Set(masks.map(\.trackingID)).count
@@ -211,8 +212,8 @@ public final class FaceRedactor {
 
     // MARK: - Where the masks go
 
-    private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P) throws(DetectorError) -> [NormalizedRect] {
-        if let image = pixels as? RGBImage { try FaceDetector.requireWhole(image) }
+    private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P) throws(VisionTaskError) -> [NormalizedRect] {
+        if let image = pixels as? RGBImage { try image.requireWhole() }
         let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.init(region: nil, minScore: 0)]
         let faces = try detect(pixels, searches.map { .region($0) }, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1)
             .detections.map(\.relativeBoundingBox)
@@ -228,8 +229,8 @@ public final class FaceRedactor {
     /// on the first: pass it for a recording's last frame, so that a small face that came in the
     /// last `scanInterval` frames is found (and, with `LookBehind`, masked on the frames before).
     public func masks<P: SampledPixels & Sendable>(inVideoFrame pixels: P, timestampInMilliseconds t: Int,
-                                                   everyTile: Bool = false) throws(DetectorError) -> [RedactionMask] {
-        if let image = pixels as? RGBImage { try FaceDetector.requireWhole(image) }
+                                                   everyTile: Bool = false) throws(VisionTaskError) -> [RedactionMask] {
+        if let image = pixels as? RGBImage { try image.requireWhole() }
         let (w, h) = (pixels.width, pixels.height)
         // Where every tracked face is expected now, lost ones included, before the tracker moves on.
         let predicted = tracker.predictedBoxes(at: t, imageWidth: w, imageHeight: h, includingMissing: true)
@@ -282,7 +283,7 @@ public final class FaceRedactor {
     /// the second opinion finds a face mostly over them (or they mostly over it), in a square of
     /// twice their side about them, cut to the picture.
     private func seconded<P: SampledPixels & Sendable>(_ faces: [Detection], in pixels: P,
-                                                       confirmedBoxes: [NormalizedRect]) throws(DetectorError) -> [Detection] {
+                                                       confirmedBoxes: [NormalizedRect]) throws(VisionTaskError) -> [Detection] {
         guard let verifier else { return faces }
         let (w, h) = (Float(pixels.width), Float(pixels.height))
         var kept: [Detection] = []
@@ -348,8 +349,8 @@ public final class FaceRedactor {
     /// tiles' candidates (`TilingOptions.secondLookScore`: close-ups four to an inference, a face
     /// kept at `minTileConfidence`), the same way; their faces merged once.
     private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search],
-                                                     minTileConfidence: Float) throws(DetectorError) -> FaceDetectorResult {
-        let found = try run(searches.count) { i, detector throws(DetectorError) in try Self.detections(pixels, searches[i], detector) }
+                                                     minTileConfidence: Float) throws(VisionTaskError) -> FaceDetectorResult {
+        let found = try run(searches.count) { i, detector throws(VisionTaskError) in try Self.detections(pixels, searches[i], detector) }
         var (faces, candidates): ([RawDetection], [RawDetection]) = ([], [])
         for f in found {
             faces += f.faces
@@ -360,7 +361,7 @@ public final class FaceRedactor {
         let groups = stride(from: 0, to: looks.count, by: FaceDetector.maxSearchRegions).map {
             Array(looks[$0..<min($0 + FaceDetector.maxSearchRegions, looks.count)])
         }
-        faces += try run(groups.count) { i, detector throws(DetectorError) in
+        faces += try run(groups.count) { i, detector throws(VisionTaskError) in
             FaceDetector.secondLookFaces(try detector.detect(sampled: pixels, searchRegions: groups[i].map(\.region)),
                                          candidates: groups[i].map(\.candidate), minScore: minTileConfidence)
         }.flatMap { $0 }
@@ -372,14 +373,14 @@ public final class FaceRedactor {
     /// detector taking the next i not taken yet until none is left (searches differ in cost: a
     /// mosaic of four, a downscaled whole frame, a tile); the results in the order of i, so that
     /// the merge sees them in the same order whichever job ran which.
-    private func run<T: Sendable>(_ count: Int, _ work: @escaping @Sendable (Int, FaceDetector) throws(DetectorError) -> T)
-        throws(DetectorError) -> [T] {
+    private func run<T: Sendable>(_ count: Int, _ work: @escaping @Sendable (Int, FaceDetector) throws(VisionTaskError) -> T)
+        throws(VisionTaskError) -> [T] {
         guard count > 0 else { return [] }
         let jobs = min(detectors.count, count)
         let (queue, detectors) = (SearchQueue<T>(count: count), detectors)
         let body: @Sendable (Int) -> Void = { j in
             while case let i = queue.take(), i < count {
-                queue.finish(search: i, Result { () throws(DetectorError) in try work(i, detectors[j]) })
+                queue.finish(search: i, Result { () throws(VisionTaskError) in try work(i, detectors[j]) })
             }
         }
         if jobs > 1 { DispatchQueue.concurrentPerform(iterations: jobs, execute: body) } else { body(0) }
@@ -388,7 +389,7 @@ public final class FaceRedactor {
 
     /// One search's faces and candidates for a second look, unmerged, in the picture's normalized coordinates.
     private static func detections<P: SampledPixels & Sendable>(_ pixels: P, _ search: Search, _ detector: FaceDetector)
-        throws(DetectorError) -> (faces: [RawDetection], candidates: [RawDetection]) {
+        throws(VisionTaskError) -> (faces: [RawDetection], candidates: [RawDetection]) {
         switch search {
         case .region(let region):
             return try detector.searchDetections(sampled: pixels, searches: [region])
@@ -421,17 +422,17 @@ public final class FaceRedactor {
 /// The jobs' shared state: the next search to take, and each search's result (or error).
 private final class SearchQueue<T: Sendable>: Sendable {
     private let next = Atomic<Int>(0)
-    private let found: Mutex<[Result<T, DetectorError>?]>
+    private let found: Mutex<[Result<T, VisionTaskError>?]>
 
     init(count: Int) { found = Mutex(Array(repeating: nil, count: count)) }
 
     /// The index of a search no other job has taken.
     func take() -> Int { next.add(1, ordering: .relaxed).oldValue }
 
-    func finish(search: Int, _ result: Result<T, DetectorError>) { found.withLock { $0[search] = result } }
+    func finish(search: Int, _ result: Result<T, VisionTaskError>) { found.withLock { $0[search] = result } }
 
     /// Every search's result, in search order; the first error, if any.
-    func results() throws(DetectorError) -> [T] {
+    func results() throws(VisionTaskError) -> [T] {
         let all = found.withLock { $0 }
         var out: [T] = []
         for r in all { if let r { out.append(try r.get()) } }

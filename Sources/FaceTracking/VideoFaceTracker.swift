@@ -1,5 +1,6 @@
 import BlazeFace
 import BlazeImage
+import VisionTasks
 
 /// Face detection with tracking over a video: a video-mode `FaceDetector` and a `FaceTracker`,
 /// with MediaPipe's idea of skipping the detector on some frames. With `detectionInterval` K > 1,
@@ -30,7 +31,7 @@ public final class VideoFaceTracker {
     /// `detectorOptions.runningMode` is set to video. The region searches use the short-range
     /// model (the same detector when that is the model; weights found as usual otherwise).
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(),
-                trackingOptions: FaceTrackingOptions = FaceTrackingOptions()) throws(DetectorError) {
+                trackingOptions: FaceTrackingOptions = FaceTrackingOptions()) throws(VisionTaskError) {
         var options = detectorOptions
         options.runningMode = .video
         options.liveStreamHandler = nil
@@ -47,7 +48,7 @@ public final class VideoFaceTracker {
     }
 
     /// Detects and tracks the faces of one frame. Timestamps (ms) must strictly increase.
-    public func track(videoFrame image: RGBImage, timestampInMilliseconds timestamp: Int) throws(DetectorError) -> TrackingFrame {
+    public func track(videoFrame image: RGBImage, timestampInMilliseconds timestamp: Int) throws(VisionTaskError) -> TrackingFrame {
         try timestamps.admit(timestamp)
         statistics.frames += 1
         var result = FaceDetectorResult()
@@ -74,7 +75,7 @@ public final class VideoFaceTracker {
     /// Searches a square region around each predicted face, up to four regions per inference
     /// (`FaceDetector.detect(image:searchRegions:)`); false as soon as one comes back empty or weak.
     private func search(_ image: RGBImage, around predictions: [(id: Int, box: NormalizedRect)],
-                        into result: inout FaceDetectorResult) throws(DetectorError) -> Bool {
+                        into result: inout FaceDetectorResult) throws(VisionTaskError) -> Bool {
         let (w, h) = (Float(image.width), Float(image.height))
         var regions: [RotatedRect] = []
         for p in predictions {
@@ -108,7 +109,7 @@ extension VideoFaceTracker {
     /// for `orientation`, as Mobile Vision rotates a frame by its metadata; results in the
     /// upright frame's coordinates. Timestamps must strictly increase.
     public func track(videoFrame pixels: some SampledPixels, orientation: ImageOrientation,
-                      timestampInMilliseconds timestamp: Int) throws(DetectorError) -> TrackingFrame {
+                      timestampInMilliseconds timestamp: Int) throws(VisionTaskError) -> TrackingFrame {
         try track(videoFrame: RGBImage(upright: pixels, orientation: orientation), timestampInMilliseconds: timestamp)
     }
 }

@@ -1,4 +1,5 @@
 import BlazeImage
+import VisionTasks
 
 /// Detection on every input: RGB images and caller-owned pixel buffers (any `PixelFormat`), with
 /// an orientation and a region of interest (MediaPipe's `ImageProcessingOptions`). Results are in
@@ -14,7 +15,7 @@ extension FaceDetector {
     /// Detects faces in `image` into `result`, reusing its storage.
     public func detect(image: RGBImage, options: ImageProcessingOptions, into result: inout FaceDetectorResult) throws(DetectorError) {
         try requireMode(.image, for: "detect(image:options:)")
-        try Self.requireWhole(image)
+        try image.requireWhole()
         try detect(sampled: image, options: options, into: &result)
     }
 
@@ -32,14 +33,6 @@ extension FaceDetector {
                        into result: inout FaceDetectorResult) throws(DetectorError) {
         try requireMode(.image, for: "detect(pixelBuffer:options:)")
         try detect(sampled: pixelBuffer, options: options, into: &result)
-    }
-
-    /// Refuses an image whose pixels do not fill its size (`pixels` is a public var): every entry
-    /// that samples an `RGBImage` directly checks it, as the letterbox of `detect(image:)` does.
-    package static func requireWhole(_ image: RGBImage) throws(DetectorError) {
-        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
-            throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
-        }
     }
 
     /// Either input, sampled in its own format straight into the model's input tensor.
@@ -66,13 +59,8 @@ extension Pipeline {
     /// tensor; the transform back to the stored picture's normalized coordinates.
     mutating func letterbox<P: SampledPixels>(sampled pixels: P, options: ImageProcessingOptions)
         throws(DetectorError) -> ImageToTensor.Transform {
-        let orientation = options.orientation
-        let (w, h) = orientation.swapsSides ? (pixels.height, pixels.width) : (pixels.width, pixels.height)
-        let region = try options.uprightRegion(uprightWidth: w, uprightHeight: h)
-        let transform = try pixels.withSampler(ConvertingOriented(converter: imageToTensor, orientation: orientation,
-                                                                  region: region, tensor: network.input(),
-                                                                  rowRunner: network.runConcurrently(units:_:))).get()
-        return transform.followed(by: ImageProcessingOptions.storedFromUpright(orientation))
+        try imageToTensor.convert(pixels, options: options, into: network.input(),
+                                  rowRunner: network.runConcurrently(units:_:))
     }
 
     /// Detection on either input, turned and cropped as `options` say.

@@ -1,4 +1,5 @@
 import BlazeImage
+import VisionTasks
 
 extension FaceDetector {
     /// The most regions `detect(image:searchRegions:)` takes: one per quadrant of the input.
@@ -10,7 +11,7 @@ extension FaceDetector {
     /// in. A tracker's cheap search between full detections, costing one inference however many
     /// faces (up to four) it follows. Results, per region, are in whole-image coordinates.
     public func detect(image: RGBImage, searchRegions regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
-        try Self.requireWhole(image)
+        try image.requireWhole()
         return try detect(sampled: image, searchRegions: regions)
     }
 
@@ -37,7 +38,7 @@ extension Pipeline {
         var buffer = [Float](repeating: 0, count: half * half * 3)
         for (i, region) in regions.enumerated() {
             let transform = try buffer.withUnsafeMutableBufferPointer { b throws(DetectorError) in
-                try image.withSampler(ConvertingOriented(converter: tile, orientation: .up, region: region, tensor: b, rowRunner: nil)).get()
+                try tile.convert(sampling: image, region: region, into: b)
             }
             transforms.append(transform)
             let (column, row) = (i % 2, i / 2)

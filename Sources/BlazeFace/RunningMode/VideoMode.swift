@@ -1,4 +1,5 @@
 import BlazeImage
+import VisionTasks
 
 extension FaceDetector {
     /// Video mode: detects faces in one decoded frame. Timestamps are in milliseconds and must
@@ -45,7 +46,7 @@ extension FaceDetector {
     /// Video mode on an `RGBImage` with an orientation and a region of interest.
     public func detect(videoFrame image: RGBImage, options: ImageProcessingOptions,
                        timestampInMilliseconds: Int) throws(DetectorError) -> FaceDetectorResult {
-        try Self.requireWhole(image)
+        try image.requireWhole()
         var result = FaceDetectorResult()
         try detect(sampledVideoFrame: image, options: options, timestampInMilliseconds: timestampInMilliseconds, into: &result)
         return result

@@ -1,4 +1,5 @@
 import BlazeImage
+import VisionTasks
 
 /// How a large picture is cut into tiles for detection (SAHI, "slicing aided hyper inference"):
 /// square tiles of each of `tileSizes` pixels (one grid per size: small tiles for small faces,
@@ -124,7 +125,7 @@ extension FaceDetector {
     /// weighted non-maximum suppression, best first; `maxFaces` and `minFaceSize` apply to the
     /// merged faces. Image mode only.
     public func detect(image: RGBImage, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
-        try Self.requireWhole(image)
+        try image.requireWhole()
         return try detect(sampled: image, tiling: tiling)
     }
 
