@@ -204,10 +204,10 @@ struct Pipeline {
     let imageToTensor: ImageToTensor
     var decoder: DetectionDecoder
     let nms: WeightedNonMaxSuppression
-    let maxFaces: Int?
+    /// NaN check, `minFaceSize` and `maxFaces`: the last step of every search.
+    let faces: FaceFilter
     /// Whether `maxFaces` caps this pass (tiled detection caps the merged faces instead).
     var capsFaces = true
-    let minFaceSize: Float
     let regressorsIndex: Int, logitsIndex: Int
     var decoded: [RawDetection] = [], merged: [RawDetection] = []
     var nmsScratch = WeightedNonMaxSuppression.Scratch()
@@ -232,8 +232,7 @@ struct Pipeline {
         (decoder.xScale, decoder.yScale, decoder.wScale, decoder.hScale) = (Float(size), Float(size), Float(size), Float(size))
         self.decoder = decoder
         nms = WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)
-        maxFaces = options.maxFaces
-        minFaceSize = options.minFaceSize
+        faces = FaceFilter(options)
         decoded.reserveCapacity(anchors.count)
         merged.reserveCapacity(anchors.count)
     }
@@ -260,14 +259,7 @@ struct Pipeline {
         result.detections.removeAll(keepingCapacity: true)
         for var d in merged {
             projection(&d)
-            // A NaN anywhere (from NaN pixels or weights) makes a detection meaningless: drop it.
-            guard d.score.isFinite, d.box.xMin.isFinite, d.box.yMin.isFinite, d.box.width.isFinite,
-                  d.box.height.isFinite, d.keypoints.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
-            guard d.box.width >= minFaceSize else { continue }
-            if capsFaces, let maxFaces, result.detections.count == maxFaces { break }
-            result.detections.append(Detection(
-                boundingBox: BoundingBox(d.box, imageWidth: imageWidth, imageHeight: imageHeight),
-                relativeBoundingBox: d.box, score: d.score, keypoints: d.keypoints))
+            guard faces.add(d, to: &result, width: imageWidth, height: imageHeight, capped: capsFaces) else { break }
         }
     }
 }

@@ -62,14 +62,9 @@ extension Pipeline {
             d.box = NormalizedRect(xMin: (d.box.xMin - ox) * 2, yMin: (d.box.yMin - oy) * 2, width: d.box.width * 2, height: d.box.height * 2)
             for k in d.keypoints.indices { d.keypoints[k] = ((d.keypoints[k].x - ox) * 2, (d.keypoints[k].y - oy) * 2) }
             DetectionProjection(m: transforms[index].projection)(&d)
-            guard d.score.isFinite, d.box.xMin.isFinite, d.box.yMin.isFinite, d.box.width.isFinite,
-                  d.box.height.isFinite, d.keypoints.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
-            // minFaceSize against the whole image (the box is in its normalized coordinates now).
-            guard d.box.width >= minFaceSize else { continue }
-            if let maxFaces, results[index].detections.count == maxFaces { continue }
-            results[index].detections.append(Detection(
-                boundingBox: BoundingBox(d.box, imageWidth: image.width, imageHeight: image.height),
-                relativeBoundingBox: d.box, score: d.score, keypoints: d.keypoints))
+            // minFaceSize against the whole image (the box is in its normalized coordinates now);
+            // maxFaces per region.
+            _ = faces.add(d, to: &results[index], width: image.width, height: image.height)
         }
         return results
     }

@@ -234,7 +234,8 @@ extension FaceDetector {
     }
 
     /// The faces of all regions as one result for a `width` x `height` picture: the detector's
-    /// weighted suppression, then SAHI's containment merge; `minFaceSize` and `maxFaces` last.
+    /// weighted suppression, then SAHI's containment merge; the detector's last step
+    /// (`FaceFilter`: NaN check, `minFaceSize`, `maxFaces`) on the merged faces.
     package func merge(_ raw: [RawDetection], width: Int, height: Int) -> FaceDetectorResult {
         var merged: [RawDetection] = []
         for d in WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)(raw)
@@ -242,9 +243,9 @@ extension FaceDetector {
             merged.append(d)
         }
         var result = FaceDetectorResult()
-        result.detections = merged.filter { $0.box.width >= options.minFaceSize }.prefix(options.maxFaces ?? Int.max).map {
-            Detection(boundingBox: BoundingBox($0.box, imageWidth: width, imageHeight: height),
-                      relativeBoundingBox: $0.box, score: $0.score, keypoints: $0.keypoints)
+        let faces = FaceFilter(options)
+        for d in merged {
+            guard faces.add(d, to: &result, width: width, height: height) else { break }
         }
         return result
     }
