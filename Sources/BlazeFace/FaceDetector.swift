@@ -109,7 +109,7 @@ public struct FaceDetectorOptions: Sendable {
 /// create one per thread for parallel work.
 public final class FaceDetector: Sendable {
     public let options: FaceDetectorOptions
-    let state: Mutex<Pipeline>   // internal: FaceDetector+Inputs.swift extends the API
+    let state: Mutex<DetectorState>   // internal: FaceDetector+Inputs.swift extends the API
     /// The live-stream machinery; nil unless `options.runningMode` is `.liveStream`.
     let liveStream: LiveStreamRunner<LiveStreamResult>?
 
@@ -125,7 +125,7 @@ public final class FaceDetector: Sendable {
             throw .weightsFile(path: path, error)
         }
         self.options = options
-        self.state = Mutex(try Pipeline(model: model, options: options))
+        self.state = Mutex(try DetectorState(model: model, options: options))
         self.liveStream = options.runningMode == .liveStream ? LiveStreamRunner(label: "BlazeFace.liveStream", handler: options.liveStreamHandler) : nil
     }
 
@@ -199,7 +199,7 @@ public final class FaceDetector: Sendable {
 
 /// The detector's mutable state: the bound network, the fixed stages around it, and the
 /// buffers post-processing reuses from frame to frame.
-struct Pipeline {
+struct DetectorState {
     let network: Network
     let imageToTensor: ImageToTensor
     var decoder: DetectionDecoder

@@ -54,7 +54,7 @@ extension FaceDetector {
     }
 }
 
-extension Pipeline {
+extension DetectorState {
     /// Either input, turned and cropped as `options` say, sampled straight into the model's input
     /// tensor; the transform back to the stored picture's normalized coordinates.
     mutating func letterbox<P: SampledPixels>(sampled pixels: P, options: ImageProcessingOptions)

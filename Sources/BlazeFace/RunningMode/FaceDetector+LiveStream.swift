@@ -48,7 +48,7 @@ extension FaceDetector {
     /// result (or error) delivered with the timestamp. `call` names the entry point for the
     /// wrong-mode error.
     private func submitLive(_ call: String, _ timestamp: Int,
-                            _ detect: @escaping @Sendable (inout Pipeline, inout FaceDetectorResult) throws(DetectorError) -> Void)
+                            _ detect: @escaping @Sendable (inout DetectorState, inout FaceDetectorResult) throws(DetectorError) -> Void)
         throws(DetectorError) {
         guard let liveStream else { throw .wrongRunningMode(called: call, mode: runningMode) }
         try liveStream.submit(timestamp) { [self] in

@@ -28,7 +28,7 @@ extension FaceDetector {
     }
 }
 
-extension Pipeline {
+extension DetectorState {
     mutating func detectMosaic<P: SampledPixels>(_ image: P, regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
         let size = imageToTensor.width, half = size / 2
         let tile = ImageToTensor(width: half, height: half, valueRange: imageToTensor.valueRange, keepAspectRatio: true)
