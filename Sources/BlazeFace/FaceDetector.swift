@@ -131,20 +131,6 @@ public final class FaceDetector: Sendable {
 
     deinit { liveStream?.shutDown() }
 
-    /// Detects faces in `image`; detections sorted by score, highest first.
-    public func detect(image: RGBImage) throws(DetectorError) -> FaceDetectorResult {
-        var result = FaceDetectorResult()
-        try detect(image: image, into: &result)
-        return result
-    }
-
-    /// Detects faces into `result`, reusing its storage: with a result kept from frame to
-    /// frame, a detection allocates nothing on the heap.
-    public func detect(image: RGBImage, into result: inout FaceDetectorResult) throws(DetectorError) {
-        try requireMode(.image, for: "detect(image:)")
-        try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image, into: &result) }
-    }
-
     /// Runs only the network, once, on the input tensor left by the last call: what a benchmark
     /// of inference alone measures (no pre- or post-processing, no copies).
     public func runNetwork() {

@@ -68,7 +68,7 @@ public final class LiveFaceTracking: Sendable {
         let (width, height) = (pixelBuffer.width, pixelBuffer.height)
         try runner.submit(t) { [detector] in
             Frame(timestamp: t, width: width, height: height, result: Result { () throws(VisionTaskError) in
-                try owned.withPixelBuffer { buffer throws(VisionTaskError) in try detector.detect(pixelBuffer: buffer, options: options) }
+                try owned.withPixelBuffer { buffer throws(VisionTaskError) in try detector.detect(image: buffer, options: options) }
             })
         }
     }

@@ -7,7 +7,7 @@ import VisionTasks
 /// the full detector runs every K-th frame (and whenever no face is tracked); on the frames
 /// between, each tracked face is searched for only in a square region around its predicted
 /// position, with the short-range model, four regions per inference (one per quadrant of the
-/// model's input, `FaceDetector.detect(image:searchRegions:)`). A search that finds nothing, or scores below
+/// model's input, `FaceDetector.detect(image:searchArea:)` with `.regions`). A search that finds nothing, or scores below
 /// `minSearchScore`, means tracking confidence dropped: the frame falls back to a full detection.
 ///
 /// Not thread-safe (one video, frames in order); create one per video.
@@ -73,7 +73,7 @@ public final class VideoFaceTracker {
     public func finish() -> [Int] { tracker.retireAll() }
 
     /// Searches a square region around each predicted face, up to four regions per inference
-    /// (`FaceDetector.detect(image:searchRegions:)`); false as soon as one comes back empty or weak.
+    /// (`SearchArea.regions`); false as soon as one comes back empty or weak.
     private func search(_ image: RGBImage, around predictions: [(id: Int, box: NormalizedRect)],
                         into result: inout FaceDetectorResult) throws(VisionTaskError) -> Bool {
         let (w, h) = (Float(image.width), Float(image.height))
@@ -88,7 +88,7 @@ public final class VideoFaceTracker {
         while start < regions.count {
             let batch = Array(regions[start..<min(start + FaceDetector.maxSearchRegions, regions.count)])
             start += batch.count
-            let found = try searcher.detect(image: image, searchRegions: batch)
+            let found = try searcher.detect(image: image, searchArea: .regions(batch)).perRegion
             statistics.regionSearches += 1
             for r in found {
                 guard let best = r.detections.max(by: { $0.score < $1.score }), best.score >= trackingOptions.minSearchScore else {

@@ -5,20 +5,6 @@ import VisionTasks
 /// an orientation and a region of interest (MediaPipe's `ImageProcessingOptions`). Results are in
 /// the coordinates of the image or buffer as given: normalized to its width and height, unrotated.
 extension FaceDetector {
-    /// Detects faces in `image`, turned and cropped as `options` say.
-    public func detect(image: RGBImage, options: ImageProcessingOptions) throws(DetectorError) -> FaceDetectorResult {
-        var result = FaceDetectorResult()
-        try detect(image: image, options: options, into: &result)
-        return result
-    }
-
-    /// Detects faces in `image` into `result`, reusing its storage.
-    public func detect(image: RGBImage, options: ImageProcessingOptions, into result: inout FaceDetectorResult) throws(DetectorError) {
-        try requireMode(.image, for: "detect(image:options:)")
-        try image.requireWhole()
-        try detect(sampled: image, options: options, into: &result)
-    }
-
     /// Detects faces in a caller's pixel buffer, sampled in its own format straight into the
     /// model's input (no RGB copy); the buffer's memory must stay valid during the call.
     public func detect(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions()) throws(DetectorError) -> FaceDetectorResult {
@@ -36,7 +22,7 @@ extension FaceDetector {
     }
 
     /// Either input, sampled in its own format straight into the model's input tensor.
-    private func detect<P: SampledPixels & Sendable>(sampled pixels: P, options: ImageProcessingOptions,
+    func detect<P: SampledPixels & Sendable>(sampled pixels: P, options: ImageProcessingOptions,
                                           into result: inout FaceDetectorResult) throws(DetectorError) {
         try state.withLock { pipeline throws(DetectorError) in
             try pipeline.detect(sampled: pixels, options: options, into: &result)

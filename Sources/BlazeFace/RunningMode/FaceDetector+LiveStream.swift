@@ -12,17 +12,6 @@ public struct LiveStreamResult: Sendable {
 }
 
 extension FaceDetector {
-    /// Live-stream mode: hands a camera frame over and returns at once, never waiting for the
-    /// detector. Timestamps must strictly increase (else `.nonIncreasingTimestamp`, thrown here).
-    /// While a frame is in flight, newer frames are dropped (MediaPipe's FlowLimiterCalculator
-    /// with one frame in flight) and counted in `droppedFrameCount`. Results arrive in timestamp
-    /// order on one serial queue, through `options.liveStreamHandler` and `liveStreamResults`.
-    public func detectAsync(image: RGBImage, timestampInMilliseconds: Int) throws(DetectorError) {
-        try submitLive("detectAsync(image:timestampInMilliseconds:)", timestampInMilliseconds) { pipeline, result throws(DetectorError) in
-            try pipeline.detect(image, into: &result)
-        }
-    }
-
     /// Live-stream mode on any input, turned and cropped as `options` say. A pixel buffer's planes
     /// are copied before this returns (not converted: sampled in their own format later), so the
     /// camera may reuse its memory at once.
@@ -35,19 +24,10 @@ extension FaceDetector {
         }
     }
 
-    /// Live-stream mode on an `RGBImage` with an orientation and a region of interest.
-    public func detectAsync(image: RGBImage, options: ImageProcessingOptions, timestampInMilliseconds: Int) throws(DetectorError) {
-        try image.requireWhole()
-        try submitLive("detectAsync(image:options:timestampInMilliseconds:)", timestampInMilliseconds) {
-            pipeline, result throws(DetectorError) in
-            try pipeline.detect(sampled: image, options: options, into: &result)
-        }
-    }
-
     /// Hands `detect` to the live stream: run later on its queue, under the pipeline's lock, its
     /// result (or error) delivered with the timestamp. `call` names the entry point for the
     /// wrong-mode error.
-    private func submitLive(_ call: String, _ timestamp: Int,
+    func submitLive(_ call: String, _ timestamp: Int,
                             _ detect: @escaping @Sendable (inout DetectorState, inout FaceDetectorResult) throws(DetectorError) -> Void)
         throws(DetectorError) {
         guard let liveStream else { throw .wrongRunningMode(called: call, mode: runningMode) }

@@ -135,7 +135,7 @@ extension FaceDetector {
         try detect(sampled: pixelBuffer, tiling: tiling)
     }
 
-    private func detect<P: SampledPixels & Sendable>(sampled pixels: P, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
+    func detect<P: SampledPixels & Sendable>(sampled pixels: P, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
         let tiling = try tiling.validated()
         try requireMode(.image, for: "detect(image:tiling:)")
         let found = try searchDetections(sampled: pixels, searches: tiling.searches(width: pixels.width, height: pixels.height))
