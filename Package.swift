@@ -2,17 +2,19 @@
 // The layout is the architecture; dependencies flow one way:
 //
 //   CVectorMath (vector math), CProcessor (CPU checks) -> BlazeTensor;  CPixelWarp (OpenCV's warps,
-//     on CVectorMath) -> BlazeImage, BlazeFace;  CProcessor -> BlazeThreads (the spin-wait hint)
+//     on CVectorMath) -> BlazeImage, VisionTasks;  CProcessor -> BlazeThreads (the spin-wait hint)
 //   BlazeThreads (the thread pool) -> BlazeModel
-//   BlazeTensor -> BlazeModel -> BlazeFace -> FaceTracking       (video, IDs, lifecycle)
+//   BlazeTensor -> BlazeModel -> VisionTasks -> BlazeFace -> FaceTracking   (video, IDs, lifecycle)
 //                              BlazeFace, FaceTracking -> FaceRedaction   (anonymisation)
 //                              BlazeFace -> FaceLandmarks      (MediaPipe's Face Landmarker)
+//   VisionTasks (the task layer: running modes, timestamps, live streams, image to tensor,
+//                regions, weights lookup, VisionTaskError) -> every face module above
 //   BlazeModel -> FaceGeometry -> FaceAnalysis <- FaceLandmarks, FaceTracking   (ML Kit's view)
 //   BlazeModel -> TFLiteImport                                  (the exporter)
-//   BlazeImage (pixels) -> BlazeFace;  BlazeImage -> BlazeImageIO (PNG, JPEG, PPM, Y4M files)
+//   BlazeImage (pixels) -> VisionTasks;  BlazeImage -> BlazeImageIO (PNG, JPEG, PPM, Y4M files)
 //   BlazeImage -> BlazeVideoIO (MP4, MOV, MKV, WebM through FFmpeg's libraries)
 //   BlazeImageIO -> BlazeImageHEIF (HEIC/HEIF photos through libheif)
-//   BlazeWeights (Weights/, the bundled models as resources) -> BlazeFace
+//   BlazeWeights (Weights/, the bundled models as resources) -> VisionTasks (WeightsLocator)
 //   all of them -> blazeface                                    (the CLI)
 import Foundation
 import PackageDescription
@@ -55,6 +57,7 @@ let package = Package(
     // Synchronization's Mutex and Atomic set the floor on Apple platforms.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
+        .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "BlazeFace", targets: ["BlazeFace"]),
         .library(name: "FaceTracking", targets: ["FaceTracking"]),
         .library(name: "FaceLandmarks", targets: ["FaceLandmarks"]),
@@ -132,19 +135,23 @@ let package = Package(
                 resources: [.copy("face_detection_short_range.bin"), .copy("face_detection_full_range.bin"),
                             .copy("face_landmarks_detector.bin"), .copy("face_blendshapes.bin"),
                             .copy("face_geometry.bin")]),
-        // The detection pipeline: pre-processing, anchors, decoding, NMS, the FaceDetector API.
-        .target(name: "BlazeFace", dependencies: ["BlazeModel", "BlazeThreads", "BlazeImage", "BlazeWeights", "CPixelWarp"]),
+        // The task layer every face module builds on (MediaPipe's vision task core): running
+        // modes, the timestamp gate, the live-stream runner, image to tensor (the OpenCV-exact
+        // warp), rotated rects, image processing options, weights lookup, VisionTaskError.
+        .target(name: "VisionTasks", dependencies: ["BlazeModel", "BlazeThreads", "BlazeImage", "BlazeWeights", "CPixelWarp"]),
+        // The detection pipeline: anchors, decoding, NMS, tiles and region searches, the FaceDetector API.
+        .target(name: "BlazeFace", dependencies: ["VisionTasks", "BlazeModel", "BlazeThreads", "BlazeImage"]),
         // The canonical face model (from MediaPipe's geometry metadata) and the pose solver.
         .target(name: "FaceGeometry", dependencies: ["BlazeModel", "BlazeTensor"]),
         // The ML Kit view of a face mesh: landmark and contour types, head angles, classification,
         // and the end-to-end pipeline (detector, landmarker, geometry, that view).
-        .target(name: "FaceAnalysis", dependencies: ["FaceGeometry", "FaceLandmarks", "FaceTracking"]),
+        .target(name: "FaceAnalysis", dependencies: ["FaceGeometry", "FaceLandmarks", "FaceTracking", "VisionTasks"]),
         // Tracking IDs, per-face tracker lifecycle, smoothing and detection skipping over video.
-        .target(name: "FaceTracking", dependencies: ["BlazeFace"]),
+        .target(name: "FaceTracking", dependencies: ["BlazeFace", "VisionTasks"]),
         // Face anonymisation: masks (blur, pixelate, solid) on detected and tracked faces.
-        .target(name: "FaceRedaction", dependencies: ["BlazeFace", "FaceTracking"]),
+        .target(name: "FaceRedaction", dependencies: ["BlazeFace", "FaceTracking", "VisionTasks"]),
         // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.
-        .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "BlazeModel", "BlazeImage"]),
+        .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "VisionTasks", "BlazeModel", "BlazeImage"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
             "BlazeTensor", "BlazeFace", "BlazeImageIO", "BlazeVideoIO", "BlazeImageHEIF", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry",

@@ -120,8 +120,12 @@ public enum FaceKeypoint: Int, CaseIterable, Sendable {
 
 /// What `FaceDetector.detect` returns: the faces, highest score first.
 public struct FaceDetectorResult: Sendable, Equatable {
-    /// The detected faces, highest score first.
+    /// The detected faces, highest score first (a `.regions` search: region by region, each
+    /// region's best first).
     public var detections: [Detection]
+    /// A `.regions` search (`SearchArea.regions`): each region's faces, in the order the regions
+    /// were given; empty for the other searches.
+    public var perRegion: [FaceDetectorResult] = []
     /// A result holding `detections` (none by default).
     public init(detections: [Detection] = []) { self.detections = detections }
 }

@@ -3,6 +3,7 @@ import BlazeModel
 import BlazeTensor
 import Foundation
 import Synchronization
+import VisionTasks
 
 /// Which BlazeFace model detects: short range (faces within about 2 m, 128x128 input) or
 /// full range (up to about 5 m, 192x192 input). ML Kit calls the same trade-off
@@ -101,7 +102,7 @@ public struct FaceDetectorOptions: Sendable {
 /// create one per thread for parallel work.
 public final class FaceDetector: Sendable {
     public let options: FaceDetectorOptions
-    let state: Mutex<Pipeline>   // internal: FaceDetector+Inputs.swift extends the API
+    let state: Mutex<DetectorState>   // internal: FaceDetector+Inputs.swift extends the API
     /// The live-stream machinery; nil unless `options.runningMode` is `.liveStream`.
     let liveStream: LiveStreamRunner<LiveStreamResult>?
 
@@ -117,7 +118,7 @@ public final class FaceDetector: Sendable {
             throw .weightsFile(path: path, error)
         }
         self.options = options
-        self.state = Mutex(try Pipeline(model: model, options: options))
+        self.state = Mutex(try DetectorState(model: model, options: options))
         self.liveStream = options.runningMode == .liveStream ? LiveStreamRunner(label: "BlazeFace.liveStream", handler: options.liveStreamHandler) : nil
     }
 
@@ -125,20 +126,6 @@ public final class FaceDetector: Sendable {
 
     /// The pool the detector's network borrows (for tests: one pool serves a pipeline).
     package var networkThreadPool: ThreadPool { state.withLock { $0.network.threadPool } }
-
-    /// Detects faces in `image`; detections sorted by score, highest first.
-    public func detect(image: RGBImage) throws(DetectorError) -> FaceDetectorResult {
-        var result = FaceDetectorResult()
-        try detect(image: image, into: &result)
-        return result
-    }
-
-    /// Detects faces into `result`, reusing its storage: with a result kept from frame to
-    /// frame, a detection allocates nothing on the heap.
-    public func detect(image: RGBImage, into result: inout FaceDetectorResult) throws(DetectorError) {
-        try requireMode(.image, for: "detect(image:)")
-        try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image, into: &result) }
-    }
 
     /// Runs only the network, once, on the input tensor left by the last call: what a benchmark
     /// of inference alone measures (no pre- or post-processing, no copies).
@@ -194,15 +181,15 @@ public final class FaceDetector: Sendable {
 
 /// The detector's mutable state: the bound network, the fixed stages around it, and the
 /// buffers post-processing reuses from frame to frame.
-struct Pipeline {
+struct DetectorState {
     let network: Network
     let imageToTensor: ImageToTensor
     var decoder: DetectionDecoder
     let nms: WeightedNonMaxSuppression
-    let maxFaces: Int?
+    /// NaN check, `minFaceSize` and `maxFaces`: the last step of every search.
+    let faces: FaceFilter
     /// Whether `maxFaces` caps this pass (tiled detection caps the merged faces instead).
     var capsFaces = true
-    let minFaceSize: Float
     let regressorsIndex: Int, logitsIndex: Int
     var decoded: [RawDetection] = [], merged: [RawDetection] = []
     var nmsScratch = WeightedNonMaxSuppression.Scratch()
@@ -227,8 +214,7 @@ struct Pipeline {
         (decoder.xScale, decoder.yScale, decoder.wScale, decoder.hScale) = (Float(size), Float(size), Float(size), Float(size))
         self.decoder = decoder
         nms = WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)
-        maxFaces = options.maxFaces
-        minFaceSize = options.minFaceSize
+        faces = FaceFilter(options)
         decoded.reserveCapacity(anchors.count)
         merged.reserveCapacity(anchors.count)
     }
@@ -255,14 +241,7 @@ struct Pipeline {
         result.detections.removeAll(keepingCapacity: true)
         for var d in merged {
             projection(&d)
-            // A NaN anywhere (from NaN pixels or weights) makes a detection meaningless: drop it.
-            guard d.score.isFinite, d.box.xMin.isFinite, d.box.yMin.isFinite, d.box.width.isFinite,
-                  d.box.height.isFinite, d.keypoints.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
-            guard d.box.width >= minFaceSize else { continue }
-            if capsFaces, let maxFaces, result.detections.count == maxFaces { break }
-            result.detections.append(Detection(
-                boundingBox: BoundingBox(d.box, imageWidth: imageWidth, imageHeight: imageHeight),
-                relativeBoundingBox: d.box, score: d.score, keypoints: d.keypoints))
+            guard faces.add(d, to: &result, width: imageWidth, height: imageHeight, capped: capsFaces) else { break }
         }
     }
 }

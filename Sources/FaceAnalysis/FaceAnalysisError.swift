@@ -1,4 +1,5 @@
 import BlazeFace
+import VisionTasks
 
 /// Why a face could not be analysed. Every message names what was wrong.
 public enum FaceAnalysisError: Error, Equatable, CustomStringConvertible {
@@ -9,7 +10,7 @@ public enum FaceAnalysisError: Error, Equatable, CustomStringConvertible {
     /// The geometry pipeline refused the landmarks.
     case geometry(String)
     /// The detector or landmarker refused an option, its weights or the image.
-    case landmarker(DetectorError)
+    case landmarker(VisionTaskError)
 
     /// A one-line message naming what was wrong.
     public var description: String {

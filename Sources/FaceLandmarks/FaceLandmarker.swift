@@ -4,6 +4,7 @@ import BlazeModel
 import BlazeTensor
 import Foundation
 import Synchronization
+import VisionTasks
 
 #if canImport(Glibc)
 import Glibc
@@ -37,9 +38,9 @@ public final class FaceLandmarker: Sendable {
 
     /// Validates `options` and loads the face detector, the landmark network and, if asked, the
     /// blendshape model; throws for an option out of range or weights it cannot find or use.
-    public init(options: FaceLandmarkerOptions = FaceLandmarkerOptions()) throws(DetectorError) {
+    public init(options: FaceLandmarkerOptions = FaceLandmarkerOptions()) throws(VisionTaskError) {
         let options = try options.validated()
-        func path(_ file: String) throws(DetectorError) -> String {
+        func path(_ file: String) throws(VisionTaskError) -> String {
             if let folder = options.weightsFolder { return folder + "/" + file }
             return try WeightsLocator.path(for: file)
         }
@@ -77,7 +78,7 @@ public final class FaceLandmarker: Sendable {
         return [detector.networkThreadPool] + pools(state) + extraStates.flatMap { pools($0.state) }
     }
 
-    private static func load(_ path: String) throws(DetectorError) -> ModelFile {
+    private static func load(_ path: String) throws(VisionTaskError) -> ModelFile {
         do { return try WeightsFormat.read(contentsOf: path) } catch {
             if case .io = error { throw .weights(error) }
             throw .weightsFile(path: path, error)
@@ -85,14 +86,14 @@ public final class FaceLandmarker: Sendable {
     }
 
     private static func faces(in lane: borrowing Mutex<LandmarkerState>, _ image: RGBImage, regions: [FaceRegion],
-                              detections: [Detection]) -> Result<[FaceLandmarks?], DetectorError> {
+                              detections: [Detection]) -> Result<[FaceLandmarks?], VisionTaskError> {
         lane.withLock { s in
-            Result { () throws(DetectorError) in try s.faces(image, regions: regions, detections: detections) }
+            Result { () throws(VisionTaskError) in try s.faces(image, regions: regions, detections: detections) }
         }
     }
 
     /// Finds faces in `image` and their landmarks (image mode).
-    public func detect(image: RGBImage) throws(DetectorError) -> FaceLandmarkerResult {
+    public func detect(image: RGBImage) throws(VisionTaskError) -> FaceLandmarkerResult {
         guard options.runningMode == .image else {
             throw .invalidOption(name: "runningMode", value: "video", allowed: "image for detect(image:); use detect(videoFrame:timestampInMilliseconds:)")
         }
@@ -101,7 +102,7 @@ public final class FaceLandmarker: Sendable {
 
     /// Image mode on detections already made (say, a `FaceDetector`'s, filtered by size): the
     /// landmarks of each detection's region; each face keeps its `detection`.
-    public func landmarks(for image: RGBImage, detections: [Detection]) throws(DetectorError) -> FaceLandmarkerResult {
+    public func landmarks(for image: RGBImage, detections: [Detection]) throws(VisionTaskError) -> FaceLandmarkerResult {
         var result = FaceLandmarkerResult(imageWidth: image.width, imageHeight: image.height)
         result.faces = try landmarks(for: image, detections: detections) { $0 }.compactMap { $0 }
         return result
@@ -112,19 +113,19 @@ public final class FaceLandmarker: Sendable {
     /// the face out) then runs side by side as the networks do. One slot per detection, in
     /// order: nil where the region holds no face.
     public func landmarks<T: Sendable>(for image: RGBImage, detections: [Detection],
-                                       finish: @Sendable (FaceLandmarks) -> T) throws(DetectorError) -> [T?] {
+                                       finish: @Sendable (FaceLandmarks) -> T) throws(VisionTaskError) -> [T?] {
         guard options.runningMode == .image else {
             throw .invalidOption(name: "runningMode", value: "video", allowed: "image for landmarks(for:detections:)")
         }
         let regions = detections.map { FaceRegion(detection: $0, imageWidth: image.width, imageHeight: image.height) }
         let lanes = min(regions.count, 1 + extraStates.count)
         guard lanes > 1 else {
-            return try state.withLock { s throws(DetectorError) in
+            return try state.withLock { s throws(VisionTaskError) in
                 try s.faces(image, regions: regions, detections: detections).map { $0.map(finish) }
             }
         }
         // One face per lane at a time (faces lane, lane + lanes, ...), each lane on its own networks.
-        let slots = Mutex([Result<T?, DetectorError>](repeating: .success(nil), count: regions.count))
+        let slots = Mutex([Result<T?, VisionTaskError>](repeating: .success(nil), count: regions.count))
         options.threadPool.forEach(count: lanes, lanes: lanes) { lane, _ in
             let mine = Array(stride(from: lane, to: regions.count, by: lanes))
             let (r, d) = (mine.map { regions[$0] }, mine.map { detections[$0] })
@@ -141,11 +142,11 @@ public final class FaceLandmarker: Sendable {
     /// landmarks; the detector runs only while fewer than `numFaces` faces are tracked, and its
     /// regions replace tracked ones they overlap (IoU above `minTrackingConfidence`).
     /// Timestamps must strictly increase.
-    public func detect(videoFrame image: RGBImage, timestampInMilliseconds t: Int) throws(DetectorError) -> FaceLandmarkerResult {
+    public func detect(videoFrame image: RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) -> FaceLandmarkerResult {
         guard options.runningMode == .video else {
             throw .invalidOption(name: "runningMode", value: "image", allowed: "video for detect(videoFrame:timestampInMilliseconds:)")
         }
-        let tracked = try state.withLock { s throws(DetectorError) -> [FaceRegion] in
+        let tracked = try state.withLock { s throws(VisionTaskError) -> [FaceRegion] in
             try s.timestamps.admit(t)
             return s.trackedRegions
         }
@@ -155,7 +156,7 @@ public final class FaceLandmarker: Sendable {
                                               minSimilarity: options.minTrackingConfidence)
         }
         regions = Array(regions.prefix(options.numFaces))
-        return try state.withLock { s throws(DetectorError) in
+        return try state.withLock { s throws(VisionTaskError) in
             let result = try s.landmarks(image, regions: regions)
             s.trackedRegions = result.faces.compactMap(\.nextRegion)
             return result
@@ -170,20 +171,20 @@ public final class FaceLandmarker: Sendable {
     // MARK: Stages, for tests and tools (package)
 
     /// Stage 1a: the face detector's detections, best first, at most `numFaces`.
-    package func detections(for image: RGBImage) throws(DetectorError) -> [Detection] {
+    package func detections(for image: RGBImage) throws(VisionTaskError) -> [Detection] {
         try detector.detect(image: image).detections
     }
 
     /// Stage 1: the face detector's detections and the landmark region of each (EXPANDED_FACE_RECTS).
-    package func regions(for image: RGBImage) throws(DetectorError) -> [FaceRegion] {
+    package func regions(for image: RGBImage) throws(VisionTaskError) -> [FaceRegion] {
         try detections(for: image).map {
             FaceRegion(detection: $0, imageWidth: image.width, imageHeight: image.height)
         }
     }
 
     /// Stage 2: the landmark network's 1x256x256x3 input for `region` of `image`.
-    package func inputTensor(for image: RGBImage, region: FaceRegion) throws(DetectorError) -> [Float] {
-        try state.withLock { s throws(DetectorError) in
+    package func inputTensor(for image: RGBImage, region: FaceRegion) throws(VisionTaskError) -> [Float] {
+        try state.withLock { s throws(VisionTaskError) in
             try s.crop(image, region: region)
             return Array(s.landmarkNetwork.input())
         }
@@ -191,8 +192,8 @@ public final class FaceLandmarker: Sendable {
 
     /// Stage 3: the landmark network's raw outputs for an input tensor: 1434 landmark values
     /// (478 x, y, z in crop pixels) and the face-presence logit.
-    package func rawOutputs(for tensor: [Float]) throws(DetectorError) -> (landmarks: [Float], presenceLogit: Float) {
-        try state.withLock { s throws(DetectorError) in
+    package func rawOutputs(for tensor: [Float]) throws(VisionTaskError) -> (landmarks: [Float], presenceLogit: Float) {
+        try state.withLock { s throws(VisionTaskError) in
             let input = s.landmarkNetwork.input()
             guard tensor.count == input.count else {
                 throw .invalidOption(name: "tensor", value: "\(tensor.count) values", allowed: "\(input.count) values")
@@ -204,11 +205,11 @@ public final class FaceLandmarker: Sendable {
     }
 
     /// Stage 4: the 52 blendshapes for 478 landmarks normalized to an image of this size.
-    package func blendshapes(for landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int) throws(DetectorError) -> [Blendshape] {
+    package func blendshapes(for landmarks: [SIMD3<Float>], imageWidth: Int, imageHeight: Int) throws(VisionTaskError) -> [Blendshape] {
         guard landmarks.count == LandmarkDecoding.count else {
             throw .invalidOption(name: "landmarks", value: "\(landmarks.count) points", allowed: "\(LandmarkDecoding.count) points")
         }
-        return try state.withLock { s throws(DetectorError) in
+        return try state.withLock { s throws(VisionTaskError) in
             guard s.blendshapeNetwork != nil else {
                 throw .invalidOption(name: "outputFaceBlendshapes", value: "false", allowed: "true to compute blendshapes")
             }
@@ -249,7 +250,7 @@ struct LandmarkerState {
     var trackedRegions: [FaceRegion] = []
     var timestamps = TimestampGate()
 
-    init(landmarks: ModelFile, blendshapes: ModelFile?, options: FaceLandmarkerOptions) throws(DetectorError) {
+    init(landmarks: ModelFile, blendshapes: ModelFile?, options: FaceLandmarkerOptions) throws(VisionTaskError) {
         // A lane's networks borrow the pool too: a face run alone (video, one face) shares its
         // layers over it; faces run side by side as lanes of it run their networks inline.
         let threads = Network.Options(threadPool: options.threadPool)
@@ -280,7 +281,7 @@ struct LandmarkerState {
     }
 
     /// A fresh state (nothing tracked) whose networks share this one's weights.
-    func sharingWeights() throws(DetectorError) -> sending LandmarkerState {
+    func sharingWeights() throws(VisionTaskError) -> sending LandmarkerState {
         do {
             return LandmarkerState(landmarkNetwork: try landmarkNetwork.sharingWeights(), landmarksIndex: landmarksIndex,
                                    presenceIndex: presenceIndex, blendshapeNetwork: try blendshapeNetwork?.sharingWeights(),
@@ -288,7 +289,7 @@ struct LandmarkerState {
         } catch { throw .weights(error) }
     }
 
-    func crop(_ image: RGBImage, region: FaceRegion) throws(DetectorError) {
+    func crop(_ image: RGBImage, region: FaceRegion) throws(VisionTaskError) {
         guard region.isUsable else { throw .invalidRegion("\(region) must be finite with a positive size") }
         _ = try cropper.convert(image, region: region.rotatedRect(imageWidth: image.width, imageHeight: image.height),
                                 into: landmarkNetwork.input())
@@ -297,13 +298,13 @@ struct LandmarkerState {
     /// Landmarks (and blendshapes) for each region; regions without a face are skipped. All
     /// landmark networks run first, then all blendshape networks, so each network's weights stay
     /// in cache from face to face.
-    func landmarks(_ image: RGBImage, regions: [FaceRegion], detections: [Detection] = []) throws(DetectorError) -> FaceLandmarkerResult {
+    func landmarks(_ image: RGBImage, regions: [FaceRegion], detections: [Detection] = []) throws(VisionTaskError) -> FaceLandmarkerResult {
         FaceLandmarkerResult(faces: try faces(image, regions: regions, detections: detections).compactMap { $0 },
                              imageWidth: image.width, imageHeight: image.height)
     }
 
     /// One slot per region: its face, or nil when the region is unusable or holds no face.
-    func faces(_ image: RGBImage, regions: [FaceRegion], detections: [Detection]) throws(DetectorError) -> [FaceLandmarks?] {
+    func faces(_ image: RGBImage, regions: [FaceRegion], detections: [Detection]) throws(VisionTaskError) -> [FaceLandmarks?] {
         var faces = [FaceLandmarks?](repeating: nil, count: regions.count)
         var points: [SIMD3<Float>] = []
         for (index, region) in regions.enumerated() where region.isUsable {
@@ -340,13 +341,13 @@ struct LandmarkerState {
 extension FaceLandmarker {
     /// Image mode on any input (an `RGBImage` or a camera `PixelBuffer`) turned upright for
     /// `orientation`; results in the upright picture's coordinates.
-    public func detect(pixels: some SampledPixels, orientation: ImageOrientation) throws(DetectorError) -> FaceLandmarkerResult {
+    public func detect(pixels: some SampledPixels, orientation: ImageOrientation) throws(VisionTaskError) -> FaceLandmarkerResult {
         try detect(image: RGBImage(upright: pixels, orientation: orientation))
     }
 
     /// Video mode on any input turned upright for `orientation`; timestamps must strictly increase.
     public func detect(videoFrame pixels: some SampledPixels, orientation: ImageOrientation,
-                       timestampInMilliseconds t: Int) throws(DetectorError) -> FaceLandmarkerResult {
+                       timestampInMilliseconds t: Int) throws(VisionTaskError) -> FaceLandmarkerResult {
         try detect(videoFrame: RGBImage(upright: pixels, orientation: orientation), timestampInMilliseconds: t)
     }
 }

@@ -1,4 +1,5 @@
 import BlazeFace
+import VisionTasks
 
 /// Options of a face landmarker, MediaPipe's `FaceLandmarkerOptions`.
 public struct FaceLandmarkerOptions: Sendable {
@@ -49,8 +50,8 @@ public struct FaceLandmarkerOptions: Sendable {
         self.threadPool = threadPool
     }
 
-    /// The options, or the first one out of range as `DetectorError.invalidOption`.
-    func validated() throws(DetectorError) -> FaceLandmarkerOptions {
+    /// The options, or the first one out of range as `VisionTaskError.invalidOption`.
+    func validated() throws(VisionTaskError) -> FaceLandmarkerOptions {
         for (name, v) in [("minFaceDetectionConfidence", minFaceDetectionConfidence),
                           ("minFacePresenceConfidence", minFacePresenceConfidence),
                           ("minTrackingConfidence", minTrackingConfidence)] {

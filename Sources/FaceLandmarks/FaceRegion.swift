@@ -1,4 +1,5 @@
 import BlazeFace
+import VisionTasks
 
 #if canImport(Glibc)
 import Glibc

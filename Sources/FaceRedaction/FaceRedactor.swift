@@ -2,6 +2,7 @@ import BlazeFace
 import BlazeImage
 import Synchronization
 import FaceTracking
+import VisionTasks
 
 /// Hides every face of a photo or of a video's frames, in place: an `RGBImage` or the memory of
 /// a caller's pixel buffer (camera frames, decoded video), one frame at a time.
@@ -127,7 +128,7 @@ public final class FaceRedactor {
     /// `detectorOptions.maxFaces` is ignored: every face is masked.
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(), options: RedactionOptions = RedactionOptions(),
                 linger: Int = 5, scanInterval: Int = 4, tiled: Bool = true, tiling: Tiling = .automatic,
-                confirmationScore: Float = 0.7, secondOpinion: SecondOpinion = .otherModel) throws(DetectorError) {
+                confirmationScore: Float = 0.7, secondOpinion: SecondOpinion = .otherModel) throws(VisionTaskError) {
         guard (0...100).contains(linger) else { throw .invalidOption(name: "linger", value: "\(linger)", allowed: "in 0...100") }
         guard (1...100).contains(scanInterval) else {
             throw .invalidOption(name: "scanInterval", value: "\(scanInterval)", allowed: "in 1...100")
@@ -176,7 +177,7 @@ public final class FaceRedactor {
 
     /// Masks the faces of one still picture (every tile searched, no tracking); returns how many.
     @discardableResult
-    public func redact(image: inout RGBImage) throws(DetectorError) -> Int {
+    public func redact(image: inout RGBImage) throws(VisionTaskError) -> Int {
         let boxes = try stillFaces(image)
         FaceMask.apply(to: &image, boxes: boxes, options: options)
         return boxes.count
@@ -185,7 +186,7 @@ public final class FaceRedactor {
     /// Masks the faces of one still picture in the (writable) memory of `pixelBuffer`; YUV
     /// formats are limited range unless `fullRange`. Returns how many.
     @discardableResult
-    public func redact(pixelBuffer: PixelBuffer, fullRange: Bool = false) throws(DetectorError) -> Int {
+    public func redact(pixelBuffer: PixelBuffer, fullRange: Bool = false) throws(VisionTaskError) -> Int {
         let boxes = try stillFaces(pixelBuffer)
         FaceMask.apply(to: pixelBuffer, boxes: boxes, options: options, fullRange: fullRange)
         return boxes.count
@@ -194,7 +195,7 @@ public final class FaceRedactor {
     /// Masks the faces of one video frame, and those lost within `linger` frames at their
     /// predicted place; timestamps must strictly increase. Returns how many faces were masked.
     @discardableResult
-    public func redact(frame: inout RGBImage, timestampInMilliseconds t: Int) throws(DetectorError) -> Int {
+    public func redact(frame: inout RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) -> Int {
         let masks = try masks(inVideoFrame: frame, timestampInMilliseconds: t)
         FaceMask.apply(to: &frame, boxes: masks.map(\.box), options: options)
         return Set(masks.map(\.trackingID)).count
@@ -205,7 +206,7 @@ public final class FaceRedactor {
     /// recorded. YUV formats are limited range unless `fullRange`.
     @discardableResult
     public func redact(videoFrame pixelBuffer: PixelBuffer, fullRange: Bool = false,
-                       timestampInMilliseconds t: Int) throws(DetectorError) -> Int {
+                       timestampInMilliseconds t: Int) throws(VisionTaskError) -> Int {
         let masks = try masks(inVideoFrame: pixelBuffer, timestampInMilliseconds: t)
         FaceMask.apply(to: pixelBuffer, boxes: masks.map(\.box), options: options, fullRange: fullRange)
         return Set(masks.map(\.trackingID)).count
@@ -213,8 +214,8 @@ public final class FaceRedactor {
 
     // MARK: - Where the masks go
 
-    private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P) throws(DetectorError) -> [NormalizedRect] {
-        if let image = pixels as? RGBImage { try FaceDetector.requireWhole(image) }
+    private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P) throws(VisionTaskError) -> [NormalizedRect] {
+        if let image = pixels as? RGBImage { try image.requireWhole() }
         let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.init(region: nil, minScore: 0)]
         let faces = try detect(pixels, searches.map { .region($0) }, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1)
             .detections.map(\.relativeBoundingBox)
@@ -230,8 +231,8 @@ public final class FaceRedactor {
     /// on the first: pass it for a recording's last frame, so that a small face that came in the
     /// last `scanInterval` frames is found (and, with `LookBehind`, masked on the frames before).
     public func masks<P: SampledPixels & Sendable>(inVideoFrame pixels: P, timestampInMilliseconds t: Int,
-                                                   everyTile: Bool = false) throws(DetectorError) -> [RedactionMask] {
-        if let image = pixels as? RGBImage { try FaceDetector.requireWhole(image) }
+                                                   everyTile: Bool = false) throws(VisionTaskError) -> [RedactionMask] {
+        if let image = pixels as? RGBImage { try image.requireWhole() }
         let (w, h) = (pixels.width, pixels.height)
         // Where every tracked face is expected now, lost ones included, before the tracker moves on.
         let predicted = tracker.predictedBoxes(at: t, imageWidth: w, imageHeight: h, includingMissing: true)
@@ -284,7 +285,7 @@ public final class FaceRedactor {
     /// the second opinion finds a face mostly over them (or they mostly over it), in a square of
     /// twice their side about them, cut to the picture.
     private func seconded<P: SampledPixels & Sendable>(_ faces: [Detection], in pixels: P,
-                                                       confirmedBoxes: [NormalizedRect]) throws(DetectorError) -> [Detection] {
+                                                       confirmedBoxes: [NormalizedRect]) throws(VisionTaskError) -> [Detection] {
         guard let verifier else { return faces }
         let (w, h) = (Float(pixels.width), Float(pixels.height))
         var kept: [Detection] = []
@@ -350,8 +351,8 @@ public final class FaceRedactor {
     /// tiles' candidates (`TilingOptions.secondLookScore`: close-ups four to an inference, a face
     /// kept at `minTileConfidence`), the same way; their faces merged once.
     private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search],
-                                                     minTileConfidence: Float) throws(DetectorError) -> FaceDetectorResult {
-        let found = try run(searches.count) { i, detector throws(DetectorError) in try Self.detections(pixels, searches[i], detector) }
+                                                     minTileConfidence: Float) throws(VisionTaskError) -> FaceDetectorResult {
+        let found = try run(searches.count) { i, detector throws(VisionTaskError) in try Self.detections(pixels, searches[i], detector) }
         var (faces, candidates): ([RawDetection], [RawDetection]) = ([], [])
         for f in found {
             faces += f.faces
@@ -362,7 +363,7 @@ public final class FaceRedactor {
         let groups = stride(from: 0, to: looks.count, by: FaceDetector.maxSearchRegions).map {
             Array(looks[$0..<min($0 + FaceDetector.maxSearchRegions, looks.count)])
         }
-        faces += try run(groups.count) { i, detector throws(DetectorError) in
+        faces += try run(groups.count) { i, detector throws(VisionTaskError) in
             FaceDetector.secondLookFaces(try detector.detect(sampled: pixels, searchRegions: groups[i].map(\.region)),
                                          candidates: groups[i].map(\.candidate), minScore: minTileConfidence)
         }.flatMap { $0 }
@@ -374,11 +375,11 @@ public final class FaceRedactor {
     /// detector taking the next i not taken yet (searches differ in cost: a mosaic of four, a
     /// downscaled whole frame, a tile); the results in the order of i, so that the merge sees
     /// them in the same order whichever lane ran which.
-    private func run<T: Sendable>(_ count: Int, _ work: (Int, FaceDetector) throws(DetectorError) -> T) throws(DetectorError) -> [T] {
-        let found = Mutex([Result<T, DetectorError>?](repeating: nil, count: count))
+    private func run<T: Sendable>(_ count: Int, _ work: (Int, FaceDetector) throws(VisionTaskError) -> T) throws(VisionTaskError) -> [T] {
+        let found = Mutex([Result<T, VisionTaskError>?](repeating: nil, count: count))
         let detectors = detectors
         threadPool.forEach(count: count, lanes: detectors.count) { i, lane in
-            let result = Result { () throws(DetectorError) in try work(i, detectors[lane]) }
+            let result = Result { () throws(VisionTaskError) in try work(i, detectors[lane]) }
             found.withLock { $0[i] = result }
         }
         var out: [T] = []
@@ -388,7 +389,7 @@ public final class FaceRedactor {
 
     /// One search's faces and candidates for a second look, unmerged, in the picture's normalized coordinates.
     private static func detections<P: SampledPixels & Sendable>(_ pixels: P, _ search: Search, _ detector: FaceDetector)
-        throws(DetectorError) -> (faces: [RawDetection], candidates: [RawDetection]) {
+        throws(VisionTaskError) -> (faces: [RawDetection], candidates: [RawDetection]) {
         switch search {
         case .region(let region):
             return try detector.searchDetections(sampled: pixels, searches: [region])

@@ -1,4 +1,5 @@
 import BlazeFace
+import VisionTasks
 
 /// Recorded video's second chance: frames wait a little (`delay` frames) before they are
 /// written, and a face found late (a small face the tile scan reaches a few frames after it
@@ -47,7 +48,7 @@ public struct LookBehind<Frame> {
     static var sightings: Int { 6 }
 
     /// A window that masks a face found late on up to `depth` frames before it.
-    public init(depth: Int) throws(DetectorError) {
+    public init(depth: Int) throws(VisionTaskError) {
         guard (0...300).contains(depth) else { throw .invalidOption(name: "depth", value: "\(depth)", allowed: "in 0...300") }
         self.depth = depth
     }

@@ -1,6 +1,7 @@
 import BlazeFace
 import BlazeImage
 import Foundation
+import VisionTasks
 
 /// Redacts a recording from a frame source to a frame sink, with the guarantee a file needs:
 /// no frame reaches the sink before its masks are drawn, frames leave in the order they came,
@@ -39,7 +40,7 @@ public final class RecordingRedactor {
 
     /// A recording redactor over `redactor`, holding `lookBehind` frames back (default
     /// `redactor.lookBehindDepth`; 0...300).
-    public init(redactor: FaceRedactor, lookBehind: Int? = nil) throws(DetectorError) {
+    public init(redactor: FaceRedactor, lookBehind: Int? = nil) throws(VisionTaskError) {
         let depth = lookBehind ?? redactor.lookBehindDepth
         guard (0...300).contains(depth) else { throw .invalidOption(name: "lookBehind", value: "\(depth)", allowed: "in 0...300") }
         (self.redactor, self.lookBehind) = (redactor, depth)

@@ -1,4 +1,5 @@
 import BlazeFace
+import VisionTasks
 
 /// Gives each detection a tracking ID that follows the face from frame to frame (ML Kit's
 /// trackingID): association by overlap and keypoint distance against a constant-velocity
@@ -13,7 +14,7 @@ public struct FaceTracker: Sendable {
     private var nextID = 1
     private var timestamps = TimestampGate()
 
-    public init(options: FaceTrackingOptions = FaceTrackingOptions()) throws(DetectorError) {
+    public init(options: FaceTrackingOptions = FaceTrackingOptions()) throws(VisionTaskError) {
         self.options = try options.validated()
     }
 
@@ -46,7 +47,7 @@ public struct FaceTracker: Sendable {
     /// Takes one frame's detections (any order) and returns them with IDs, highest score first.
     /// Timestamps (ms) must strictly increase.
     public mutating func update(_ result: FaceDetectorResult, imageWidth: Int, imageHeight: Int,
-                                timestampInMilliseconds timestamp: Int) throws(DetectorError) -> TrackingFrame {
+                                timestampInMilliseconds timestamp: Int) throws(VisionTaskError) -> TrackingFrame {
         try timestamps.check(timestamp)
         guard imageWidth > 0, imageHeight > 0 else {
             throw .invalidImage("image size \(imageWidth)x\(imageHeight) must be positive")

@@ -1,4 +1,5 @@
 import BlazeFace
+import VisionTasks
 
 /// Options of face tracking (ML Kit's `isTrackingEnabled`, Mobile Vision's MultiProcessor gap,
 /// MediaPipe's landmark smoothing, and the detection skipping MediaPipe's docs describe).
@@ -39,8 +40,8 @@ public struct FaceTrackingOptions: Sendable, Equatable {
         self.detectionInterval = detectionInterval
     }
 
-    func validated() throws(DetectorError) -> FaceTrackingOptions {
-        func check(_ name: String, _ ok: Bool, _ value: String, _ allowed: String) throws(DetectorError) {
+    func validated() throws(VisionTaskError) -> FaceTrackingOptions {
+        func check(_ name: String, _ ok: Bool, _ value: String, _ allowed: String) throws(VisionTaskError) {
             if !ok { throw .invalidOption(name: name, value: value, allowed: allowed) }
         }
         try check("maxMissingFrames", (0...1000).contains(maxMissingFrames), "\(maxMissingFrames)", "in 0...1000")

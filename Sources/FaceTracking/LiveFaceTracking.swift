@@ -1,5 +1,6 @@
 import BlazeFace
 import Synchronization
+import VisionTasks
 
 /// Mobile Vision's live face pipeline (`GMVMultiDataOutput` with a `GMVMultiProcessor`): camera
 /// frames in, a `PerFaceTracker` per face out. Frames are handed over without waiting and
@@ -16,7 +17,7 @@ public final class LiveFaceTracking: Sendable {
     /// One frame's detections, with the size its boxes are normalized to.
     private struct Frame: Sendable {
         let timestamp: Int, width: Int, height: Int
-        let result: Result<FaceDetectorResult, DetectorError>
+        let result: Result<FaceDetectorResult, VisionTaskError>
     }
 
     /// What the delivery queue owns: the IDs and the per-face trackers.
@@ -37,7 +38,7 @@ public final class LiveFaceTracking: Sendable {
     /// delivery queue for each new face, with the face.
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(),
                 trackingOptions: FaceTrackingOptions = FaceTrackingOptions(),
-                makeTracker: @escaping @Sendable (TrackedFace) -> any PerFaceTracker) throws(DetectorError) {
+                makeTracker: @escaping @Sendable (TrackedFace) -> any PerFaceTracker) throws(VisionTaskError) {
         var options = detectorOptions
         (options.runningMode, options.liveStreamHandler) = (.image, nil)
         detector = try FaceDetector(options: options)
@@ -62,21 +63,21 @@ public final class LiveFaceTracking: Sendable {
     /// Hands a camera frame over and returns at once (its planes are copied); dropped if a frame
     /// is still in flight. Timestamps must strictly increase.
     public func send(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions(),
-                     timestampInMilliseconds t: Int) throws(DetectorError) {
+                     timestampInMilliseconds t: Int) throws(VisionTaskError) {
         let owned = OwnedPixelBuffer(copying: pixelBuffer)
         let (width, height) = (pixelBuffer.width, pixelBuffer.height)
         try runner.submit(t) { [detector] in
-            Frame(timestamp: t, width: width, height: height, result: Result { () throws(DetectorError) in
-                try owned.withPixelBuffer { buffer throws(DetectorError) in try detector.detect(pixelBuffer: buffer, options: options) }
+            Frame(timestamp: t, width: width, height: height, result: Result { () throws(VisionTaskError) in
+                try owned.withPixelBuffer { buffer throws(VisionTaskError) in try detector.detect(image: buffer, options: options) }
             })
         }
     }
 
     /// Hands a decoded frame over and returns at once; dropped if a frame is still in flight.
     public func send(image: RGBImage, options: ImageProcessingOptions = ImageProcessingOptions(),
-                     timestampInMilliseconds t: Int) throws(DetectorError) {
+                     timestampInMilliseconds t: Int) throws(VisionTaskError) {
         try runner.submit(t) { [detector] in
-            Frame(timestamp: t, width: image.width, height: image.height, result: Result { () throws(DetectorError) in
+            Frame(timestamp: t, width: image.width, height: image.height, result: Result { () throws(VisionTaskError) in
                 try detector.detect(image: image, options: options)
             })
         }

@@ -1,12 +1,13 @@
 import BlazeFace
 import BlazeImage
+import VisionTasks
 
 /// Face detection with tracking over a video: a video-mode `FaceDetector` and a `FaceTracker`,
 /// with MediaPipe's idea of skipping the detector on some frames. With `detectionInterval` K > 1,
 /// the full detector runs every K-th frame (and whenever no face is tracked); on the frames
 /// between, each tracked face is searched for only in a square region around its predicted
 /// position, with the short-range model, four regions per inference (one per quadrant of the
-/// model's input, `FaceDetector.detect(image:searchRegions:)`). A search that finds nothing, or scores below
+/// model's input, `FaceDetector.detect(image:searchArea:)` with `.regions`). A search that finds nothing, or scores below
 /// `minSearchScore`, means tracking confidence dropped: the frame falls back to a full detection.
 ///
 /// Not thread-safe (one video, frames in order); create one per video.
@@ -30,7 +31,7 @@ public final class VideoFaceTracker {
     /// `detectorOptions.runningMode` is set to video. The region searches use the short-range
     /// model (the same detector when that is the model; weights found as usual otherwise).
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(),
-                trackingOptions: FaceTrackingOptions = FaceTrackingOptions()) throws(DetectorError) {
+                trackingOptions: FaceTrackingOptions = FaceTrackingOptions()) throws(VisionTaskError) {
         var options = detectorOptions
         options.runningMode = .video
         options.liveStreamHandler = nil
@@ -47,7 +48,7 @@ public final class VideoFaceTracker {
     }
 
     /// Detects and tracks the faces of one frame. Timestamps (ms) must strictly increase.
-    public func track(videoFrame image: RGBImage, timestampInMilliseconds timestamp: Int) throws(DetectorError) -> TrackingFrame {
+    public func track(videoFrame image: RGBImage, timestampInMilliseconds timestamp: Int) throws(VisionTaskError) -> TrackingFrame {
         try timestamps.admit(timestamp)
         statistics.frames += 1
         var result = FaceDetectorResult()
@@ -72,9 +73,9 @@ public final class VideoFaceTracker {
     public func finish() -> [Int] { tracker.retireAll() }
 
     /// Searches a square region around each predicted face, up to four regions per inference
-    /// (`FaceDetector.detect(image:searchRegions:)`); false as soon as one comes back empty or weak.
+    /// (`SearchArea.regions`); false as soon as one comes back empty or weak.
     private func search(_ image: RGBImage, around predictions: [(id: Int, box: NormalizedRect)],
-                        into result: inout FaceDetectorResult) throws(DetectorError) -> Bool {
+                        into result: inout FaceDetectorResult) throws(VisionTaskError) -> Bool {
         let (w, h) = (Float(image.width), Float(image.height))
         var regions: [RotatedRect] = []
         for p in predictions {
@@ -87,7 +88,7 @@ public final class VideoFaceTracker {
         while start < regions.count {
             let batch = Array(regions[start..<min(start + FaceDetector.maxSearchRegions, regions.count)])
             start += batch.count
-            let found = try searcher.detect(image: image, searchRegions: batch)
+            let found = try searcher.detect(image: image, searchArea: .regions(batch)).perRegion
             statistics.regionSearches += 1
             for r in found {
                 guard let best = r.detections.max(by: { $0.score < $1.score }), best.score >= trackingOptions.minSearchScore else {
@@ -108,7 +109,7 @@ extension VideoFaceTracker {
     /// for `orientation`, as Mobile Vision rotates a frame by its metadata; results in the
     /// upright frame's coordinates. Timestamps must strictly increase.
     public func track(videoFrame pixels: some SampledPixels, orientation: ImageOrientation,
-                      timestampInMilliseconds timestamp: Int) throws(DetectorError) -> TrackingFrame {
+                      timestampInMilliseconds timestamp: Int) throws(VisionTaskError) -> TrackingFrame {
         try track(videoFrame: RGBImage(upright: pixels, orientation: orientation), timestampInMilliseconds: timestamp)
     }
 }

@@ -196,7 +196,7 @@ struct Detect: ParsableCommand {
                     let tiling = tileSizes.flatMap { $0.isEmpty
                         ? TilingOptions.automatic(width: image.width, height: image.height, model: detector.options.model)
                         : TilingOptions(tileSizes: $0) }
-                    let result = try tiling.map { try detector.detect(image: image, tiling: $0) } ?? detector.detect(image: image, options: processing)
+                    let result = try detector.detect(image: image, options: tiling == nil ? processing : nil, searchArea: tiling.map { .tiles($0) } ?? .wholeFrame)
                     var json = JSONWriter(capacity: 256 + 400 * result.detections.count)
                     json.literal("{\"image\":")
                     json.string(path)
@@ -252,7 +252,7 @@ struct Detect: ParsableCommand {
             let tiling = tiles.flatMap { $0.isEmpty
                 ? TilingOptions.automatic(width: image.width, height: image.height, model: detector.options.model)
                 : TilingOptions(tileSizes: $0) }
-            let result = try tiling.map { try detector.detect(image: image, tiling: $0) } ?? detector.detect(image: image, options: processing)
+            let result = try detector.detect(image: image, options: tiling == nil ? processing : nil, searchArea: tiling.map { .tiles($0) } ?? .wholeFrame)
             return .detected(line: DetectionJSON.line(image: name, width: image.width, height: image.height, result: result),
                              image: keepImage ? image : nil, result: result)
         } catch let error as ImageError {

@@ -1,23 +1,10 @@
 import BlazeImage
+import VisionTasks
 
 /// Detection on every input: RGB images and caller-owned pixel buffers (any `PixelFormat`), with
 /// an orientation and a region of interest (MediaPipe's `ImageProcessingOptions`). Results are in
 /// the coordinates of the image or buffer as given: normalized to its width and height, unrotated.
 extension FaceDetector {
-    /// Detects faces in `image`, turned and cropped as `options` say.
-    public func detect(image: RGBImage, options: ImageProcessingOptions) throws(DetectorError) -> FaceDetectorResult {
-        var result = FaceDetectorResult()
-        try detect(image: image, options: options, into: &result)
-        return result
-    }
-
-    /// Detects faces in `image` into `result`, reusing its storage.
-    public func detect(image: RGBImage, options: ImageProcessingOptions, into result: inout FaceDetectorResult) throws(DetectorError) {
-        try requireMode(.image, for: "detect(image:options:)")
-        try Self.requireWhole(image)
-        try detect(sampled: image, options: options, into: &result)
-    }
-
     /// Detects faces in a caller's pixel buffer, sampled in its own format straight into the
     /// model's input (no RGB copy); the buffer's memory must stay valid during the call.
     public func detect(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions()) throws(DetectorError) -> FaceDetectorResult {
@@ -34,16 +21,8 @@ extension FaceDetector {
         try detect(sampled: pixelBuffer, options: options, into: &result)
     }
 
-    /// Refuses an image whose pixels do not fill its size (`pixels` is a public var): every entry
-    /// that samples an `RGBImage` directly checks it, as the letterbox of `detect(image:)` does.
-    package static func requireWhole(_ image: RGBImage) throws(DetectorError) {
-        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
-            throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
-        }
-    }
-
     /// Either input, sampled in its own format straight into the model's input tensor.
-    private func detect<P: SampledPixels & Sendable>(sampled pixels: P, options: ImageProcessingOptions,
+    func detect<P: SampledPixels & Sendable>(sampled pixels: P, options: ImageProcessingOptions,
                                           into result: inout FaceDetectorResult) throws(DetectorError) {
         try state.withLock { pipeline throws(DetectorError) in
             try pipeline.detect(sampled: pixels, options: options, into: &result)
@@ -61,18 +40,13 @@ extension FaceDetector {
     }
 }
 
-extension Pipeline {
+extension DetectorState {
     /// Either input, turned and cropped as `options` say, sampled straight into the model's input
     /// tensor; the transform back to the stored picture's normalized coordinates.
     mutating func letterbox<P: SampledPixels>(sampled pixels: P, options: ImageProcessingOptions)
         throws(DetectorError) -> ImageToTensor.Transform {
-        let orientation = options.orientation
-        let (w, h) = orientation.swapsSides ? (pixels.height, pixels.width) : (pixels.width, pixels.height)
-        let region = try options.uprightRegion(uprightWidth: w, uprightHeight: h)
-        let transform = try pixels.withSampler(ConvertingOriented(converter: imageToTensor, orientation: orientation,
-                                                                  region: region, tensor: network.input(),
-                                                                  rowRunner: network.threadPool.parallelFor(units:_:))).get()
-        return transform.followed(by: ImageProcessingOptions.storedFromUpright(orientation))
+        try imageToTensor.convert(pixels, options: options, into: network.input(),
+                                  rowRunner: network.threadPool.parallelFor(units:_:))
     }
 
     /// Detection on either input, turned and cropped as `options` say.

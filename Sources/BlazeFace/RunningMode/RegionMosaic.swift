@@ -1,4 +1,5 @@
 import BlazeImage
+import VisionTasks
 
 extension FaceDetector {
     /// The most regions `detect(image:searchRegions:)` takes: one per quadrant of the input.
@@ -10,7 +11,7 @@ extension FaceDetector {
     /// in. A tracker's cheap search between full detections, costing one inference however many
     /// faces (up to four) it follows. Results, per region, are in whole-image coordinates.
     public func detect(image: RGBImage, searchRegions regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
-        try Self.requireWhole(image)
+        try image.requireWhole()
         return try detect(sampled: image, searchRegions: regions)
     }
 
@@ -27,7 +28,7 @@ extension FaceDetector {
     }
 }
 
-extension Pipeline {
+extension DetectorState {
     mutating func detectMosaic<P: SampledPixels>(_ image: P, regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
         let size = imageToTensor.width, half = size / 2
         let tile = ImageToTensor(width: half, height: half, valueRange: imageToTensor.valueRange, keepAspectRatio: true)
@@ -37,7 +38,7 @@ extension Pipeline {
         var buffer = [Float](repeating: 0, count: half * half * 3)
         for (i, region) in regions.enumerated() {
             let transform = try buffer.withUnsafeMutableBufferPointer { b throws(DetectorError) in
-                try image.withSampler(ConvertingOriented(converter: tile, orientation: .up, region: region, tensor: b, rowRunner: nil)).get()
+                try tile.convert(sampling: image, region: region, into: b)
             }
             transforms.append(transform)
             let (column, row) = (i % 2, i / 2)
@@ -61,14 +62,9 @@ extension Pipeline {
             d.box = NormalizedRect(xMin: (d.box.xMin - ox) * 2, yMin: (d.box.yMin - oy) * 2, width: d.box.width * 2, height: d.box.height * 2)
             for k in d.keypoints.indices { d.keypoints[k] = ((d.keypoints[k].x - ox) * 2, (d.keypoints[k].y - oy) * 2) }
             DetectionProjection(m: transforms[index].projection)(&d)
-            guard d.score.isFinite, d.box.xMin.isFinite, d.box.yMin.isFinite, d.box.width.isFinite,
-                  d.box.height.isFinite, d.keypoints.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
-            // minFaceSize against the whole image (the box is in its normalized coordinates now).
-            guard d.box.width >= minFaceSize else { continue }
-            if let maxFaces, results[index].detections.count == maxFaces { continue }
-            results[index].detections.append(Detection(
-                boundingBox: BoundingBox(d.box, imageWidth: image.width, imageHeight: image.height),
-                relativeBoundingBox: d.box, score: d.score, keypoints: d.keypoints))
+            // minFaceSize against the whole image (the box is in its normalized coordinates now);
+            // maxFaces per region.
+            _ = faces.add(d, to: &results[index], width: image.width, height: image.height)
         }
         return results
     }

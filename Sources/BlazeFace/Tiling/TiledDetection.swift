@@ -1,4 +1,5 @@
 import BlazeImage
+import VisionTasks
 
 /// How a large picture is cut into tiles for detection (SAHI, "slicing aided hyper inference"):
 /// square tiles of each of `tileSizes` pixels (one grid per size: small tiles for small faces,
@@ -124,7 +125,7 @@ extension FaceDetector {
     /// weighted non-maximum suppression, best first; `maxFaces` and `minFaceSize` apply to the
     /// merged faces. Image mode only.
     public func detect(image: RGBImage, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
-        try Self.requireWhole(image)
+        try image.requireWhole()
         return try detect(sampled: image, tiling: tiling)
     }
 
@@ -134,7 +135,7 @@ extension FaceDetector {
         try detect(sampled: pixelBuffer, tiling: tiling)
     }
 
-    private func detect<P: SampledPixels & Sendable>(sampled pixels: P, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
+    func detect<P: SampledPixels & Sendable>(sampled pixels: P, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
         let tiling = try tiling.validated()
         try requireMode(.image, for: "detect(image:tiling:)")
         let found = try searchDetections(sampled: pixels, searches: tiling.searches(width: pixels.width, height: pixels.height))
@@ -233,7 +234,8 @@ extension FaceDetector {
     }
 
     /// The faces of all regions as one result for a `width` x `height` picture: the detector's
-    /// weighted suppression, then SAHI's containment merge; `minFaceSize` and `maxFaces` last.
+    /// weighted suppression, then SAHI's containment merge; the detector's last step
+    /// (`FaceFilter`: NaN check, `minFaceSize`, `maxFaces`) on the merged faces.
     package func merge(_ raw: [RawDetection], width: Int, height: Int) -> FaceDetectorResult {
         var merged: [RawDetection] = []
         for d in WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)(raw)
@@ -241,9 +243,9 @@ extension FaceDetector {
             merged.append(d)
         }
         var result = FaceDetectorResult()
-        result.detections = merged.filter { $0.box.width >= options.minFaceSize }.prefix(options.maxFaces ?? Int.max).map {
-            Detection(boundingBox: BoundingBox($0.box, imageWidth: width, imageHeight: height),
-                      relativeBoundingBox: $0.box, score: $0.score, keypoints: $0.keypoints)
+        let faces = FaceFilter(options)
+        for d in merged {
+            guard faces.add(d, to: &result, width: width, height: height) else { break }
         }
         return result
     }

@@ -3,6 +3,7 @@ import BlazeFace
 import BlazeImage
 import FaceGeometry
 import FaceLandmarks
+import VisionTasks
 
 /// ML Kit's face detector end to end, from pixels: the face detector, MediaPipe's Face
 /// Landmarker (regions, 256x256 crop, 478 landmarks, and the blendshape network only when

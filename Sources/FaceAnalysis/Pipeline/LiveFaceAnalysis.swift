@@ -1,6 +1,7 @@
 import BlazeFace
 import BlazeImage
 import FaceTracking
+import VisionTasks
 
 /// One live analysis outcome: the frame's timestamp and its faces, or the error it gave.
 public struct LiveAnalysisResult: Sendable {
@@ -30,7 +31,7 @@ public final class LiveFaceAnalysis: Sendable {
         pipeline = try FaceAnalysisPipeline(options: options, numFaces: numFaces, weightsFolder: weightsFolder, threadPool: threadPool)
         if var tracking {
             tracking.smoothing = nil
-            do throws(DetectorError) { tracker = try SharedFaceTracker(options: tracking) } catch { throw .landmarker(error) }
+            do throws(VisionTaskError) { tracker = try SharedFaceTracker(options: tracking) } catch { throw .landmarker(error) }
         } else {
             tracker = nil
         }
@@ -44,14 +45,14 @@ public final class LiveFaceAnalysis: Sendable {
     public func send(pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up,
                      timestampInMilliseconds: Int) throws(FaceAnalysisError) {
         let frame = OwnedPixelBuffer(copying: pixelBuffer)
-        try submit(timestampInMilliseconds) { () throws(DetectorError) in
-            try frame.withPixelBuffer { buffer throws(DetectorError) in RGBImage(upright: buffer, orientation: orientation) }
+        try submit(timestampInMilliseconds) { () throws(VisionTaskError) in
+            try frame.withPixelBuffer { buffer throws(VisionTaskError) in RGBImage(upright: buffer, orientation: orientation) }
         }
     }
 
     /// Hands a decoded frame over and returns at once.
     public func send(image: RGBImage, orientation: ImageOrientation = .up, timestampInMilliseconds: Int) throws(FaceAnalysisError) {
-        try submit(timestampInMilliseconds) { () throws(DetectorError) in
+        try submit(timestampInMilliseconds) { () throws(VisionTaskError) in
             orientation == .up ? image : RGBImage(upright: image, orientation: orientation)
         }
     }
@@ -66,13 +67,13 @@ public final class LiveFaceAnalysis: Sendable {
     /// Ends the stream: later `send` calls throw, and once this returns nothing more is delivered.
     public func close() { runner.close() }
 
-    private func submit(_ timestamp: Int, upright: @escaping @Sendable () throws(DetectorError) -> RGBImage)
+    private func submit(_ timestamp: Int, upright: @escaping @Sendable () throws(VisionTaskError) -> RGBImage)
         throws(FaceAnalysisError) {
-        do throws(DetectorError) {
+        do throws(VisionTaskError) {
             try runner.submit(timestamp) { [pipeline, tracker] in
                 LiveAnalysisResult(timestampInMilliseconds: timestamp, result: Result { () throws(FaceAnalysisError) in
                     let image: RGBImage
-                    do throws(DetectorError) { image = try upright() } catch { throw .landmarker(error) }
+                    do throws(VisionTaskError) { image = try upright() } catch { throw .landmarker(error) }
                     var analysed = try pipeline.analyze(image: image)
                     if let tracker {
                         try Self.assignTrackingIDs(&analysed, tracker: tracker, timestamp: timestamp)
@@ -90,7 +91,7 @@ public final class LiveFaceAnalysis: Sendable {
                                           timestamp: Int) throws(FaceAnalysisError) {
         let detections = FaceDetectorResult(detections: result.faces.map(\.detection))
         let frame: TrackingFrame
-        do throws(DetectorError) {
+        do throws(VisionTaskError) {
             frame = try tracker.update(detections, imageWidth: result.imageWidth, imageHeight: result.imageHeight,
                                        timestampInMilliseconds: timestamp)
         } catch { throw .landmarker(error) }

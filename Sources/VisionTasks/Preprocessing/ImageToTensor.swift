@@ -47,10 +47,8 @@ public struct ImageToTensor: Sendable {
     /// Fills `tensor` (height x width x 3, NHWC) from `region` of `image` (default: all of it);
     /// the rows through `rowRunner` if given (say, over the threads of the network it feeds).
     public func convert(_ image: RGBImage, region: RotatedRect? = nil, into tensor: UnsafeMutableBufferPointer<Float>,
-                        rowRunner: RowRunner? = nil) throws(DetectorError) -> Transform {
-        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 3 else {
-            throw .invalidImage("\(image.pixels.count) bytes do not make a \(image.width)x\(image.height) RGB image")
-        }
+                        rowRunner: RowRunner? = nil) throws(VisionTaskError) -> Transform {
+        try image.requireWhole()
         return try image.withSampler(Converting(converter: self, region: region, tensor: tensor, rowRunner: rowRunner)).get()
     }
 
@@ -58,14 +56,22 @@ public struct ImageToTensor: Sendable {
     /// its own format at each tap (YUV converted per tap by `YUVToRGB`): no RGB copy is made.
     /// Packed RGB gives exactly the tensor an `RGBImage` with the same pixels gives.
     public func convert(_ buffer: PixelBuffer, region: RotatedRect? = nil,
-                        into tensor: UnsafeMutableBufferPointer<Float>) throws(DetectorError) -> Transform {
+                        into tensor: UnsafeMutableBufferPointer<Float>) throws(VisionTaskError) -> Transform {
         try buffer.withSampler(Converting(converter: self, region: region, tensor: tensor)).get()
+    }
+
+    /// Fills `tensor` from `region` of any picture (an `RGBImage` or a camera `PixelBuffer`, default:
+    /// all of it), sampled in its own format at each tap: no RGB copy is made.
+    public func convert<P: SampledPixels>(sampling pixels: P, region: RotatedRect? = nil,
+                                          into tensor: UnsafeMutableBufferPointer<Float>,
+                                          rowRunner: RowRunner? = nil) throws(VisionTaskError) -> Transform {
+        try pixels.withSampler(Converting(converter: self, region: region, tensor: tensor, rowRunner: rowRunner)).get()
     }
 
     /// Fills `tensor` from `region` of any pixel source (default: all of it): the letterbox,
     /// then the warp with the source's tap.
     public func convert<S: PixelSampler>(_ source: S, region: RotatedRect? = nil, into tensor: UnsafeMutableBufferPointer<Float>,
-                                         rowRunner: RowRunner? = nil) throws(DetectorError) -> Transform {
+                                         rowRunner: RowRunner? = nil) throws(VisionTaskError) -> Transform {
         precondition(tensor.count == width * height * 3, "tensor buffer must hold \(width)x\(height)x3 floats")
         guard source.width > 0, source.height > 0 else { throw .invalidImage("\(source.width)x\(source.height) image") }
         var roi = region ?? .wholeImage(width: source.width, height: source.height)
@@ -94,8 +100,8 @@ public struct ImageToTensor: Sendable {
         let region: RotatedRect?
         let tensor: UnsafeMutableBufferPointer<Float>
         var rowRunner: RowRunner? = nil
-        func visit<S: PixelSampler>(_ sampler: S) -> Result<Transform, DetectorError> {
-            Result { () throws(DetectorError) in try converter.convert(sampler, region: region, into: tensor, rowRunner: rowRunner) }
+        func visit<S: PixelSampler>(_ sampler: S) -> Result<Transform, VisionTaskError> {
+            Result { () throws(VisionTaskError) in try converter.convert(sampler, region: region, into: tensor, rowRunner: rowRunner) }
         }
     }
 

@@ -39,8 +39,8 @@ struct ConvertingOriented: PixelSamplerVisitor {
     /// The rows' runner (`ImageToTensor.RowRunner`): the detector network's thread pool.
     let rowRunner: ImageToTensor.RowRunner?
 
-    func visit<S: PixelSampler>(_ sampler: S) -> Result<ImageToTensor.Transform, DetectorError> {
-        Result { () throws(DetectorError) in
+    func visit<S: PixelSampler>(_ sampler: S) -> Result<ImageToTensor.Transform, VisionTaskError> {
+        Result { () throws(VisionTaskError) in
             orientation == .up ? try converter.convert(sampler, region: region, into: tensor, rowRunner: rowRunner)
                 : try converter.convert(OrientedSampler(sampler, orientation: orientation), region: region, into: tensor,
                                         rowRunner: rowRunner)
@@ -49,6 +49,14 @@ struct ConvertingOriented: PixelSamplerVisitor {
 }
 
 extension RGBImage {
+    /// Refuses an image whose pixels do not fill its size (`pixels` is a public var): every entry
+    /// that samples an `RGBImage` directly checks it, as `ImageToTensor.convert` of an image does.
+    public func requireWhole() throws(VisionTaskError) {
+        guard width > 0, height > 0, pixels.count == width * height * 3 else {
+            throw .invalidImage("\(pixels.count) bytes do not make a \(width)x\(height) RGB image")
+        }
+    }
+
     /// The picture in `pixels` (an `RGBImage` or a camera `PixelBuffer`, converted as the
     /// detector samples it) turned upright for `orientation`, in one pass: what ML Kit's
     /// `VisionImage` with an orientation stands for.

@@ -5,12 +5,11 @@ import Foundation
 /// package's resource bundle (`BundledWeights`: beside the executable, in an app's or a
 /// framework's resources), `./Weights`, the package's own `Weights/` folder (known at build
 /// time), and `Weights/` beside the executable. An explicit path in the options skips all of
-/// this. Public so that the modules built on BlazeFace (FaceLandmarks) find their weights the
-/// same way.
+/// this. Every task (the detector, the landmarker, the face analysis) finds its weights this way.
 public enum WeightsLocator {
     /// The first readable path for `file` in the order above; throws `weightsNotFound` with
     /// every path tried.
-    public static func path(for file: String) throws(DetectorError) -> String {
+    public static func path(for file: String) throws(VisionTaskError) -> String {
         var candidates: [String] = []
         if let env = ProcessInfo.processInfo.environment["BLAZEFACE_WEIGHTS"], !env.isEmpty {
             candidates.append(env + "/" + file)
@@ -21,7 +20,7 @@ public enum WeightsLocator {
             candidates += BundledWeights.searchedPaths.map { $0 + "/" + file }
         }
         candidates.append(FileManager.default.currentDirectoryPath + "/Weights/" + file)
-        let source = URL(fileURLWithPath: #filePath)   // <package>/Sources/BlazeFace/WeightsLocator.swift
+        let source = URL(fileURLWithPath: #filePath)   // <package>/Sources/VisionTasks/WeightsLocator.swift
         candidates.append(source.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Weights").appendingPathComponent(file).path)
         if let exe = Bundle.main.executableURL?.deletingLastPathComponent() {

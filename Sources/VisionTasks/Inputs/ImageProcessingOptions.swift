@@ -99,7 +99,7 @@ public struct ImageProcessingOptions: Sendable, Equatable {
     /// it (the whole picture if none). Checked as MediaPipe's `ConvertToNormalizedRect` checks
     /// it; scaled to pixels as ImageToTensorCalculator's `GetRoi` does (normalized centre and
     /// size times the image size, in float).
-    public func uprightRegion(uprightWidth: Int, uprightHeight: Int) throws(DetectorError) -> RotatedRect? {
+    public func uprightRegion(uprightWidth: Int, uprightHeight: Int) throws(VisionTaskError) -> RotatedRect? {
         guard let r = regionOfInterest else { return nil }
         guard [r.left, r.top, r.right, r.bottom].allSatisfy(\.isFinite), r.left < r.right, r.top < r.bottom else {
             throw .invalidRegion("expected a finite rect with left < right and top < bottom, got \(r)")
@@ -125,6 +125,22 @@ public struct ImageProcessingOptions: Sendable, Equatable {
                       ex.1 - o.1, ey.1 - o.1, 0, o.1,
                       0, 0, 1, 0,
                       0, 0, 0, 1)
+    }
+}
+
+extension ImageToTensor {
+    /// Fills `tensor` from any picture (an `RGBImage` or a camera `PixelBuffer`) turned and
+    /// cropped as `options` say (MediaPipe's ImageToTensorCalculator with a rotation and a region
+    /// of interest), sampled in its own format; the transform maps the tensor back to the stored
+    /// picture's normalized coordinates, so results land in the caller's coordinates.
+    public func convert<P: SampledPixels>(_ pixels: P, options: ImageProcessingOptions, into tensor: UnsafeMutableBufferPointer<Float>,
+                                          rowRunner: RowRunner? = nil) throws(VisionTaskError) -> Transform {
+        let orientation = options.orientation
+        let (w, h) = orientation.swapsSides ? (pixels.height, pixels.width) : (pixels.width, pixels.height)
+        let region = try options.uprightRegion(uprightWidth: w, uprightHeight: h)
+        let transform = try pixels.withSampler(ConvertingOriented(converter: self, orientation: orientation, region: region,
+                                                                  tensor: tensor, rowRunner: rowRunner)).get()
+        return transform.followed(by: ImageProcessingOptions.storedFromUpright(orientation))
     }
 }
 

@@ -1,8 +1,10 @@
 import BlazeImage
 import BlazeModel
 
-/// Errors of the detector: bad options, weights that do not fit, bad images or regions.
-public enum DetectorError: Error, Equatable, CustomStringConvertible {
+/// Errors of every vision task (the face detector, the landmarker, the trackers, the redactor):
+/// bad options, weights that do not fit, bad images or regions, running-mode misuse. The face
+/// detector's name for it is `DetectorError`.
+public enum VisionTaskError: Error, Equatable, CustomStringConvertible {
     /// An option outside its allowed values: its name, the value given, and what is allowed.
     case invalidOption(name: String, value: String, allowed: String)
     /// The weights could not be read or built into a network, or are not the expected model.
@@ -17,7 +19,7 @@ public enum DetectorError: Error, Equatable, CustomStringConvertible {
     case invalidRegion(String)
     /// An image or frame whose size or bytes do not make a valid image; what is wrong.
     case invalidImage(String)
-    /// A detect variant that does not belong to the detector's running mode (fixed at creation).
+    /// A call that does not belong to the task's running mode (fixed at creation).
     case wrongRunningMode(called: String, mode: RunningMode)
     /// A video or live-stream timestamp (ms) not greater than the one before it.
     case nonIncreasingTimestamp(previous: Int, current: Int)

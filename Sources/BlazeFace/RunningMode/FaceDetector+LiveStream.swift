@@ -1,0 +1,57 @@
+import BlazeImage
+import VisionTasks
+
+/// One live-stream outcome: the frame's timestamp and its detections or the error it gave.
+public struct LiveStreamResult: Sendable {
+    public var timestampInMilliseconds: Int
+    public var result: Result<FaceDetectorResult, DetectorError>
+
+    public init(timestampInMilliseconds: Int, result: Result<FaceDetectorResult, DetectorError>) {
+        (self.timestampInMilliseconds, self.result) = (timestampInMilliseconds, result)
+    }
+}
+
+extension FaceDetector {
+    /// Live-stream mode on any input, turned and cropped as `options` say. A pixel buffer's planes
+    /// are copied before this returns (not converted: sampled in their own format later), so the
+    /// camera may reuse its memory at once.
+    public func detectAsync(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions(),
+                            timestampInMilliseconds: Int) throws(DetectorError) {
+        let frame = OwnedPixelBuffer(copying: pixelBuffer)
+        try submitLive("detectAsync(pixelBuffer:options:timestampInMilliseconds:)", timestampInMilliseconds) {
+            pipeline, result throws(DetectorError) in
+            try frame.withPixelBuffer { buffer throws(DetectorError) in try pipeline.detect(sampled: buffer, options: options, into: &result) }
+        }
+    }
+
+    /// Hands `detect` to the live stream: run later on its queue, under the pipeline's lock, its
+    /// result (or error) delivered with the timestamp. `call` names the entry point for the
+    /// wrong-mode error.
+    func submitLive(_ call: String, _ timestamp: Int,
+                            _ detect: @escaping @Sendable (inout DetectorState, inout FaceDetectorResult) throws(DetectorError) -> Void)
+        throws(DetectorError) {
+        guard let liveStream else { throw .wrongRunningMode(called: call, mode: runningMode) }
+        try liveStream.submit(timestamp) { [self] in
+            LiveStreamResult(timestampInMilliseconds: timestamp, result: Result { () throws(DetectorError) in
+                var result = FaceDetectorResult()
+                try state.withLock { pipeline throws(DetectorError) in try detect(&pipeline, &result) }
+                return result
+            })
+        }
+    }
+
+    /// Live-stream results as an AsyncStream (one consumer), in timestamp order; it finishes at
+    /// `close()`. Empty and finished in the other modes.
+    public var liveStreamResults: AsyncStream<LiveStreamResult> { liveStream?.results ?? LiveStreamRunner<LiveStreamResult>.finished }
+
+    /// Frames dropped so far because one was in flight (live stream; 0 in the other modes).
+    public var droppedFrameCount: Int { liveStream?.counts.dropped ?? 0 }
+
+    /// Results and errors delivered so far (live stream; 0 in the other modes).
+    public var deliveredResultCount: Int { liveStream?.counts.delivered ?? 0 }
+
+    /// Ends a live stream: later `detectAsync` calls throw `.closed`, the frame in flight is
+    /// discarded, and once this returns nothing more is delivered (called from the result
+    /// handler itself, it takes effect after that handler returns). Does nothing in other modes.
+    public func close() { liveStream?.close() }
+}
