@@ -3,6 +3,7 @@ import BlazeFace
 import BlazeImageIO
 import FaceRedaction
 import Foundation
+import TFLiteImport
 
 /// `redact` over a folder or an --input-list: the shard's inputs, each redacted to the same
 /// relative path under OUTPUT (written under a temporary name, renamed when complete), each

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TFLiteImport
 
 /// One shard of a batch: inputs whose relative path hashes to `index` modulo `count`
 /// (Docs/clusters.md). Every input belongs to exactly one shard, whatever the listing order,
