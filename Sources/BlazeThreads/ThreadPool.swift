@@ -17,6 +17,8 @@ import Synchronization
 /// inside a job: a network run by one of the face lanes) runs on the calling thread alone, so
 /// nesting never deadlocks and never starts more threads than the pool has. Every chunk
 /// computes the same values whichever thread runs it, so results never depend on the pool.
+/// A pool's deinit waits for its workers to stop: let go of the last reference outside its
+/// own jobs (the owner that made it, as usual).
 public final class ThreadPool: @unchecked Sendable {
     /// The pool for when the caller has not made one: the cores this process may use
     /// (`AvailableCores`), at most 4, past which these models' layers are too small to share.
