@@ -105,11 +105,14 @@ public struct SHA256 {
             if chunk.isEmpty { break }
             hasher.update([UInt8](chunk))
         }
-        return hex(hasher.finish())
+        return hexString(hasher.finish())
     }
 
+    /// The SHA-256 of `message` as 64 lowercase hex digits.
+    public static func hex(_ message: [UInt8]) -> String { hexString(digest(message)) }
+
     /// A digest as lowercase hex digits.
-    public static func hex(_ bytes: [UInt8]) -> String {
+    private static func hexString(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
