@@ -6,6 +6,7 @@
 import BlazeFace
 import BlazeImageIO
 import FaceAnalysis
+import FaceTracking
 import Foundation
 import Synchronization
 
