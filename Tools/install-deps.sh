@@ -2,10 +2,11 @@
 # Installs the system libraries the build needs, found through pkg-config, if missing:
 #   libpng and libjpeg-turbo (BlazeImageIO), FFmpeg's libavformat, libavcodec, libavutil and
 #   libswscale (BlazeVideoIO), libheif (BlazeImageHEIF); and the ffmpeg command, with which the
-#   tests make their videos. Debian/Ubuntu; uses sudo when not root. Safe to run again: it does
+#   tests make their videos, and heif-enc (libheif-examples), with which they make their HEIC
+#   photos. Debian/Ubuntu; uses sudo when not root. Safe to run again: it does
 #   nothing when all is there.
 set -euo pipefail
-if command -v pkg-config >/dev/null 2>&1 && command -v ffmpeg >/dev/null 2>&1 \
+if command -v pkg-config >/dev/null 2>&1 && command -v ffmpeg >/dev/null 2>&1 && command -v heif-enc >/dev/null 2>&1 \
    && pkg-config --exists libpng libjpeg libavformat libavcodec libavutil libswscale libheif; then
   exit 0
 fi
@@ -13,6 +14,6 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq pkg-config libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libheif-dev ffmpeg
+$SUDO apt-get install -y -qq pkg-config libpng-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libheif-dev ffmpeg libheif-examples
 # libjpeg-turbo: Debian's package, or Ubuntu's name for it.
 $SUDO apt-get install -y -qq libjpeg62-turbo-dev || $SUDO apt-get install -y -qq libjpeg-turbo8-dev

@@ -89,8 +89,13 @@ enum HEIFSupport {
     }
 }
 
-@Suite(.enabled(if: HEIFSupport.available, "needs heif-enc (libheif-examples) and libheif's HEVC decoder"))
-struct HEIFTests {
+@Suite struct HEIFTests {
+    /// The suite's prerequisites: a missing one fails here, by name, instead of the suite skipping itself.
+    @Test func prerequisitesArePresent() {
+        #expect(HEIFSupport.heifEnc != nil, "heif-enc is missing: install libheif-examples (Tools/install-deps.sh does)")
+        #expect(HEIF.canDecodeHEVC, "libheif has no HEVC decoder: install libheif's plugins (Tools/install-deps.sh does)")
+    }
+
     @Test func decodesCloseToTheSourcePNGWithItsProfile() throws {
         let folder = try HEIFSupport.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
