@@ -280,6 +280,25 @@ public final class FaceRedactor {
         } + bridged
     }
 
+    /// The face nearest `box` in `pixels` (an earlier frame of the video, say), or nil: a search
+    /// of a square twice the box's larger side about its centre, the detection there that shares
+    /// most of its area with `box` grown by half (a face moves little from one frame to the next).
+    /// What `RecordingRedactor` follows a face found late back with (`LookBehind`'s retrace). Uses
+    /// no tracking state.
+    public func face<P: SampledPixels & Sendable>(near box: NormalizedRect, in pixels: P) throws(VisionTaskError) -> NormalizedRect? {
+        let (w, h) = (pixels.width, pixels.height)
+        let side = 2 * max(box.width * Float(w), box.height * Float(h))
+        let cx = (box.xMin + box.width / 2) * Float(w), cy = (box.yMin + box.height / 2) * Float(h)
+        guard side.isFinite, cx.isFinite, cy.isFinite, side >= 4 else { return nil }
+        statistics.regionsSearched += 1
+        let found = try detectors[0].detect(sampled: pixels, searchRegions: [RotatedRect(centerX: cx, centerY: cy, width: side, height: side)])
+        let near = box.scaled(by: 1.5)
+        return found.flatMap(\.detections).map(\.relativeBoundingBox)
+            .map { ($0, Self.overlapOfSmaller($0, near)) }
+            .filter { $0.1 > 0.5 }
+            .max { $0.1 < $1.1 }?.0
+    }
+
     /// The detections to track and mask: those scoring `confirmationScore` or more, those mostly
     /// over a confirmed face's predicted box (or it mostly over them), and the others only where
     /// the second opinion finds a face mostly over them (or they mostly over it), in a square of

@@ -8,6 +8,11 @@ import VisionTasks
 /// its first motion run backwards: the mirror of lingering. And each face's mask covers its boxes
 /// in the two frames before and after too. The masks of a live stream cannot look back; a file's can.
 ///
+/// With a `retrace` search (what `RecordingRedactor` passes: `FaceRedactor.face(near:in:)`), a
+/// confirmed face found late is followed backwards through the waiting frames, frame by frame
+/// from where it was found, so that its earlier masks lie where the face was, not where its
+/// first motion guessed it; only the frames before the trace lost it get the guessed, growing box.
+///
 /// Push each frame with its masks (`FaceRedactor.masks(inVideoFrame:timestampInMilliseconds:)`);
 /// a frame comes back, with every box to mask on it, once `depth + 3` newer frames have come
 /// (three more than the reach, so that a face found `depth` frames later has been seen moving);
@@ -35,22 +40,42 @@ public struct LookBehind<Frame> {
     /// their neighbouring frames' boxes and masked on the frames before they were found. A
     /// face confirmed later (seen again) is, as long as its frames still wait.
     private var confirmed: Set<Int> = []
+    /// Finds the face near a box in an earlier frame (nil: no retracing).
+    private let retrace: Retrace?
+    /// Masks placed on earlier frames by following a found face backwards (`retrace`).
+    public private(set) var retracedMasks = 0
+
+    /// Where a face is in a frame, given where it is in the frame after: its box, or nil if it is
+    /// not found there. The frame is the caller's, lent for the call.
+    public typealias Retrace = (inout Frame, NormalizedRect) -> NormalizedRect?
 
     /// A face found after frames without it: since when it was not detected (`Int.min`: never
-    /// before), and its first sightings (frame index, box), up to `LookBehind.sightings`: its first motion.
+    /// before), and its first sightings (frame index, box), up to `LookBehind.sightings`: its first
+    /// motion. Once retraced, `sightings` start with the earliest frames the trace found it in.
     private struct Find {
         let id: Int
         let unseenSince: Int
         var sightings: [(index: Int, box: NormalizedRect)]
+        /// The frame the face was found in (the first detection after frames without it).
+        let found: Int
+        /// Whether it was followed back through the waiting frames yet.
+        var retraced = false
+        /// The earliest frame the trace followed it to (`found` before a trace, or if it found nothing).
+        var tracedTo: Int
     }
 
     /// Sightings used to measure a found face's motion.
     static var sightings: Int { 6 }
+    /// Frames in a row a trace may miss the face before it stops (a blink of the detector).
+    static var retraceMisses: Int { 2 }
 
-    /// A window that masks a face found late on up to `depth` frames before it.
-    public init(depth: Int) throws(VisionTaskError) {
+    /// A window that masks a face found late on up to `depth` frames before it; with `retrace`,
+    /// a confirmed face found late is followed backwards through the frames before, where it
+    /// can be found.
+    public init(depth: Int, retrace: Retrace? = nil) throws(VisionTaskError) {
         guard (0...300).contains(depth) else { throw .invalidOption(name: "depth", value: "\(depth)", allowed: "in 0...300") }
         self.depth = depth
+        self.retrace = retrace
     }
 
     /// Adds the next frame and its masks; returns the frame leaving the window, with all its
@@ -66,13 +91,15 @@ public struct LookBehind<Frame> {
                     finds[k].sightings.append((next, m.box))
                 }
             } else if last != next {
-                finds.append(Find(id: m.trackingID, unseenSince: last.map { $0 + 1 } ?? .min, sightings: [(next, m.box)]))
+                finds.append(Find(id: m.trackingID, unseenSince: last.map { $0 + 1 } ?? .min, sightings: [(next, m.box)],
+                                  found: next, tracedTo: next))
             }
             lastDetected[m.trackingID] = next
         }
         for m in masks where m.trackingID >= 0 { lastMasked[m.trackingID] = (next, m.box) }
         waiting.append((frame, next, masks))
         next += 1
+        retraceConfirmedFinds()
         guard waiting.count > delay else { return nil }
         return release()
     }
@@ -109,18 +136,60 @@ public struct LookBehind<Frame> {
         previous = Array((previous + [own]).suffix(2))
         // Finds in (frame, ID) order: masks that overlap are drawn in the same order on every run.
         for find in finds.sorted(by: { ($0.sightings[0].index, $0.id) < ($1.sightings[0].index, $1.id) }) {
-            let found = find.sightings[0].index
-            guard found > index, index >= find.unseenSince, found - index <= depth, confirmed.contains(find.id) else { continue }
-            boxes.append(Self.extrapolate(find.sightings, back: found - index))
+            // Frames the trace followed the face to have its mask already (their own); those
+            // before get the guess, from the earliest frames it was followed to.
+            let first = find.sightings[0].index
+            guard first > index, index >= find.unseenSince, find.found - index <= depth, confirmed.contains(find.id) else { continue }
+            boxes.append(Self.extrapolate(find.sightings, back: first - index))
             backfilledMasks += 1
         }
         // Finds before every waiting frame have nothing left to backfill, and faces last
         // detected before them nothing to bridge.
         let oldest = waiting.first?.index ?? next
-        finds.removeAll { $0.sightings[0].index < oldest }
+        finds.removeAll { $0.found < oldest }
         lastDetected = lastDetected.filter { $0.value >= oldest - 1 }
         lastMasked = lastMasked.filter { $0.value.index >= next - 1 - depth }
         return (frame, boxes)
+    }
+
+    /// Follows each confirmed face found late back through the waiting frames before it, frame by
+    /// frame, each search about its box in the frame after, until `retraceMisses` frames in a row
+    /// miss it, it was last detected, or the window's reach ends; the boxes found become its masks
+    /// there (spread over neighbouring frames like any other), and its earliest ones the sightings
+    /// the frames before are guessed from.
+    private mutating func retraceConfirmedFinds() {
+        guard let retrace else { return }
+        for k in finds.indices where !finds[k].retraced && confirmed.contains(finds[k].id) {
+            finds[k].retraced = true
+            let find = finds[k]
+            guard let start = waiting.firstIndex(where: { $0.index == find.found }) else { continue }
+            var box = find.sightings[0].box, misses = 0
+            var traced: [(index: Int, box: NormalizedRect)] = []
+            var w = start - 1
+            while w >= 0, waiting[w].index >= find.unseenSince, find.found - waiting[w].index <= depth {
+                if let seen = retrace(&waiting[w].frame, box) {
+                    // A mask at the face's place there; a frame missed between two finds gets
+                    // one box over both.
+                    let index = waiting[w].index
+                    for m in stride(from: w + 1, to: w + 1 + misses, by: 1) {
+                        waiting[m].masks.append(RedactionMask(trackingID: find.id, box: seen.union(box), isDetected: false))
+                        retracedMasks += 1
+                    }
+                    waiting[w].masks.append(RedactionMask(trackingID: find.id, box: seen, isDetected: false))
+                    retracedMasks += 1
+                    traced.append((index, seen))
+                    (box, misses) = (seen, 0)
+                } else {
+                    misses += 1
+                    if misses > Self.retraceMisses { break }
+                }
+                w -= 1
+            }
+            guard !traced.isEmpty else { continue }
+            // The guess for the frames before starts at the earliest frames the face was followed to.
+            finds[k].tracedTo = traced.last!.index
+            finds[k].sightings = Array(traced.suffix(Self.sightings).reversed())
+        }
     }
 
     /// Where the face may have been `back` frames before its first sighting: the box there and

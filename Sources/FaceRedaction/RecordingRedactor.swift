@@ -27,6 +27,8 @@ public final class RecordingRedactor {
         public var frames = 0
         /// Masks drawn on frames before their face was found (the look-behind's work).
         public var backfilledMasks = 0
+        /// Of those, masks placed where the face was found by following it back frame by frame.
+        public var retracedMasks = 0
     }
 
     /// Why a run stopped: the frame (counted from 0) and what failed there.
@@ -54,7 +56,13 @@ public final class RecordingRedactor {
                     progress: ((Int) -> Void)? = nil) throws(Failure) -> Summary {
         let writer = FrameWriter(sink, options: redactor.options)
         var window: LookBehind<VideoFrame>
-        do { window = try LookBehind(depth: lookBehind) } catch { throw Failure(frame: 0, error: error) }
+        // A face found late is followed back through the waiting frames by the redactor's detector.
+        let redactor = self.redactor
+        do {
+            window = try LookBehind(depth: lookBehind) { frame, box in
+                try? frame.withPixelBuffer { try redactor.face(near: box, in: $0) }
+            }
+        } catch { throw Failure(frame: 0, error: error) }
         var index = 0, read = 0, lastTimestamp = Int.min
         /// The next frame; a read error is the frame being read's.
         func next() throws -> VideoFrame? {
@@ -85,7 +93,8 @@ public final class RecordingRedactor {
             sink.cancel()
             throw failure
         }
-        return Summary(frames: index, backfilledMasks: window.backfilledMasks)
+        return Summary(frames: index, backfilledMasks: window.backfilledMasks + window.retracedMasks,
+                       retracedMasks: window.retracedMasks)
     }
 }
 

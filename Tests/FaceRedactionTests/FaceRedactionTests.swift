@@ -180,6 +180,60 @@ import Testing
         #expect(throws: DetectorError.self) { _ = try LookBehind<Int>(depth: -1) }
     }
 
+    /// A face found late is followed back through the waiting frames (issue 39): where the
+    /// retrace finds it, its mask is its box there, not a guess; the frames before the trace lost
+    /// it get the guess from the earliest boxes followed, moving as the face really moved. Here
+    /// the face walks right 0.02 a frame from frame 0 but is detected only from frame 8; the
+    /// retrace (the face's true box) sees it from frame 3 on.
+    @Test func aFaceFoundLateIsFollowedBack() throws {
+        func truth(_ f: Int) -> NormalizedRect { NormalizedRect(xMin: 0.1 + 0.02 * Float(f), yMin: 0.4, width: 0.1, height: 0.1) }
+        var asked: [Int] = []
+        var window = try LookBehind<Int>(depth: 10) { frame, near in
+            asked.append(frame)
+            // The face is found near the box of the frame after (it moves 0.02 a frame), from frame 3.
+            let t = truth(frame)
+            return frame >= 3 && abs(t.xMin - near.xMin) < 0.05 ? t : nil
+        }
+        var out: [(frame: Int, boxes: [NormalizedRect])] = []
+        for f in 0..<16 {
+            let masks = f >= 8 ? [RedactionMask(trackingID: 4, box: truth(f), isDetected: true)] : []
+            if let done = window.push(f, masks: masks) { out.append(done) }
+        }
+        out += window.drain()
+        // Followed back from 8 to 3; frames 2, 1 and 0 missed (the third miss stops it).
+        #expect(asked == [7, 6, 5, 4, 3, 2, 1, 0])
+        #expect(window.retracedMasks == 5)
+        for f in 3..<8 {
+            // Its own box there, spread over its neighbours' (two frames either side): on the face, and about its size.
+            let b = try #require(out[f].boxes.first)
+            let t = truth(f)
+            #expect(b.xMin <= t.xMin + 1e-6 && b.xMin + b.width >= t.xMin + t.width - 1e-6 && b.width <= 0.1 + 4 * 0.02 + 1e-6, "frame \(f): \(b)")
+        }
+        // Frames 0 to 2: a guess from frame 3's box, moved back along the traced motion (+0.02 a
+        // frame), which still holds the face where it truly was.
+        for f in 0..<3 {
+            let t = truth(f)
+            #expect(out[f].boxes.contains { $0.xMin <= t.xMin && $0.xMin + $0.width >= t.xMin + t.width }, "frame \(f): \(out[f].boxes)")
+        }
+    }
+
+    /// The retrace's search: the face nearest a box, found in a square twice its side about it;
+    /// nil where no face is near (issue 39).
+    @Test func theFaceNearABoxIsFoundInACloseUp() throws {
+        let photo = try Self.photo()
+        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights))
+        // The right face (the detector's box on the whole photo), given a box shifted by a fifth of its side.
+        let whole = try FaceDetector(options: FaceDetectorOptions(weightsPath: Self.weights)).detect(image: photo).detections
+        let face = try #require(whole.map(\.relativeBoundingBox).max { $0.xMin < $1.xMin })
+        let near = NormalizedRect(xMin: face.xMin + face.width / 5, yMin: face.yMin - face.height / 5, width: face.width, height: face.height)
+        let found = try #require(try redactor.face(near: near, in: photo))
+        let (w, h) = (Float(photo.width), Float(photo.height))
+        #expect(abs(found.xMin - face.xMin) * w < 10 && abs(found.yMin - face.yMin) * h < 10 && abs(found.width - face.width) * w < 10,
+                "\(found) for \(face)")
+        // An empty corner of the sky.
+        #expect(try redactor.face(near: NormalizedRect(xMin: 0.45, yMin: 0.0, width: 0.05, height: 0.05), in: photo) == nil)
+    }
+
     /// A face found again after frames the detector missed it (masked at its predicted place
     /// meanwhile) is also masked along its new motion run backwards over those frames, and only
     /// those: not over the frames it was detected in before.
