@@ -14,6 +14,9 @@ public struct RedactionOptions: Sendable, Equatable {
         case pixelate
         /// Black.
         case solid
+        /// Nothing hidden: the mask's outline drawn in white, 2 pixels wide, so that a person can
+        /// see what would be hidden (`blazeface redact --preview`). Not anonymisation.
+        case outline
     }
 
     /// The filling (default blur).
@@ -111,8 +114,12 @@ public enum FaceMask {
         let x0 = max(0, Int((cx - mw / 2).rounded(.down))), x1 = min(plane.width, Int((cx + mw / 2).rounded(.up)))
         let y0 = max(0, Int((cy - mh / 2).rounded(.down))), y1 = min(plane.height, Int((cy + mh / 2).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
-        let fill = Filling(plane, x0: x0, y0: y0, x1: x1, y1: y1, side: side, mode: options.mode)
         let (rx, ry) = (mw / 2, mh / 2)
+        if options.mode == .outline {
+            outline(plane, x0: x0, y0: y0, x1: x1, y1: y1, cx: cx, cy: cy, rx: rx, ry: ry, ellipse: options.ellipse)
+            return
+        }
+        let fill = Filling(plane, x0: x0, y0: y0, x1: x1, y1: y1, side: side, mode: options.mode)
         for y in y0..<y1 {
             var (from, to) = (x0, x1)
             if options.ellipse {
@@ -124,6 +131,35 @@ public enum FaceMask {
                 to = min(x1, Int((cx + half - 0.5).rounded(.down)) + 1)
             }
             if from < to { fill.write(row: y, from: from, to: to) }
+        }
+    }
+
+    /// The mask's edge, 2 picture pixels wide (in this plane's pixels), in white: full scale in
+    /// RGB and gray, the plane's black mirrored about the middle in luma (235 in limited range),
+    /// neutral (128) in chroma. Pixels inside the mask and within the width of its edge (for the
+    /// ellipse, by its normalised radius) are drawn.
+    private static func outline(_ plane: Plane, x0: Int, y0: Int, x1: Int, y1: Int, cx: Float, cy: Float, rx: Float, ry: Float,
+                                ellipse: Bool) {
+        let width = max(1, 2 * plane.scale)
+        let white: UInt8 = plane.black == 128 ? 128 : (plane.black == 16 ? 235 : 255)
+        let (n, c) = (plane.masked, plane.channels)
+        // The inner edge as a fraction of the radius (at least half of it).
+        let inner = max(0.5, 1 - width / max(1, min(rx, ry)))
+        for y in y0..<y1 {
+            let row = plane.base + y * plane.rowStride
+            let py = Float(y) + 0.5
+            for x in x0..<x1 {
+                let px = Float(x) + 0.5
+                let edge: Bool
+                if ellipse {
+                    let dx = (px - cx) / rx, dy = (py - cy) / ry
+                    let q = dx * dx + dy * dy
+                    edge = q <= 1 && q >= inner * inner
+                } else {
+                    edge = min(px - (cx - rx), (cx + rx) - px, py - (cy - ry), (cy + ry) - py) < width
+                }
+                if edge { for ch in 0..<n { row[c * x + ch] = white } }
+            }
         }
     }
 
@@ -155,6 +191,8 @@ public enum FaceMask {
                 let cells = FaceMask.blockSums(plane, x0: x0, y0: y0, width: w, height: h, block: block)
                 let means = (0..<cells.sums.count).map { UInt8(cells.sums[$0] / cells.counts[$0 / n]) }
                 kind = .blocks(means: means, columns: cells.columns, block: block)
+            case .outline:
+                kind = .solid(plane.black)   // not used: outlines are drawn by `outline`
             case .blur:
                 // Separable box blurs, three passes each way, edges clamped to the rectangle, of
                 // radius a quarter of the mask. Run on the rectangle shrunk by `k` (block means) to

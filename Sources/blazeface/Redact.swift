@@ -29,8 +29,11 @@ struct Redact: ParsableCommand {
     @Argument(help: "Where to write: a photo, a folder, a video, or - (Y4M on stdout).")
     var output: String
 
-    @Option(help: "What fills a face: blur, pixelate or solid (black).")
+    @Option(help: "What fills a face: blur, pixelate, solid (black), or outline (nothing hidden: see --preview).")
     var mode: RedactionOptions.Mode = .blur
+
+    @Flag(help: "Preview: draw what would be hidden as white outlines, hiding nothing (the same as --mode outline). The output shows every face: for checking, not for sharing.")
+    var preview = false
 
     @Flag(help: "Mask whole boxes instead of the ellipses inside them.")
     var boxes = false
@@ -149,7 +152,7 @@ struct Redact: ParsableCommand {
             return try FaceRedactor(
                 detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: minDetectionConfidence,
                                                      threadPool: pool),
-                options: RedactionOptions(mode: mode, ellipse: !boxes, maskScale: maskScale),
+                options: RedactionOptions(mode: preview ? .outline : mode, ellipse: !boxes, maskScale: maskScale),
                 linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore,
                 secondOpinion: noSecondOpinion ? .off : .otherModel)
         } catch { throw ToolError(error.description) }

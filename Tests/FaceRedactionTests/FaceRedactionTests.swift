@@ -29,7 +29,7 @@ import Testing
 
     /// Each mode changes the pixels of the scaled box and nothing outside it; solid is black; an
     /// ellipse leaves the box's corners as they were; blur leaves little of the face's detail.
-    @Test(arguments: RedactionOptions.Mode.allCases)
+    @Test(arguments: RedactionOptions.Mode.allCases.filter { $0 != .outline })
     func masksStayInTheirBox(_ mode: RedactionOptions.Mode) throws {
         let image = try Self.photo()
         let box = NormalizedRect(xMin: 0.2, yMin: 0.4, width: 0.2, height: 0.3)
@@ -178,6 +178,26 @@ import Testing
         let spread = out[7].boxes[1]
         #expect(abs(spread.xMin - 0.5) < 1e-5 && abs(spread.width - 0.13) < 1e-5 && abs(spread.height - 0.1) < 1e-5)
         #expect(throws: DetectorError.self) { _ = try LookBehind<Int>(depth: -1) }
+    }
+
+    /// The preview (`--preview`): the mask's outline in white, 2 pixels wide, and nothing else
+    /// changed: the face inside stays as it was (issue 39).
+    @Test func theOutlineShowsTheMaskAndHidesNothing() throws {
+        let image = try Self.photo()
+        let box = NormalizedRect(xMin: 0.2, yMin: 0.4, width: 0.2, height: 0.3)
+        for ellipse in [true, false] {
+            var drawn = image
+            FaceMask.apply(to: &drawn, boxes: [box], options: RedactionOptions(mode: .outline, ellipse: ellipse, maskScale: 1))
+            let r = (x0: 256, y0: 341, x1: 512, y1: 598)
+            let c = Self.changed(image, drawn, inside: r)
+            // About 2 pixels along the edge: the ellipse's perimeter is about 800 pixels, the box's 1026.
+            #expect(c.outside == 0 && c.inside > 1_000 && c.inside < 2 * 2 * 1026, "ellipse \(ellipse): \(c)")
+            // The middle of the box is untouched, and the edge is white.
+            let centre = 3 * (469 * image.width + 384)
+            #expect(drawn.pixels[centre..<centre + 3] == image.pixels[centre..<centre + 3])
+            let edge = 3 * (469 * image.width + 257)
+            #expect(drawn.pixels[edge..<edge + 3] == [255, 255, 255], "ellipse \(ellipse)")
+        }
     }
 
     /// A face found late is followed back through the waiting frames (issue 39): where the

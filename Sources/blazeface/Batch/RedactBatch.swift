@@ -15,7 +15,7 @@ extension Redact {
     var settingsString: String {
         let confidence = (try? aliased(minDetectionConfidence, threshold, "", "")).flatMap { $0.map { "\($0)" } } ?? "default"
         let parts: [(String, String)] = [
-            ("mode", mode.rawValue), ("boxes", "\(boxes)"), ("mask-scale", "\(maskScale)"), ("min-detection-confidence", confidence),
+            ("mode", (preview ? .outline : mode).rawValue), ("boxes", "\(boxes)"), ("mask-scale", "\(maskScale)"), ("min-detection-confidence", confidence),
             ("model", model.canonical), ("linger", "\(linger)"), ("every", "\(every)"), ("look-behind", lookBehind.map { "\($0)" } ?? "default"),
             ("tiles", noTiles ? "off" : tiles), ("confirmation-score", "\(confirmationScore)"), ("second-opinion", noSecondOpinion ? "off" : "on"),
             ("keep-metadata", "\(keepMetadata)"), ("keep-location", "\(keepLocation)"), ("jpeg-quality", jpegQuality.map { "\($0)" } ?? "input"),
