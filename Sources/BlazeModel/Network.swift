@@ -79,6 +79,13 @@ public final class Network {
         try Network(plan: plan, threadPool: threadPool)
     }
 
+    /// A network on this one's packed weights (shared, not copied) planned for other input
+    /// shapes, with its own activations and the same pool: a fully convolutional model (such
+    /// as CenterFace) run at any input size. Throws where a layer does not fit the new shapes.
+    public func planned(inputShapes: [Shape]) throws(ModelError) -> sending Network {
+        try Network(plan: plan.reshaped(inputShapes: inputShapes), threadPool: threadPool)
+    }
+
     private init(plan: GraphPlan, threadPool: ThreadPool) throws(ModelError) {
         let threads = threadPool.threads
         let memory = MemoryPlan(plan)

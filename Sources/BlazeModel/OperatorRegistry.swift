@@ -57,6 +57,14 @@ enum OperatorRegistry {
                                              strideH: s.0, strideW: s.1, padding: try parser.padding(),
                                              activation: try parser.activation(), kernels: kernels)
                 return (op, [node.inputs[0]])
+            case "TRANSPOSE_CONV":
+                // Inputs x, weights [O, kh, kw, I], bias (TFLite's operands less output_shape,
+                // which follows from the input: kernel == stride, VALID).
+                let s = try parser.pair("stride")
+                let op = try TransposeConv2D(weights: try weight(1)!, bias: try weight(2, optional: true),
+                                             strideH: s.0, strideW: s.1, padding: try parser.padding(),
+                                             activation: try parser.activation(), kernels: kernels)
+                return (op, [node.inputs[0]])
             case "MAX_POOL_2D":
                 let f = try parser.pair("filter"), s = try parser.pair("stride")
                 return (MaxPool2D(filterH: f.0, filterW: f.1, strideH: s.0, strideW: s.1,

