@@ -183,3 +183,15 @@ enum CenterFaceGoldens {
         #expect(try detector.detect(image) == found)
     }
 }
+
+/// The fused network with the fastest kernels equals the graph as the file lists it through
+/// the reference loops, bit for bit (fusion and kernel choice change no sum's order).
+@Test func centerFaceFusedEqualsReferenceGraph() throws {
+    let model = try WeightsFormat.read(contentsOf: CenterFaceGoldens.weights)
+    let shape = Shape([1, 64, 96, 3])
+    let fast = try Network(model: model).planned(inputShapes: [shape])
+    let reference = try Network(model: model, options: .reference).planned(inputShapes: [shape])
+    #expect(fast.layers.count < reference.layers.count)
+    let x = try Tensor(shape: shape, scalars: (0..<shape.count).map { Float(($0 * 7919) % 256) })
+    #expect(try fast([x]) == reference([x]))
+}
