@@ -25,6 +25,12 @@ let package = Package(
             .product(name: "BlazeFace", package: "BlazeFace"), .product(name: "BlazeImageIO", package: "BlazeFace"),
             .product(name: "FaceAnalysis", package: "BlazeFace"), .product(name: "FaceTracking", package: "BlazeFace"),
         ]),
+        // The CenterFace network timed at one input size (Tools/bench/centerface_vs_onnxruntime.py).
+        .executableTarget(name: "CenterFaceBench", dependencies: [
+            .product(name: "CenterFaceNet", package: "BlazeFace"), .product(name: "BlazeModel", package: "BlazeFace"),
+            .product(name: "BlazeImageIO", package: "BlazeFace"), .product(name: "VisionTasks", package: "BlazeFace"),
+            .product(name: "BlazeThreads", package: "BlazeFace"), .product(name: "BlazeTensor", package: "BlazeFace"),
+        ]),
         // A photo panned into a short Y4M video (input for GooglyEyes and the README's samples).
         .executableTarget(name: "PanningVideo", dependencies: [.product(name: "BlazeImageIO", package: "BlazeFace")]),
     ]

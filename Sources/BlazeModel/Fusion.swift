@@ -11,7 +11,10 @@ import BlazeTensor
 /// - A 3x3 `DEPTHWISE_CONV_2D` whose only consumer is a 1x1 stride-1 `CONV_2D` becomes one
 ///   `DEPTHWISE_POINTWISE` node (see DepthwisePointwise): the depthwise output stays in cache.
 /// - `PRELU` after a convolution without activation becomes that convolution's epilogue
-///   (attribute `prelu`, the slopes its last input), last of the rewrites.
+///   (attribute `prelu`, the slopes its last input).
+/// - A 1x1 stride-1 `CONV_2D` whose only consumer is a `DEPTHWISE_POINTWISE` (MobileNetV2's
+///   expand, depthwise and project convolutions) becomes one `EXPAND_DEPTHWISE_POINTWISE`
+///   node (see ExpandDepthwisePointwise): the expanded tensor stays in cache. Last of the rewrites.
 /// - BlazeFace's residual block, `RELU(ADD(CONV_2D(x), skip))`, becomes one `CONV_2D` with the
 ///   skip as a fourth input (attribute `residual_pool`), where the skip
 ///   may come through a channel-only `PAD` and a 2x2/2 `MAX_POOL_2D`, both then skipped.
@@ -170,6 +173,24 @@ enum Fusion {
             fused.outputs = prelu.outputs
             nodes[c] = fused
             removed.insert(i)
+        }
+        nodes = nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+
+        // MobileNetV2's expand convolution: a plain 1x1 stride-1 CONV_2D (no residual, no
+        // PRELU) whose only consumer is a DEPTHWISE_POINTWISE without a folded PRELU.
+        recount()
+        removed = []
+        for (i, block) in nodes.enumerated() where block.op == "DEPTHWISE_POINTWISE" && block.attributes["prelu"] == nil {
+            guard let c = node(producing: block.inputs[0], "CONV_2D"), single(block.inputs[0]), c < i,
+                  nodes[c].inputs.count == 3, nodes[c].attributes["residual_pool"] == nil, nodes[c].attributes["prelu"] == nil,
+                  nodes[c].attributes["stride"] == [1, 1],
+                  (nodes[c].attributes["explicit_padding"] ?? [0, 0, 0, 0]) == [0, 0, 0, 0],
+                  let shape = weightShape(nodes[c].inputs[1]), shape.dims.count == 4, shape[1] == 1, shape[2] == 1 else { continue }
+            var attributes = block.attributes
+            attributes["expand_activation"] = nodes[c].attributes["activation"] ?? [0]
+            nodes[i] = Node(op: "EXPAND_DEPTHWISE_POINTWISE", inputs: nodes[c].inputs + Array(block.inputs[1...]),
+                            outputs: block.outputs, attributes: attributes)
+            removed.insert(c)
         }
         return nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
     }

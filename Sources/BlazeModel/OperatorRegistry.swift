@@ -140,6 +140,26 @@ enum OperatorRegistry {
                                            activation: try parser.activation(), residual: residual, prelu: prelu, kernels: kernels)
                 return (try DepthwisePointwise(depthwise: depthwise, pointwise: pointwise),
                         residual == nil ? [node.inputs[0]] : [node.inputs[0], node.inputs[5]])
+            case "EXPAND_DEPTHWISE_POINTWISE":
+                // Fusion's node: inputs x, the expand convolution's weights and bias, then the
+                // DEPTHWISE_POINTWISE inputs after its x (attribute `expand_activation`).
+                guard node.inputs.count >= 7, node.attributes["prelu"] == nil else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "needs 7 or 8 inputs")
+                }
+                let expand = try Conv2D(weights: try weight(1)!, bias: try weight(2), strideH: 1, strideW: 1, padding: .valid,
+                                        activation: try AttributeReader(node: Node(op: node.op, inputs: [], outputs: [],
+                                                                                   attributes: ["activation": node.attributes["expand_activation"] ?? [0]]),
+                                                                        index: index).activation(),
+                                        kernels: kernels)
+                var blockAttributes = node.attributes
+                blockAttributes["expand_activation"] = nil
+                let blockNode = Node(op: "DEPTHWISE_POINTWISE", inputs: [node.inputs[0]] + Array(node.inputs[3...]),
+                                     outputs: node.outputs, attributes: blockAttributes)
+                let (block, values) = try make(blockNode, index: index, kernels: kernels, weights: weights)
+                guard let block = block as? DepthwisePointwise else {
+                    throw ModelError.invalidNode(node: index, op: node.op, reason: "the block is not a DEPTHWISE_POINTWISE")
+                }
+                return (try ExpandDepthwisePointwise(expand: expand, block: block), values)
             case "DEPTH_TO_SPACE":
                 return (try DepthToSpace(blockSize: try parser.int("block_size")), [node.inputs[0]])
             case "RESIZE_BILINEAR":

@@ -8,8 +8,8 @@ public struct CenterFaceCandidate: Sendable, Equatable {
     public var x1: Float, y1: Float, x2: Float, y2: Float
     /// The heatmap value at the face's centre cell, 0...1.
     public var score: Float
-    /// Five (x, y) points in input pixels: right eye, left eye, nose, right and left mouth
-    /// corners (as the subject sees them: CenterFace's order).
+    /// Five (x, y) points in input pixels, in CenterFace's order: the two eyes, the nose tip,
+    /// the two mouth corners.
     public var landmarks: [SIMD2<Float>]
 
     /// A candidate from its corners, score and landmarks.

