@@ -60,7 +60,9 @@ public final class PendingFile {
             throw .io(path: path, reason: errno == ENOENT ? "no such folder: \(folder)" : "cannot write: \(systemError())")
         }
         guard isFolder(info) else { throw .io(path: path, reason: "not a folder: \(folder)") }
-        var template = Array("\(folder)/.\(name).XXXXXX".utf8CString)
+        // `.NAME.partial-PID-XXXXXX`: the process id in it, so that a cleanup of stale files by
+        // another process (a killed run's) can tell a live writer's file from a dead one's.
+        var template = Array("\(folder)/.\(name).partial-\(getpid())-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.map { mkstemp($0) } ?? -1
         }

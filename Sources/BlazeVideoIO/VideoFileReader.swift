@@ -11,9 +11,14 @@ public struct VideoReadOptions: Sendable, Equatable {
     public var maxPixels: Int
     /// Decoding threads; 0 lets FFmpeg choose (one per core).
     public var decoderThreads: Int
+    /// A file that stops short ends the frames instead of failing, once at least one frame
+    /// decoded: `VideoFileReader.truncation` then says what was missing. Off by default.
+    public var acceptsTruncation: Bool
 
-    public init(appliesRotation: Bool = true, maxSide: Int = 1 << 14, maxPixels: Int = 1 << 26, decoderThreads: Int = 0) {
+    public init(appliesRotation: Bool = true, maxSide: Int = 1 << 14, maxPixels: Int = 1 << 26, decoderThreads: Int = 0,
+                acceptsTruncation: Bool = false) {
         (self.appliesRotation, self.maxSide, self.maxPixels, self.decoderThreads) = (appliesRotation, maxSide, maxPixels, decoderThreads)
+        self.acceptsTruncation = acceptsTruncation
     }
 }
 
@@ -105,8 +110,11 @@ public struct VideoInfo: Sendable, Equatable {
 ///   stream's own time base, so a variable frame rate comes out exactly as stored; a frame
 ///   without one gets the previous one's plus its duration;
 /// - frames are turned upright by the container's display rotation (see `VideoReadOptions`);
-/// - a file that stops short is an error, not a short video: a read or decode error, or fewer
-///   video packets than the container's index lists (an MP4 cut after its moov box).
+/// - a file that stops short is an error (`.truncated`), not a short video: a read or decode
+///   error, fewer video packets than the container's index lists (an MP4 cut after its moov
+///   box), FFmpeg's demuxer saying so ("File ended prematurely"), no frame at all, or frames
+///   that fall short of the declared duration (under 90% of duration x rate frames, and frame
+///   times spanning under 90% of it), unless `VideoReadOptions.acceptsTruncation`.
 ///
 /// A `VideoFileWriter` created with a reader copies its audio and subtitle streams: their
 /// packets go to the writer as `nextFrame` meets them in the file, so create the writer before
@@ -121,6 +129,10 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
     private let frameSize: Int
     /// The path of the writer copying this reader's streams, for errors in copying.
     var outputPath: String?
+    private let acceptsTruncation: Bool
+    /// With `VideoReadOptions.acceptsTruncation`: what the file was missing when it ended short
+    /// ("360 of about 600 frames decoded"), once `nextFrame` returned nil; nil for a whole file.
+    public private(set) var truncation: String?
 
     /// Opens the file at `path` (`"-"`: standard input).
     public init(path: String, options: VideoReadOptions = .init()) throws(VideoError) {
@@ -128,7 +140,7 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
         let handle = bfv_reader_open(path, options.appliesRotation ? 1 : 0, Self.limits(options), Int32(clamping: options.decoderThreads),
                                      &info, &status, &error)
         guard let handle else { throw Self.openError(status, error, path: path, options: options) }
-        (self.path, self.handle) = (path, handle)
+        (self.path, self.handle, self.acceptsTruncation) = (path, handle, options.acceptsTruncation)
         self.info = Self.info(info, handle, applies: options.appliesRotation)
         self.frameSize = bfv_reader_frame_size(handle)
     }
@@ -141,7 +153,7 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
                                    Int32(clamping: options.decoderThreads), &info, &status, &error)
         }
         guard let handle else { throw Self.openError(status, error, path: name, options: options) }
-        (self.path, self.handle) = (name, handle)
+        (self.path, self.handle, self.acceptsTruncation) = (name, handle, options.acceptsTruncation)
         self.info = Self.info(info, handle, applies: options.appliesRotation)
         self.frameSize = bfv_reader_frame_size(handle)
     }
@@ -165,6 +177,9 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
         switch status {
         case BFV_OK: break
         case BFV_END: return nil
+        case BFV_TRUNCATED where acceptsTruncation && framesRead > 0:
+            truncation = error.reason
+            return nil
         case BFV_TRUNCATED: throw .truncated(path: path, reason: error.reason)
         case BFV_WRITE: throw .write(path: outputPath ?? path, reason: error.reason)
         default: throw .decode(path: path, frame: framesRead, reason: error.reason)

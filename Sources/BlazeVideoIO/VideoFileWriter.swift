@@ -71,7 +71,7 @@ public struct VideoWriteOptions: Sendable, Equatable {
 /// kept. No display rotation is written: frames are upright already.
 ///
 /// The file is written under a hidden temporary name in the destination's folder
-/// (`.NAME.partial-XXXXXXXX.EXT`) and moved over the destination only by `finish()`, after the
+/// (`.NAME.partial-PID-XXXXXXXX.EXT`, PID this process's id) and moved over the destination only by `finish()`, after the
 /// trailer is written and the data synced: a failure, `cancel()`, or a writer dropped unfinished
 /// removes the temporary file, and nothing ever appears at the destination half-written.
 ///
@@ -170,7 +170,8 @@ public final class VideoFileWriter: VideoFrameSink, @unchecked Sendable {
         let folder = url.deletingLastPathComponent().path
         let stem = url.deletingPathExtension().lastPathComponent
         let random = String(UInt32.random(in: .min ... .max), radix: 16)
-        let temporary = (folder as NSString).appendingPathComponent(".\(stem).partial-\(random).\(url.pathExtension)")
+        // The process id in the name: two processes writing one output never remove each other's file.
+        let temporary = (folder as NSString).appendingPathComponent(".\(stem).partial-\(getpid())-\(random).\(url.pathExtension)")
 
         let frameRate = frameRate.flatMap { $0.numerator > 0 && $0.denominator > 0 ? $0 : nil }
         var status = BFV_OK, error = BFVError()

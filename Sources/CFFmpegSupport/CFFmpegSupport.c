@@ -30,11 +30,24 @@ static _Thread_local char first_log[256];
 static pthread_once_t log_once = PTHREAD_ONCE_INIT;
 
 /// Keeps errors (for the messages) and drops everything else: a library does not print.
+/// What the demuxer said about a file that stops short ("File ended prematurely", "partial
+/// file"), on this thread since the current call began; FFmpeg logs it as a warning and carries on.
+static _Thread_local char truncation_log[256];
+
 static void log_callback(void *context, int level, const char *format, va_list args) {
     (void)context;
-    if (level > AV_LOG_ERROR || first_log[0] != 0) return;
+    if (level > AV_LOG_WARNING) return;
     char line[sizeof first_log];
-    vsnprintf(line, sizeof line, format, args);
+    va_list copy;
+    va_copy(copy, args);
+    vsnprintf(line, sizeof line, format, copy);
+    va_end(copy);
+    if (truncation_log[0] == 0 && (strstr(line, "ended prematurely") || strstr(line, "partial file") || strstr(line, "runcated"))) {
+        size_t t = strlen(line);
+        while (t > 0 && (line[t - 1] == '\n' || line[t - 1] == ' ' || line[t - 1] == '.')) line[--t] = 0;
+        memcpy(truncation_log, line, t + 1);
+    }
+    if (level > AV_LOG_ERROR || first_log[0] != 0) return;
     size_t n = strlen(line);
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' ' || line[n - 1] == '.')) line[--n] = 0;
     memcpy(first_log, line, n + 1);
@@ -46,6 +59,7 @@ static void install_log(void) { av_log_set_callback(log_callback); }
 static void begin(BFVError *error) {
     pthread_once(&log_once, install_log);
     first_log[0] = 0;
+    truncation_log[0] = 0;
     if (error) error->message[0] = error->detail[0] = 0;
 }
 
@@ -137,6 +151,10 @@ struct bfv_reader {
     int64_t packets;              // video packets demuxed
     int64_t frames;               // frames delivered
     int flushing;                 // the decoder was sent its end of stream
+    int64_t first_pts;            // the first frame's time (valid once frames > 0)
+    int64_t duration;             // the video's declared duration in its time base, -1 unknown
+    AVRational rate;              // its average frame rate, {0, 1} unknown
+    char truncation[256];         // what the demuxer said of a file that stops short, if it did
     pthread_mutex_t attach_lock;  // guards writer and copy_map against the writer's thread
     bfv_writer *writer;
     const int *copy_map;          // input stream -> output stream, -1 for none
@@ -230,6 +248,24 @@ static void reader_free(bfv_reader *r) {
     av_free(r);
 }
 
+/// The video stream's duration in its time base: the stream's own, else its Matroska
+/// DURATION tag (HH:MM:SS.fraction), else the container's; -1 when none is known.
+static int64_t video_duration(const bfv_reader *r) {
+    const AVStream *v = r->video;
+    if (v->duration != AV_NOPTS_VALUE && v->duration > 0) return v->duration;
+    const AVDictionaryEntry *tag = av_dict_get(v->metadata, "DURATION", NULL, 0);
+    unsigned hours = 0, minutes = 0;
+    double seconds = 0;
+    if (tag && sscanf(tag->value, "%u:%u:%lf", &hours, &minutes, &seconds) == 3) {
+        double total = hours * 3600.0 + minutes * 60.0 + seconds;
+        if (total > 0 && v->time_base.num > 0)
+            return (int64_t)(total * v->time_base.den / v->time_base.num + 0.5);
+    }
+    if (r->format->duration != AV_NOPTS_VALUE && r->format->duration > 0)
+        return av_rescale_q(r->format->duration, AV_TIME_BASE_Q, v->time_base);
+    return -1;
+}
+
 /// Opens the input on `io` (the file's or the memory's), finds its best video stream, opens its
 /// decoder and fills `info`. The container is recognised by content alone (the name is not
 /// given to FFmpeg, so garbage named .mp4 is not read as a broken MP4), and nothing else may be
@@ -321,15 +357,17 @@ static BFVStatus reader_setup(bfv_reader *r, AVIOContext *io, int apply_rotation
     info->tb_den = r->video->time_base.den;
     info->rate_num = rate.num;
     info->rate_den = rate.den;
-    info->duration = r->video->duration != AV_NOPTS_VALUE && r->video->duration > 0 ? r->video->duration
-                   : r->format->duration != AV_NOPTS_VALUE && r->format->duration > 0
-                       ? av_rescale_q(r->format->duration, AV_TIME_BASE_Q, r->video->time_base) : -1;
+    info->duration = video_duration(r);
+    r->duration = info->duration;
+    r->rate = rate;
     info->frame_count = r->video->nb_frames > 0 ? r->video->nb_frames : -1;
     info->color_range = par->color_range;
     info->color_space = par->color_space;
     info->color_primaries = par->color_primaries;
     info->color_trc = par->color_trc;
     info->full_range = r->full_range;
+    // Reading ahead for the streams' parameters may already have met the file's early end.
+    if (truncation_log[0]) av_strlcpy(r->truncation, truncation_log, sizeof r->truncation);
     return BFV_OK;
 }
 
@@ -530,12 +568,32 @@ static BFVStatus writer_copy_packet(bfv_writer *w, int output, AVPacket *packet,
 
 /// At the decoder's end: an error if the input stopped short (an I/O error, or fewer video
 /// packets than the container declares: a truncated MP4 whose index survived).
+/// A file counts as whole only when FFmpeg said nothing of it ending early, at least one frame
+/// decoded, and the frames cover the declared duration: at least 90% of duration x rate frames,
+/// or frame times spanning at least 90% of the duration (a variable-rate video), when known.
 static BFVStatus end_of_stream(bfv_reader *r, BFVError *error) {
     if (r->format->pb && r->format->pb->error < 0 && r->format->pb->error != AVERROR_EOF)
         return fail(error, BFV_DEMUX, r->format->pb->error, NULL);
+    if (r->frames == 0)
+        return fail(error, BFV_TRUNCATED, 0, "no video frame decoded (%lld video packets read)%s%s%s", (long long)r->packets,
+                    r->truncation[0] ? ": FFmpeg says \"" : "", r->truncation, r->truncation[0] ? "\"" : "");
     if (r->video->nb_frames > 0 && r->packets < r->video->nb_frames)
         return fail(error, BFV_TRUNCATED, 0, "the file ends after %lld of the %lld video packets its container lists",
                     (long long)r->packets, (long long)r->video->nb_frames);
+    long long expected = 0;
+    int short_of_duration = 0;
+    if (r->duration > 0 && r->rate.num > 0 && r->rate.den > 0) {
+        double seconds = (double)r->duration * r->video->time_base.num / r->video->time_base.den;
+        expected = (long long)(seconds * r->rate.num / r->rate.den + 0.5);
+        int64_t covered = r->last_pts + r->last_duration - r->first_pts;
+        short_of_duration = (double)r->frames < 0.9 * (double)expected && (double)covered < 0.9 * (double)r->duration;
+    }
+    if (r->truncation[0] || short_of_duration) {
+        if (expected > 0)
+            return fail(error, BFV_TRUNCATED, 0, "%lld of about %lld frames decoded%s%s%s", (long long)r->frames, expected,
+                        r->truncation[0] ? " (FFmpeg says \"" : "", r->truncation, r->truncation[0] ? "\")" : "");
+        return fail(error, BFV_TRUNCATED, 0, "%lld frames decoded, then FFmpeg says \"%s\"", (long long)r->frames, r->truncation);
+    }
     return BFV_END;
 }
 
@@ -553,6 +611,7 @@ BFVStatus bfv_reader_next_frame(bfv_reader *r, uint8_t *out, size_t out_size, in
 #else
             int64_t duration = r->frame->pkt_duration;
 #endif
+            if (r->frames == 0) r->first_pts = t;
             r->last_pts = t;
             r->last_duration = duration > 0 ? duration : r->default_duration;
             r->have_last = 1;
@@ -567,6 +626,7 @@ BFVStatus bfv_reader_next_frame(bfv_reader *r, uint8_t *out, size_t out_size, in
         if (r->flushing) return end_of_stream(r, error);
 
         code = av_read_frame(r->format, r->packet);
+        if (truncation_log[0] && !r->truncation[0]) av_strlcpy(r->truncation, truncation_log, sizeof r->truncation);
         if (code == AVERROR_EOF) {
             if (r->format->pb && r->format->pb->error < 0 && r->format->pb->error != AVERROR_EOF)
                 return fail(error, BFV_DEMUX, r->format->pb->error, NULL);
@@ -776,6 +836,9 @@ bfv_writer *bfv_writer_open(const BFVWriterConfig *c, bfv_reader *reader, const 
     if (!guessed) FAIL(fail(error, BFV_UNSUPPORTED, 0, "no FFmpeg muxer for this file name"));
     int code = avformat_alloc_output_context2(&w->format, guessed, NULL, c->path);
     if (code < 0) FAIL(fail(error, BFV_WRITE, code, NULL));
+    // Matroska and WebM: segment and track UIDs derived from the content, not random, so that
+    // two identical runs write the same bytes (MP4 and MOV are deterministic already).
+    if (strcmp(guessed->name, "matroska") == 0 || strcmp(guessed->name, "webm") == 0) w->format->flags |= AVFMT_FLAG_BITEXACT;
     w->packet = av_packet_alloc();
     if (!w->packet) FAIL(fail(error, BFV_NO_MEMORY, AVERROR(ENOMEM), NULL));
     w->full_range = c->color_range == AVCOL_RANGE_JPEG;

@@ -36,10 +36,10 @@ enum VideoMedia {
     static let containerExtensions = VideoFileWriter.supportedExtensions
 
     /// A source over `path` ("-": Y4M on stdin): Y4M read directly, anything else through FFmpeg.
-    static func open(_ path: String, kind: MediaKind) throws -> any VideoFrameSource {
+    static func open(_ path: String, kind: MediaKind, acceptsTruncation: Bool = false) throws -> any VideoFrameSource {
         switch kind {
         case .y4m: return try Y4MFrameSource(path: path)
-        default: return try VideoFileReader(path: path)
+        default: return try VideoFileReader(path: path, options: VideoReadOptions(acceptsTruncation: acceptsTruncation))
         }
     }
 

@@ -103,6 +103,9 @@ struct Redact: ParsableCommand {
     @Option(help: "Video: the encoder's speed preset (x264's ultrafast ... veryslow; VP9's cpu-used 0...8).")
     var preset: String?
 
+    @Flag(help: "Video: keep what decodes of a file that stops short (cut, or FFmpeg reports missing data) instead of refusing it; the shortfall is printed and, in a folder run, recorded in the manifest (\"truncated\").")
+    var acceptTruncated = false
+
     @Flag(help: "No progress bar on stderr (it is shown only on a terminal).")
     var noProgress = false
 
@@ -159,6 +162,14 @@ struct Redact: ParsableCommand {
     }
 
     func run() throws {
+        Interruption.install()
+        do { try redact() } catch let stop as Interrupted {
+            printError("redact: \(stop): temporary files removed, nothing half-written left (exit \(stop.exitStatus))")
+            throw ExitCode(stop.exitStatus)
+        }
+    }
+
+    private func redact() throws {
         let pool = try threadCount.makePool()
         let redactor = try makeRedactor(pool)
         try refuseOverwriting(input: input, with: output)
@@ -169,9 +180,12 @@ struct Redact: ParsableCommand {
         switch try MediaKind.of(input) {
         case .folder: try redactBatch(redactor, pool: pool)
         case .photo:
+            Self.removeStaleTemporaries(of: output)
             let faces = try redactPhoto(redactor, input, output)
             FileHandle.standardError.write(Data("redact: \(faces) face(s) masked\n".utf8))
-        case let kind: try redactVideo(redactor, input, output, kind: kind)
+        case let kind:
+            if output != "-" { Self.removeStaleTemporaries(of: output) }
+            try redactVideo(redactor, input, output, kind: kind)
         }
     }
 
@@ -189,6 +203,7 @@ struct Redact: ParsableCommand {
         do { photo = try Pictures.readPhoto(contentsOf: source) } catch { throw ToolError("\(error)") }
         let faces: Int
         do { faces = try redactor.redact(image: &photo.image) } catch { throw ToolError("\(source): \(error.description)") }
+        try Interruption.check()   // a signal while the faces were searched: nothing is written
         let exif = keepMetadata ? (keepLocation ? photo.exif : photo.exif?.removingLocation()) : nil
         let quality = jpegQuality ?? photo.jpegQuality ?? ImageFile.defaultJPEGQuality
         do {
@@ -213,12 +228,15 @@ struct Redact: ParsableCommand {
     // MARK: - Video
 
     /// Every frame masked before it is written (`RecordingRedactor`); a frame that fails stops
-    /// the run and leaves nothing at the output. Returns the frames written and the face masks drawn.
+    /// the run and leaves nothing at the output; so does a file that stops short (unless
+    /// --accept-truncated). Returns the frames written, the face masks drawn, and with
+    /// --accept-truncated what the input was missing.
     @discardableResult
-    func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind) throws -> (frames: Int, faces: Int) {
+    func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind)
+        throws -> (frames: Int, faces: Int, truncation: String?) {
         let frames: any VideoFrameSource, sink: any VideoFrameSink
         try VideoMedia.checkOutput(target)
-        do { frames = try VideoMedia.open(source, kind: kind) } catch { throw ToolError("\(error)") }
+        do { frames = try VideoMedia.open(source, kind: kind, acceptsTruncation: acceptTruncated) } catch { throw ToolError("\(error)") }
         var options = VideoWriteOptions()
         (options.codec, options.quality, options.preset, options.copyAudio) = (videoCodec, crf, preset, !noAudio)
         options.metadata = keepMetadata ? .keep(location: keepLocation) : .strip
@@ -234,8 +252,9 @@ struct Redact: ParsableCommand {
         defer { progress?.clear() }
         let summary: RecordingRedactor.Summary
         do {
-            summary = try recording.run(from: frames, to: sink, progress: { progress?.update(done: $0) })
+            summary = try recording.run(from: InterruptibleSource(frames), to: sink, progress: { progress?.update(done: $0) })
         } catch {
+            try Interruption.check()   // stopped by a signal: the sink removed its temporary file
             throw ToolError("\(source == "-" ? "<stdin>" : source): \(error.description)")
         }
         progress?.clear()
@@ -245,6 +264,8 @@ struct Redact: ParsableCommand {
         if batch.progress != .json { FileHandle.standardError.write(Data(("redact: \(summary.frames) frame(s), \(s.facesMasked) face mask(s), "
             + "\(s.lingeringMasks) bridged by lingering, \(summary.backfilledMasks) drawn before a face was found, "
             + "\(s.regionsSearched) region(s) searched\n").utf8)) }
-        return (summary.frames, s.facesMasked)
+        let truncation = (frames as? VideoFileReader)?.truncation
+        if let truncation { printError("\(source): kept with --accept-truncated: \(truncation)") }
+        return (summary.frames, s.facesMasked, truncation)
     }
 }

@@ -20,6 +20,11 @@ struct ManifestRecord {
     var reason: String?
     var faces: Int?
     var frames: Int?
+    /// With --accept-truncated: what a video that stopped short was missing.
+    var truncated: String?
+    /// The output's size and SHA-256 when it was written: a rerun reuses it only while it matches.
+    var outputSize: Int?
+    var outputSHA256: String?
     var seconds: Double
     var shard: String
     var settings: String
@@ -31,11 +36,14 @@ struct ManifestRecord {
         if let size { fields.append("\"size\":\(size)") }
         if let sha256 { fields.append("\"sha256\":\"\(sha256)\"") }
         if let output { fields.append("\"output\":\(DetectionJSON.string(output))") }
+        if let outputSize { fields.append("\"output_size\":\(outputSize)") }
+        if let outputSHA256 { fields.append("\"output_sha256\":\"\(outputSHA256)\"") }
         fields.append("\"status\":\"\(status.rawValue)\"")
         if let reason { fields.append("\"reason\":\(DetectionJSON.string(reason))") }
         if status == .failed { fields.append("\"retry\":true") }
         if let faces { fields.append("\"faces\":\(faces)") }
         if let frames { fields.append("\"frames\":\(frames)") }
+        if let truncated { fields.append("\"truncated\":\(DetectionJSON.string(truncated))") }
         fields.append("\"seconds\":\(Self.decimal(seconds))")
         fields += ["\"shard\":\"\(shard)\"", "\"settings\":\(DetectionJSON.string(settings))", "\"version\":\(DetectionJSON.string(version))"]
         return "{" + fields.joined(separator: ",") + extra + "}"
@@ -52,6 +60,9 @@ struct ManifestRecord {
         reason = json["reason"] as? String
         faces = (json["faces"] as? NSNumber)?.intValue
         frames = (json["frames"] as? NSNumber)?.intValue
+        truncated = json["truncated"] as? String
+        outputSize = (json["output_size"] as? NSNumber)?.intValue
+        outputSHA256 = json["output_sha256"] as? String
         seconds = (json["seconds"] as? NSNumber)?.doubleValue ?? 0
         shard = json["shard"] as? String ?? ""
         settings = json["settings"] as? String ?? ""
@@ -161,4 +172,39 @@ extension ProgressLine {
         line += ",\"index\":\(index),\"of\":\(total)}\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
+}
+
+/// The lock a run holds on its shard's manifest (`MANIFEST.lock`, flock(2)) for as long as it
+/// runs, so that two processes on one shard never both run: the second is told the first's
+/// process id. Released when the process ends, however it ends.
+final class ManifestLock {
+    private let fd: Int32
+
+    /// Takes the lock, or throws `RetryableError` naming the holder (a retry after it ends works).
+    init(manifest: String) throws {
+        let path = manifest + ".lock"
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ManifestLockError.cannotOpen("\(path): cannot open the manifest's lock: \(String(cString: strerror(errno)))", errno) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            var bytes = [UInt8](repeating: 0, count: 32)
+            let n = pread(fd, &bytes, bytes.count, 0)
+            close(fd)
+            guard code == EWOULDBLOCK else { throw ManifestLockError.cannotOpen("\(path): cannot lock: \(String(cString: strerror(code)))", code) }
+            let holder = String(decoding: bytes.prefix(max(0, n)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw RetryableError("\(manifest): another blazeface (process \(holder.isEmpty ? "unknown" : holder)) is running this shard "
+                                 + "and holds \(path); run again once it has ended")
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        ftruncate(fd, 0)
+        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    }
+
+    deinit { close(fd) }
+}
+
+/// The lock file cannot be made (a read-only folder): a plain message and the errno.
+enum ManifestLockError: Error, CustomStringConvertible {
+    case cannotOpen(String, Int32)
+    var description: String { switch self { case let .cannotOpen(message, _): message } }
 }

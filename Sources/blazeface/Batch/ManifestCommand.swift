@@ -13,7 +13,8 @@ struct ManifestCommand: ParsableCommand {
             abstract: "Merge shard manifests: each input's last record, sorted by input, then one totals record, on stdout.",
             discussion: "Arguments are manifest files or folders (their manifest-*.jsonl, e.g. OUTPUT/.blazeface). An input "
                 + "recorded by two manifests is named on stderr and counted as \"duplicates\" in the totals; the exit status is "
-                + "then 65. Torn lines (a killed run) are passed over.")
+                + "then 65. So it is when a completed output (in OUTPUT, beside OUTPUT/.blazeface) is missing or no longer matches "
+                + "the size and SHA-256 its record holds (counted as \"stale\"). Torn lines (a killed run) are passed over.")
 
         @Argument(help: "Manifest files, or folders holding manifest-*.jsonl.")
         var manifests: [String]
@@ -45,13 +46,24 @@ struct ManifestCommand: ParsableCommand {
                 }
             }
             var totals = ManifestTotals()
+            var stale = 0
             for key in final.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                let record = final[key]!.record
+                let (file, record) = final[key]!
+                // A manifest in OUTPUT/.blazeface: each completed output checked against its record's size and SHA-256.
+                let folder = (file as NSString).deletingLastPathComponent
+                if record.status == .done || record.status == .skipped, (folder as NSString).lastPathComponent == ".blazeface",
+                   let out = record.output, record.outputSize != nil {
+                    let path = ((folder as NSString).deletingLastPathComponent as NSString).appendingPathComponent(out)
+                    if !Redact.outputMatches(record, path) {
+                        printError("\(record.input): its output \(path) is missing or no longer matches its record (size, SHA-256): a rerun redoes it")
+                        stale += 1
+                    }
+                }
                 totals.add(record)
                 print(record.line())
             }
-            print(totals.line(fields: "\"manifests\":\(files.count),\"duplicates\":\(duplicates.count),"))
-            if !duplicates.isEmpty { throw ExitCode(BatchExit.refused) }
+            print(totals.line(fields: "\"manifests\":\(files.count),\"duplicates\":\(duplicates.count),\"stale\":\(stale),"))
+            if !duplicates.isEmpty || stale > 0 { throw ExitCode(BatchExit.refused) }
         }
     }
 }

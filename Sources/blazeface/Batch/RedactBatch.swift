@@ -20,34 +20,55 @@ extension Redact {
             ("tiles", noTiles ? "off" : tiles), ("confirmation-score", "\(confirmationScore)"), ("second-opinion", noSecondOpinion ? "off" : "on"),
             ("keep-metadata", "\(keepMetadata)"), ("keep-location", "\(keepLocation)"), ("jpeg-quality", jpegQuality.map { "\($0)" } ?? "input"),
             ("audio", noAudio ? "off" : "copy"), ("video-codec", videoCodec.rawValue), ("crf", crf.map { "\($0)" } ?? "default"),
-            ("preset", preset ?? "default")]
+            ("preset", preset ?? "default")] + (acceptTruncated ? [("accept-truncated", "true")] : [])
         return parts.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
     }
 
     /// The inputs' keys: paths relative to INPUT, `/`-separated, in byte order; hidden files
-    /// and folders, and the output folder if it lies inside INPUT, left out.
-    static func walk(_ root: String, excluding output: String) -> [String] {
-        let rootPath = (root as NSString).standardizingPath, outPath = (output as NSString).standardizingPath
-        let inside = outPath.hasPrefix(rootPath + "/") ? String(outPath.dropFirst(rootPath.count + 1)) : nil
-        let all = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
-        return all.filter { relative in
-            if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { return false }
-            if let inside, relative == inside || relative.hasPrefix(inside + "/") { return false }
+    /// and folders left out, and so is whatever lies in the output folder (compared as resolved
+    /// paths, however either is spelled, when it lies inside INPUT). A file reached through a
+    /// symbolic link that leads out of INPUT is refused (`refused`: its key and the reason).
+    static func walk(_ root: String, excluding output: String) -> (keys: [String], refused: [(String, String)]) {
+        let rootReal = PathIdentity.resolved(root), outReal = PathIdentity.resolved(output)
+        let outputInside = outReal != rootReal && PathIdentity.isInside(outReal, rootReal)
+        var keys: [String] = [], refused: [(String, String)] = []
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return ([], []) }
+        while let relative = walker.nextObject() as? String {
+            if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            let path = (root as NSString).appendingPathComponent(relative)
+            let real = PathIdentity.resolved(path)
+            if outputInside, PathIdentity.isInside(real, outReal) {
+                walker.skipDescendants()
+                continue
+            }
             var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent(relative), isDirectory: &isFolder)
-                && !isFolder.boolValue
-        }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            if !PathIdentity.isInside(real, rootReal) {
+                refused.append((relative, "a symbolic link that leads out of the input folder (to \(real))"))
+                continue
+            }
+            keys.append(relative)
+        }
+        let byteOrder: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return (keys.sorted(by: byteOrder), refused.sorted { byteOrder($0.0, $1.0) })
     }
 
-    /// A listed path as a key relative to `root`; nil when it lies outside it.
+    /// A listed path as a key relative to `root`; nil when it lies outside it. An absolute path
+    /// is compared with ROOT made absolute, then with both resolved (links followed), so a
+    /// relative ROOT takes absolute entries under it.
     static func key(listed line: String, root: String) -> String? {
-        let rootPath = (root as NSString).standardizingPath
         var path = line
         if path.hasPrefix("/") {
-            let standard = (path as NSString).standardizingPath
-            if rootPath == "/" { path = String(standard.dropFirst()) } else {
-                guard standard.hasPrefix(rootPath + "/") else { return nil }
+            let rootPath = PathIdentity.absolute(root), standard = PathIdentity.absolute(path)
+            let rootReal = PathIdentity.resolved(root), real = PathIdentity.resolved(path)
+            if rootPath == "/" || rootReal == "/" {
+                path = String(standard.dropFirst())
+            } else if standard.hasPrefix(rootPath + "/") {
                 path = String(standard.dropFirst(rootPath.count + 1))
+            } else if real.hasPrefix(rootReal + "/") {
+                path = String(real.dropFirst(rootReal.count + 1))
+            } else {
+                return nil
             }
         }
         let parts = path.split(separator: "/").filter { $0 != "." }
@@ -55,16 +76,82 @@ extension Redact {
         return parts.joined(separator: "/")
     }
 
+    /// Every photo's output key, planned from the whole input list (before sharding, so that
+    /// shards agree): the same relative path, or `photoTarget`'s `.jpg` name for a format not
+    /// written (HEIC, JFIF). Two inputs that would write one output get distinct names: the one
+    /// whose name is already the output's keeps it, each other takes its full input name plus
+    /// `.jpg` (`IMG_1.heic` beside `IMG_1.jpg` writes `IMG_1.heic.jpg`), whatever the order
+    /// found. Videos keep their own name, which is always their key.
+    static func planPhotoOutputs(_ keys: [String]) -> [String: String] {
+        var plan: [String: String] = [:]
+        for key in keys where !videoExtensions.contains((key as NSString).pathExtension.lowercased()) { plan[key] = photoTarget(key) }
+        // Until no name is taken twice (a renamed one may meet a real input of that name).
+        for _ in 0..<8 {
+            var claims: [String: [String]] = [:]
+            for (key, target) in plan { claims[target, default: []].append(key) }
+            let clashes = claims.filter { $0.value.count > 1 }
+            if clashes.isEmpty { break }
+            for (target, owners) in clashes {
+                for key in owners where key != target {
+                    plan[key] = plan[key]! == photoTarget(key) ? key + ".jpg" : plan[key]! + ".jpg"
+                }
+            }
+        }
+        return plan
+    }
+
+    /// Names that say video: left out of the photos' plan (a video's output is its own name).
+    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "y4m", "avi", "ts", "mts", "m2ts", "3gp", "mpg",
+                                               "mpeg", "wmv", "flv", "ogv"]
+
     /// Removes what a killed run left behind for `target`: its hidden temporary files
-    /// (.NAME.XXXXXX from AtomicFile, .STEM.partial-*.EXT from the video writer).
+    /// (.NAME.partial-PID-XXXXXX from AtomicFile, .STEM.partial-PID-XXXXXXXX.EXT from the video
+    /// writer, and the older forms without a PID), but never those of a process still running
+    /// (another run writing the same output keeps its file).
     static func removeStaleTemporaries(of target: String) {
         let folder = (target as NSString).deletingLastPathComponent, name = (target as NSString).lastPathComponent
         let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [] {
-            let photoTemp = entry.hasPrefix("." + name + ".") && entry.count == name.count + 8
-            let videoTemp = entry.hasPrefix("." + stem + ".partial-") && entry.hasSuffix("." + ext)
-            if photoTemp || videoTemp { try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(entry)) }
+        /// The writer's process id in what follows "partial-", if the name holds one.
+        func writer(_ rest: Substring) -> pid_t? {
+            guard let dash = rest.firstIndex(of: "-") else { return nil }
+            return pid_t(rest[..<dash])
         }
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [] {
+            let photoPrefix = "." + name + ".partial-", videoPrefix = "." + stem + ".partial-"
+            let legacyPhoto = entry.hasPrefix("." + name + ".") && entry.count == name.count + 8 && !entry.hasPrefix(photoPrefix)
+            let rest: Substring? = entry.hasPrefix(photoPrefix) ? entry.dropFirst(photoPrefix.count)
+                : entry.hasPrefix(videoPrefix) && entry.hasSuffix("." + ext) ? entry.dropFirst(videoPrefix.count) : nil
+            guard legacyPhoto || rest != nil else { continue }
+            if let rest, let pid = writer(rest), pid != getpid(), kill(pid, 0) == 0 || errno == EPERM { continue }   // alive
+            try? FileManager.default.removeItem(atPath: (folder as NSString).appendingPathComponent(entry))
+        }
+    }
+
+    /// An output's size and SHA-256 (nil, nil when it cannot be read).
+    static func fingerprint(_ path: String) -> (Int?, String?) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+        return (size, size == nil ? nil : SHA256.hexDigest(ofFile: path))
+    }
+
+    /// Whether the output a record vouches for is still there as it was written: the same size
+    /// and SHA-256 (a record without them, from an older version, vouches for nothing).
+    static func outputMatches(_ record: ManifestRecord, _ path: String) -> Bool {
+        guard let size = record.outputSize, let digest = record.outputSHA256 else { return false }
+        let (now, nowDigest) = fingerprint(path)
+        return now == size && nowDigest == digest
+    }
+
+    /// Makes `path` and the folders above it that are missing, one mkdir(2) at a time, so that
+    /// a failure names the folder that could not be made and the system's reason.
+    static func makeFolders(_ path: String) throws(CannotCreate) {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard Int(info.st_mode) & Int(S_IFMT) == Int(S_IFDIR) else { throw CannotCreate(path: path, code: ENOTDIR) }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeFolders(parent) }
+        if mkdir(path, 0o755) != 0, errno != EEXIST { throw CannotCreate(path: path, code: errno) }
     }
 
     /// The run over a folder or a list (`INPUT` is then the folder the listed paths are relative to).
@@ -72,29 +159,64 @@ extension Redact {
         let shard = try batch.resolved()
         var keys: [String] = []
         var refusedKeys: [(String, String)] = []   // listed paths outside INPUT
+        // Inputs and outputs compared as files: resolved paths (links followed), devices and inodes.
+        let rootReal = PathIdentity.resolved(input), outReal = PathIdentity.resolved(output)
+        let outputInsideInput = outReal != rootReal && PathIdentity.isInside(outReal, rootReal)
         if batch.inputList != nil {
+            var seen = Set<String>()
             for line in try batch.listedInputs() {
                 if let key = Self.key(listed: line, root: input) {
-                    if !keys.contains(key) { keys.append(key) }
+                    let real = PathIdentity.resolved((input as NSString).appendingPathComponent(key))
+                    if !PathIdentity.isInside(real, rootReal) {
+                        refusedKeys.append((line, "a symbolic link that leads out of the input folder (to \(real))"))
+                    } else if outputInsideInput, PathIdentity.isInside(real, outReal) {
+                        refusedKeys.append((line, "inside the output folder \(output)"))
+                    } else if seen.insert(key).inserted {
+                        keys.append(key)
+                    }
                 } else {
                     refusedKeys.append((line, "outside the input folder \(input)"))
                 }
             }
         } else {
-            keys = Self.walk(input, excluding: output)
+            (keys, refusedKeys) = Self.walk(input, excluding: output)
+        }
+        // Every input's identity, and every photo's output, planned from the whole list before sharding.
+        let inputIDs = Set(keys.compactMap { PathIdentity.fileID((input as NSString).appendingPathComponent($0)) })
+        let photoPlan = Self.planPhotoOutputs(keys)
+        /// Why `target` (relative to OUTPUT) may not be written, if it may not: it resolves to an
+        /// input, out of the output folder, or into the input tree being read.
+        func unsafeTarget(_ relative: String) -> String? {
+            let target = (output as NSString).appendingPathComponent(relative)
+            let real = PathIdentity.resolved(target)
+            if let id = PathIdentity.fileID(target), inputIDs.contains(id) { return "its output \(target) is an input (\(real))" }
+            if !PathIdentity.isInside(real, outReal) { return "its output \(target) leads out of the output folder (to \(real))" }
+            if !outputInsideInput, PathIdentity.isInside(real, rootReal) { return "its output \(target) lies in the input folder (\(real))" }
+            return nil
         }
         let mine = keys.filter { shard.contains(key: $0) }
         let refusedHere = refusedKeys.filter { shard.contains(key: $0.0) }
         let manifestPath = manifest ?? (output as NSString).appendingPathComponent(".blazeface/" + shard.manifestName)
-        let trusted = force ? [:] : Self.trustedRecords(manifestPath)
-        let writer: ManifestWriter
+        let writer: ManifestWriter, lock: ManifestLock
         do {
-            try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            try Self.makeFolders(output)
+            try Self.makeFolders((manifestPath as NSString).deletingLastPathComponent)
+            lock = try ManifestLock(manifest: manifestPath)
             writer = try ManifestWriter(path: manifestPath)
+        } catch let error as CannotCreate {
+            // A read-only file system or a folder without permission: a retry cannot help (73).
+            printError("\(error)")
+            throw ExitCode(error.retryHelps ? BatchExit.retry : BatchExit.cannotCreate)
+        } catch let error as ManifestLockError {
+            printError("\(error)")
+            if case let .cannotOpen(_, code) = error, !CannotCreate.retryHelps(code) { throw ExitCode(BatchExit.cannotCreate) }
+            throw ExitCode(BatchExit.retry)
         } catch {
             printError("\(error)")
             throw ExitCode(BatchExit.retry)
         }
+        defer { withExtendedLifetime(lock) {} }
+        let trusted = force ? [:] : Self.trustedRecords(manifestPath)
         let settings = settingsString, shardName = shard.description
         let total = mine.count + refusedHere.count
         let bar = batch.progress == .bar && ProgressBar.wanted(count: total, disabled: noProgress) ? ProgressBar(total: total, unit: "files") : nil
@@ -122,6 +244,7 @@ extension Redact {
                                       shard: shardName, settings: settings), n)
         }
         for key in mine {
+            try Interruption.check()
             n += 1
             let start = ContinuousClock.now
             let path = (input as NSString).appendingPathComponent(key)
@@ -142,33 +265,45 @@ extension Redact {
             let sha = SHA256.hexDigest(ofFile: path)
             if let old = trusted[key], old.size == size, old.sha256 != nil, old.sha256 == sha, old.settings == settings,
                old.version == ToolVersion.string, let out = old.output,
-               FileManager.default.fileExists(atPath: (output as NSString).appendingPathComponent(out)) {
-                try settle(record(.skipped, size: size, sha: sha, output: out, faces: old.faces, frames: old.frames), n)
+               Self.outputMatches(old, (output as NSString).appendingPathComponent(out)) {
+                var skipped = record(.skipped, size: size, sha: sha, output: out, faces: old.faces, frames: old.frames)
+                (skipped.outputSize, skipped.outputSHA256, skipped.truncated) = (old.outputSize, old.outputSHA256, old.truncated)
+                try settle(skipped, n)
                 continue
             }
             do {
                 guard sha != nil else { throw ToolError("\(path): cannot be read (permission denied?)") }
                 let kind = try MediaKind.of(path)
                 if kind == .folder { throw ToolError("\(path): a folder, not a file") }
+                let outputKey = kind == .photo ? photoPlan[key] ?? Self.photoTarget(key) : key
+                if let unsafe = unsafeTarget(outputKey) { throw ToolError("\(unsafe): refused, the input is never overwritten") }
                 let target = (output as NSString).appendingPathComponent(key)
-                do {
-                    try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                } catch { throw RetryableError("\(target): cannot make its folder: \(error.localizedDescription)") }
+                do { try Self.makeFolders((target as NSString).deletingLastPathComponent) } catch {
+                    if error.retryHelps { throw RetryableError("\(target): \(error)") }
+                    throw ToolError("\(target): \(error)")
+                }
                 if kind == .photo {
-                    let photoTarget = Self.photoTarget(target)
+                    let photoTarget = (output as NSString).appendingPathComponent(outputKey)
                     Self.removeStaleTemporaries(of: photoTarget)
                     let faces = try redactPhoto(redactor, path, photoTarget)
                     pictures += 1
-                    try settle(record(.done, size: size, sha: sha, output: Self.photoTarget(key), faces: faces), n)
+                    var done = record(.done, size: size, sha: sha, output: outputKey, faces: faces)
+                    (done.outputSize, done.outputSHA256) = Self.fingerprint(photoTarget)
+                    try settle(done, n)
                 } else {
                     bar?.clear()
                     Self.removeStaleTemporaries(of: target)
-                    let (frames, faces) = try redactVideo(try makeRedactor(pool), path, target, kind: kind)
+                    let (frames, faces, truncation) = try redactVideo(try makeRedactor(pool), path, target, kind: kind)
                     videos += 1
-                    try settle(record(.done, size: size, sha: sha, output: key, faces: faces, frames: frames), n)
+                    var done = record(.done, size: size, sha: sha, output: key, faces: faces, frames: frames)
+                    done.truncated = truncation
+                    (done.outputSize, done.outputSHA256) = Self.fingerprint(target)
+                    try settle(done, n)
                 }
             } catch let error as ExitCode {
                 throw error
+            } catch let error as Interrupted {
+                throw error   // no record: the input is not settled, a rerun does it
             } catch let error as RetryableError {
                 try settle(record(.failed, size: size, sha: sha, reason: Self.reason(error, path)), n)
             } catch {
