@@ -266,17 +266,22 @@ public final class FaceRedactor {
                 : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
             searches += share.map { .region(tiling.tileSearch($0)) }
         }
-        // CenterFace: its share of the picture's regions, and a close-up of every tracked face.
+        var raw = try rawFaces(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1)
+        // CenterFace: its share of the picture's regions, and a close-up of every confirmed face
+        // (as BlazeFace's close-ups: a false face found once is not followed) that BlazeFace did
+        // not find on this frame (turned away, looking down, half hidden).
         var wideFound: [RawDetection] = []
         if let wideSearch {
             let regions = wideSearch.regions(width: w, height: h)
             let share = frameIndex == 0 || everyTile ? regions[...] : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
             wideFound = try wideFaces(pixels, Array(share))
-            // Confirmed faces only, as BlazeFace's close-ups: a false face found once is not followed.
-            wideFound += try wideFaces(pixels, predicted.filter { confirmed.contains($0.id) }
-                .compactMap { wideSearch.closeUp(around: $0.box, width: w, height: h) }, closeUps: true)
+            let lost = predicted.filter { p in
+                confirmed.contains(p.id) && !raw.contains { Self.overlapOfSmaller(p.box, $0.box) > 0.5 && $0.score >= confirmationScore }
+            }
+            wideFound += try wideFaces(pixels, lost.compactMap { wideSearch.closeUp(around: $0.box, width: w, height: h) }, closeUps: true)
+            raw += wideFound
         }
-        var detected = try detect(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1, adding: wideFound)
+        var detected = detectors[0].merge(raw, width: w, height: h)
         detected.detections = try seconded(detected.detections, in: pixels,
                                            confirmedBoxes: predicted.filter { confirmed.contains($0.id) }.map(\.box)
                                                + wideFound.map(\.box))
@@ -419,8 +424,14 @@ public final class FaceRedactor {
     /// merged once.
     private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search], minTileConfidence: Float,
                                                      adding other: [RawDetection] = []) throws(VisionTaskError) -> FaceDetectorResult {
+        detectors[0].merge(try rawFaces(pixels, searches, minTileConfidence: minTileConfidence) + other, width: pixels.width, height: pixels.height)
+    }
+
+    /// The searches' faces and their second looks' (as `detect`), unmerged.
+    private func rawFaces<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search],
+                                                       minTileConfidence: Float) throws(VisionTaskError) -> [RawDetection] {
         let found = try run(searches.count) { i, detector throws(VisionTaskError) in try Self.detections(pixels, searches[i], detector) }
-        var (faces, candidates): ([RawDetection], [RawDetection]) = (other, [])
+        var (faces, candidates): ([RawDetection], [RawDetection]) = ([], [])
         for f in found {
             faces += f.faces
             candidates += f.candidates
@@ -435,7 +446,7 @@ public final class FaceRedactor {
                                          candidates: groups[i].map(\.candidate), minScore: minTileConfidence)
         }.flatMap { $0 }
         statistics.regionsSearched += searches.count + groups.count
-        return detectors[0].merge(faces, width: pixels.width, height: pixels.height)
+        return faces
     }
 
     /// `work(i, detector)` for every i in 0..<count as lanes of the pool, each lane on its own

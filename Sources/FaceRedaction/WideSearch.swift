@@ -32,8 +32,8 @@ public struct WideSearch: Sendable, Equatable {
     public var maxInputPixels = 1664 * 1664
     /// Tiles' side in input pixels (default 1024) and their overlap (default 192).
     public var tileSide = 1024, tileOverlap = 192
-    /// The side a tracked face is shown to the network at in its close-up (default 64).
-    public var closeUpFaceSide: Float = 64
+    /// The side a tracked face is shown to the network at in its close-up (default 48).
+    public var closeUpFaceSide: Float = 48
 
     /// The defaults.
     public init() {}
