@@ -230,14 +230,19 @@ public final class FaceRedactor {
     // MARK: - Where the masks go
 
     private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P) throws(VisionTaskError) -> [NormalizedRect] {
-        if let image = pixels as? RGBImage { try image.requireWhole() }
-        let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.init(region: nil, minScore: 0)]
-        let found = try wideFaces(pixels, wideSearch?.regions(width: pixels.width, height: pixels.height) ?? [])
-        let faces = try detect(pixels, searches.map { .region($0) }, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1, adding: found)
-            .detections.map(\.relativeBoundingBox)
+        let faces = try faces(inPicture: pixels).detections.map(\.relativeBoundingBox)
         statistics.frames += 1
         statistics.facesMasked += faces.count
         return faces
+    }
+
+    /// Every face a still picture's redaction masks (`redact(image:)`), without masking: the
+    /// tiles, CenterFace at every scale, merged. What `blazeface detect --search redact` prints.
+    public func faces<P: SampledPixels & Sendable>(inPicture pixels: P) throws(VisionTaskError) -> FaceDetectorResult {
+        if let image = pixels as? RGBImage { try image.requireWhole() }
+        let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.init(region: nil, minScore: 0)]
+        let found = try wideFaces(pixels, wideSearch?.regions(width: pixels.width, height: pixels.height) ?? [])
+        return try detect(pixels, searches.map { .region($0) }, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1, adding: found)
     }
 
     /// Where one video frame's masks go, without drawing them: the faces detected (each box

@@ -3,6 +3,7 @@ import BlazeVideoIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
+import FaceRedaction
 import Foundation
 
 struct Detect: ParsableCommand {
@@ -38,6 +39,9 @@ struct Detect: ParsableCommand {
 
     @Option(help: "Tiled detection for small faces: auto (tiles of the model's input side for images larger than it, and of 2x and 3x it for images larger than 3x the input, plus the whole frame) or tile sides in pixels, comma-separated. Off by default (MediaPipe's untiled detection).")
     var tiles: String?
+
+    @Option(help: "What is searched: mediapipe (MediaPipe's detector on the whole picture, or --tiles; the default) or redact (exactly what `blazeface redact` hides in a photo: every scale, BlazeFace and CenterFace, merged).")
+    var search: SearchChoice = .mediapipe
 
     @Option(help: "How the pixels must be turned to be upright (UIImage's names). Results are in the stored image's coordinates. --rotation is an alias for the unmirrored four.")
     var orientation: ImageOrientation = .up
@@ -80,6 +84,9 @@ struct Detect: ParsableCommand {
             }
         }
         if orientation != .up, rotation != 0 { throw ValidationError("--orientation and --rotation cannot be combined") }
+        if search == .redact, tiles != nil || rotation != 0 || orientation != .up || region != nil {
+            throw ValidationError("--search redact cannot be combined with --tiles, --rotation, --orientation or --region")
+        }
         try checkUnitInterval(minDetectionConfidence, "--min-detection-confidence")
         try checkUnitInterval(minSuppressionThreshold, "--min-suppression-threshold")
         try checkPositive(maxFaces, "--max-faces")
@@ -131,9 +138,10 @@ struct Detect: ParsableCommand {
         var failures = 0
         var annotated: (RGBImage, FaceDetectorResult)?
         do {
-            try OrderedBatch.run(count: items.count, pool: pool, makeState: { try FaceDetector(options: options) },
-                                 work: { detector, i in
-                Self.process(items[i], stdin: stdin, detector: detector, processing: processing, tiles: tileSizes,
+            let search = self.search
+            try OrderedBatch.run(count: items.count, pool: pool, makeState: { try Finder(search, options: options) },
+                                 work: { finder, i in
+                Self.process(items[i], stdin: stdin, detector: finder, processing: processing, tiles: tileSizes,
                              applyEXIF: applyEXIF, keepImage: wantImage)
             }, emit: { i, outcome in
                 if stdoutIsTerminal { progress?.clear() }
@@ -172,8 +180,8 @@ struct Detect: ParsableCommand {
     /// frame (every `--every`-th), detected frame by frame as pictures.
     private func runWithVideos(_ items: [InputList.Item], options: FaceDetectorOptions, processing: ImageProcessingOptions) throws {
         if annotate != nil { throw ValidationError("--annotate takes one picture, not a video (use track --annotate)") }
-        let detector: FaceDetector
-        do { detector = try FaceDetector(options: options) } catch { throw ToolError(error.description) }
+        let detector: Finder
+        do { detector = try Finder(search, options: options) } catch { throw ToolError("\(error)") }
         let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Self.readStandardInput() : nil
         let tileSizes = try tileSizes()
         var failures = 0
@@ -193,10 +201,7 @@ struct Detect: ParsableCommand {
                     defer { index += 1 }
                     guard index % every == 0 else { continue }
                     let image = RGBImage(videoFrame: frame)
-                    let tiling = tileSizes.flatMap { $0.isEmpty
-                        ? TilingOptions.automatic(width: image.width, height: image.height, model: detector.options.model)
-                        : TilingOptions(tileSizes: $0) }
-                    let result = try detector.detect(image: image, options: tiling == nil ? processing : nil, searchArea: tiling.map { .tiles($0) } ?? .wholeFrame)
+                    let result = try detector.faces(in: image, processing: processing, tiles: tileSizes)
                     var json = JSONWriter(capacity: 256 + 400 * result.detections.count)
                     json.literal("{\"image\":")
                     json.string(path)
@@ -240,7 +245,7 @@ struct Detect: ParsableCommand {
         return .success(bytes)
     }
 
-    static func process(_ item: InputList.Item, stdin: Result<[UInt8], ImageError>?, detector: FaceDetector, processing: ImageProcessingOptions,
+    static func process(_ item: InputList.Item, stdin: Result<[UInt8], ImageError>?, detector: Finder, processing: ImageProcessingOptions,
                         tiles: [Int]? = nil, applyEXIF: Bool, keepImage: Bool) -> Outcome {
         let name = item.name
         do {
@@ -249,10 +254,7 @@ struct Detect: ParsableCommand {
             case .file(let path): image = try Pictures.read(contentsOf: path, upright: applyEXIF)
             case .standardInput: image = try Pictures.read(data: try (stdin ?? .success([])).get(), upright: applyEXIF)
             }
-            let tiling = tiles.flatMap { $0.isEmpty
-                ? TilingOptions.automatic(width: image.width, height: image.height, model: detector.options.model)
-                : TilingOptions(tileSizes: $0) }
-            let result = try detector.detect(image: image, options: tiling == nil ? processing : nil, searchArea: tiling.map { .tiles($0) } ?? .wholeFrame)
+            let result = try detector.faces(in: image, processing: processing, tiles: tiles)
             return .detected(line: DetectionJSON.line(image: name, width: image.width, height: image.height, result: result),
                              image: keepImage ? image : nil, result: result)
         } catch let error as ImageError {
@@ -296,4 +298,37 @@ enum ModelChoice: String, ExpressibleByArgument, CaseIterable {
 
     /// The canonical name (short or full), as `bench --json` reports it.
     var canonical: String { detectorModel == .shortRange ? "short" : "full" }
+}
+
+/// `--search`: MediaPipe's detector, or the redactor's search (what `redact` hides).
+enum SearchChoice: String, ExpressibleByArgument, CaseIterable {
+    case mediapipe, redact
+}
+
+/// What finds a picture's faces for `detect`: the detector (MediaPipe's search, or tiles), or the
+/// redactor's still-picture search (`--search redact`), one per lane.
+struct Finder {
+    let detector: FaceDetector
+    let redactor: FaceRedactor?
+
+    init(_ search: SearchChoice, options: FaceDetectorOptions) throws {
+        detector = try FaceDetector(options: options)
+        if search == .redact {
+            var lane = options
+            lane.threadPool = .inline
+            redactor = try FaceRedactor(detectorOptions: lane)
+        } else {
+            redactor = nil
+        }
+    }
+
+    var options: FaceDetectorOptions { detector.options }
+
+    func faces(in image: RGBImage, processing: ImageProcessingOptions, tiles: [Int]?) throws -> FaceDetectorResult {
+        if let redactor { return try redactor.faces(inPicture: image) }
+        let tiling = tiles.flatMap { $0.isEmpty
+            ? TilingOptions.automatic(width: image.width, height: image.height, model: detector.options.model)
+            : TilingOptions(tileSizes: $0) }
+        return try detector.detect(image: image, options: tiling == nil ? processing : nil, searchArea: tiling.map { .tiles($0) } ?? .wholeFrame)
+    }
 }

@@ -3,6 +3,7 @@ import BlazeVideoIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
+import FaceRedaction
 import FaceTracking
 import Foundation
 
@@ -46,6 +47,9 @@ struct Track: ParsableCommand {
     @Option(help: "A weights file (default: the bundled weights of --model).")
     var weights: String?
 
+    @Option(help: "What is searched: mediapipe (MediaPipe's detector, tracked; the default) or redact (what `blazeface redact` masks on each frame, live: every scale, BlazeFace and CenterFace, lingering and hidden faces; one line per frame with its masks in normalized coordinates; the look-behind of a file's redaction adds masks before a face was found, see redact --preview).")
+    var search: SearchChoice = .mediapipe
+
     @Flag(help: "At the end, print frames, full detections, region searches, fallbacks and time on stderr.")
     var stats = false
 
@@ -66,6 +70,9 @@ struct Track: ParsableCommand {
         try checkPositive(maxFaces, "--max-faces")
         try checkRange(maxMissing, 0...1000, "--max-missing")
         if compare, annotate != nil { throw ValidationError("--compare and --annotate do not go together") }
+        if search == .redact, compare || every != 1 || smooth || maxFaces != nil || !tracking {
+            throw ValidationError("--search redact takes none of --compare, --every, --smooth, --max-faces, --no-tracking")
+        }
     }
 
     func makeTracker(every: Int) throws -> VideoFaceTracker {
@@ -84,6 +91,7 @@ struct Track: ParsableCommand {
         let source: any FrameSource
         do { source = try openFrameSource(input, fps: fps) } catch let e as ImageError { throw ToolError(e.description.hasPrefix("\(input): ") ? e.description : "\(input): \(e.description)") }
         if compare { return try TrackComparison(command: self).run(source) }
+        if search == .redact { return try runRedactorSearch(source) }
         let tracker = try makeTracker(every: every)
         var sink: AnnotatedSink?
         var index = 0
@@ -114,6 +122,65 @@ struct Track: ParsableCommand {
             let s = tracker.statistics
             printError("\(s.frames) frames, \(s.fullDetections) full detections, \(s.regionSearches) region searches, "
                        + "\(s.fallbacks) fallbacks, \(busy) detecting and tracking")
+        }
+    }
+}
+
+extension Track {
+    /// `--search redact`: the redactor's masks on each frame (what `redact` masks, live: without
+    /// the look-behind), one JSON line a frame; `--annotate` draws them as outlines.
+    func runRedactorSearch(_ source: any FrameSource) throws {
+        let redactor: FaceRedactor
+        do {
+            redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(model: model.detectorModel, weightsPath: weights,
+                                                                             minDetectionConfidence: minDetectionConfidence))
+        } catch { throw ToolError(error.description) }
+        var sink: AnnotatedSink?
+        var index = 0, last = Int.min
+        do {
+            while let (stored, timestamp) = try source.next() {
+                let image = orientation == .up ? stored : RGBImage(upright: stored, orientation: orientation)
+                // The redactor needs strictly increasing times (as `redact` does).
+                last = max(timestamp, last &+ 1)
+                let masks = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: last)
+                var json = JSONWriter(capacity: 96 + 160 * masks.count)
+                json.literal("{\"frame\":")
+                json.integer(index)
+                json.literal(",\"timestampMs\":")
+                json.integer(timestamp)
+                json.literal(",\"masks\":[")
+                for (k, m) in masks.enumerated() {
+                    if k > 0 { json.byte(",") }
+                    json.literal("{\"trackingId\":")
+                    json.integer(m.trackingID)
+                    json.literal(",\"detected\":")
+                    json.literal(m.isDetected ? "true" : "false")
+                    json.literal(",\"confirmed\":")
+                    json.literal(m.isConfirmed ? "true" : "false")
+                    json.literal(",\"relativeBoundingBox\":{\"xMin\":")
+                    json.number(m.box.xMin)
+                    json.literal(",\"yMin\":")
+                    json.number(m.box.yMin)
+                    json.literal(",\"width\":")
+                    json.number(m.box.width)
+                    json.literal(",\"height\":")
+                    json.number(m.box.height)
+                    json.literal("}}")
+                }
+                json.literal("]}")
+                print(json.text)
+                if let annotate {
+                    if sink == nil { sink = try AnnotatedSink(path: annotate, width: image.width, height: image.height, source: source) }
+                    var canvas = image
+                    FaceMask.apply(to: &canvas, boxes: masks.map(\.box), options: RedactionOptions(mode: .outline))
+                    try sink?.write(canvas, index: index, timestampMs: timestamp)
+                }
+                index += 1
+            }
+            try sink?.finish()
+        } catch {
+            sink?.cancel()
+            throw ToolError("\(input == "-" ? "<stdin>" : input): frame \(index): \(error)")
         }
     }
 }
