@@ -278,7 +278,8 @@ public final class FaceRedactor {
         var wideFound: [RawDetection] = []
         if let wideSearch {
             let regions = wideSearch.regions(width: w, height: h)
-            let share = frameIndex == 0 || everyTile ? regions[...] : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
+            let share = frameIndex == 0 || everyTile ? regions[...]
+                : Self.share(of: regions, part: frameIndex % wideSearch.scanInterval, parts: wideSearch.scanInterval)
             wideFound = try wideFaces(pixels, Array(share))
             let lost = predicted.filter { p in
                 confirmed.contains(p.id) && !raw.contains { Self.overlapOfSmaller(p.box, $0.box) > 0.5 && $0.score >= confirmationScore }

@@ -24,8 +24,13 @@ public struct WideSearch: Sendable, Equatable {
     public var minScore: Float = 0.4
     /// A face detected at this score or more by CenterFace is confirmed (it lingers, is held
     /// while hidden and is masked on the frames before it was found), as one at the redactor's
-    /// `confirmationScore` by BlazeFace (default 0.5).
-    public var confirmationScore: Float = 0.5
+    /// `confirmationScore` by BlazeFace (default 0.4: every face it masks; measured on real
+    /// clips, Docs/anonymisation-audit.md, a face of 10 to 14 pixels scores about 0.5 on some
+    /// frames only, and must be masked on the frames between).
+    public var confirmationScore: Float = 0.4
+    /// In video, the frames over which the regions are shared out (default 8: the whole picture
+    /// searched every 8 frames), whatever the BlazeFace tiles' `scanInterval`.
+    public var scanInterval = 8
     /// Pictures up to this longer side are searched at twice their size (default 1024).
     public var upscaleBelow = 1024
     /// The largest input searched whole, in pixels (default 1664 x 1664): above it, tiles.
@@ -42,7 +47,7 @@ public struct WideSearch: Sendable, Equatable {
         for (name, v) in [("minScore", minScore), ("confirmationScore", confirmationScore)] where !(v.isFinite && (0...1).contains(v)) {
             throw .invalidOption(name: name, value: "\(v)", allowed: "in 0...1")
         }
-        guard upscaleBelow >= 0, maxInputPixels >= 64 * 64, tileSide >= 64, tileOverlap >= 0, tileOverlap < tileSide / 2,
+        guard (1...100).contains(scanInterval), upscaleBelow >= 0, maxInputPixels >= 64 * 64, tileSide >= 64, tileOverlap >= 0, tileOverlap < tileSide / 2,
               closeUpFaceSide.isFinite, closeUpFaceSide >= 16 else {
             throw .invalidOption(name: "wideSearch", value: "\(self)", allowed: "sizes of at least 64 pixels, overlap under half a tile")
         }
