@@ -40,7 +40,7 @@ struct Detect: ParsableCommand {
     @Option(help: "Tiled detection for small faces: auto (tiles of the model's input side for images larger than it, and of 2x and 3x it for images larger than 3x the input, plus the whole frame) or tile sides in pixels, comma-separated. Off by default (MediaPipe's untiled detection).")
     var tiles: String?
 
-    @Option(help: "What is searched: mediapipe (MediaPipe's detector on the whole picture, or --tiles; the default) or redact (exactly what `blazeface redact` hides in a photo: every scale, BlazeFace and CenterFace, merged).")
+    @Option(help: "What is searched: mediapipe (MediaPipe's detector on the whole picture, or --tiles) or redact (exactly what `blazeface redact` hides in a photo: every scale, BlazeFace and CenterFace, merged).")
     var search: SearchChoice = .mediapipe
 
     @Option(help: "How the pixels must be turned to be upright (UIImage's names). Results are in the stored image's coordinates. --rotation is an alias for the unmirrored four.")

