@@ -64,6 +64,18 @@ struct Redact: ParsableCommand {
     @Option(help: .hidden)
     var jobs: ThreadCount?
 
+    /// Tuning of the CenterFace search (`WideSearch`), for measurements: its masking score, its
+    /// confirmation score, the frames its regions are shared over; `--no-centerface` searches
+    /// with BlazeFace alone.
+    @Option(help: .hidden)
+    var centerfaceMinScore: Float?
+    @Option(help: .hidden)
+    var centerfaceConfirmationScore: Float?
+    @Option(help: .hidden)
+    var centerfaceEvery: Int?
+    @Flag(help: .hidden)
+    var noCenterface = false
+
     /// --threads, or its old name --jobs; auto by default.
     var threadCount: ThreadCount { get throws { try aliased(threads, jobs, "--threads", "--jobs") ?? ThreadCount(argument: "auto")! } }
 
@@ -135,6 +147,16 @@ struct Redact: ParsableCommand {
         _ = try tiling()
     }
 
+    /// The CenterFace search, with the hidden tuning options.
+    private func wideSearch() -> WideSearch? {
+        guard !noCenterface else { return nil }
+        var wide = WideSearch()
+        if let centerfaceMinScore { wide.minScore = centerfaceMinScore }
+        if let centerfaceConfirmationScore { wide.confirmationScore = centerfaceConfirmationScore }
+        if let centerfaceEvery { wide.scanInterval = centerfaceEvery }
+        return wide
+    }
+
     /// `--tiles` (and `--no-tiles`) as the redactor's tiling.
     private func tiling() throws -> FaceRedactor.Tiling {
         if noTiles || tiles == "off" { return .off }
@@ -157,7 +179,7 @@ struct Redact: ParsableCommand {
                                                      threadPool: pool),
                 options: RedactionOptions(mode: preview ? .outline : mode, ellipse: !boxes, maskScale: maskScale),
                 linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore,
-                secondOpinion: noSecondOpinion ? .off : .otherModel)
+                secondOpinion: noSecondOpinion ? .off : .otherModel, wideSearch: wideSearch())
         } catch { throw ToolError(error.description) }
     }
 

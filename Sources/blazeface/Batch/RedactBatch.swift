@@ -21,7 +21,17 @@ extension Redact {
             ("keep-metadata", "\(keepMetadata)"), ("keep-location", "\(keepLocation)"), ("jpeg-quality", jpegQuality.map { "\($0)" } ?? "input"),
             ("audio", noAudio ? "off" : "copy"), ("video-codec", videoCodec.rawValue), ("crf", crf.map { "\($0)" } ?? "default"),
             ("preset", preset ?? "default")] + (acceptTruncated ? [("accept-truncated", "true")] : [])
-        return parts.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+        return (parts + centerfaceSettings).map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+    }
+
+    /// The hidden CenterFace tuning options, where given (none by default, so that the settings of
+    /// earlier manifests still match).
+    private var centerfaceSettings: [(String, String)] {
+        var out: [(String, String)] = noCenterface ? [("centerface", "off")] : []
+        if let centerfaceMinScore { out.append(("centerface-min-score", "\(centerfaceMinScore)")) }
+        if let centerfaceConfirmationScore { out.append(("centerface-confirmation-score", "\(centerfaceConfirmationScore)")) }
+        if let centerfaceEvery { out.append(("centerface-every", "\(centerfaceEvery)")) }
+        return out
     }
 
     /// The inputs' keys: paths relative to INPUT, `/`-separated, in byte order; hidden files
