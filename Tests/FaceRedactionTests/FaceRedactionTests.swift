@@ -395,7 +395,7 @@ import Testing
 
     /// CenterFace's faces confirm themselves (issue 39): with BlazeFace unable to confirm (a
     /// confirmation score of 1), the photo's two faces, which CenterFace scores over its
-    /// confirmation score (0.5), are confirmed on the first frame, and linger once lost.
+    /// confirmation score (0.45), are confirmed on the first frame, and linger once lost.
     @Test func wideSearchConfirmsWhatItFinds() throws {
         let image = try Self.photo()
         let blank = try RGBImage(width: image.width, height: image.height, fill: (90, 90, 90))
