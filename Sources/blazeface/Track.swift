@@ -93,30 +93,13 @@ struct Track: ParsableCommand {
         if compare { return try TrackComparison(command: self).run(source) }
         if search == .redact { return try runRedactorSearch(source) }
         let tracker = try makeTracker(every: every)
-        var sink: AnnotatedSink?
-        var index = 0
         let clock = ContinuousClock()
         var busy = Duration.zero
-        do {
-            let turn = orientation
-            while let (stored, timestamp) = try source.next() {
-                let image = turn == .up ? stored : RGBImage(upright: stored, orientation: turn)
-                let start = clock.now
-                let frame = try tracker.track(videoFrame: image, timestampInMilliseconds: timestamp)
-                busy += clock.now - start
-                print(TrackingJSON.line(frame: index, frame))
-                if let annotate {
-                    if sink == nil { sink = try AnnotatedSink(path: annotate, width: image.width, height: image.height, source: source) }
-                    var canvas = image
-                    TrackAnnotation.draw(frame, on: &canvas)
-                    try sink?.write(canvas, index: index, timestampMs: timestamp)
-                }
-                index += 1
-            }
-            try sink?.finish()
-        } catch {
-            sink?.cancel()
-            throw ToolError("\(input == "-" ? "<stdin>" : input): frame \(index): \(error)")
+        try forEachFrame(of: source) { image, timestamp, index in
+            let start = clock.now
+            let frame = try tracker.track(videoFrame: image, timestampInMilliseconds: timestamp)
+            busy += clock.now - start
+            return (TrackingJSON.line(frame: index, frame), { TrackAnnotation.draw(frame, on: &$0) })
         }
         if stats {
             let s = tracker.statistics
@@ -135,44 +118,58 @@ extension Track {
             redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(model: model.detectorModel, weightsPath: weights,
                                                                              minDetectionConfidence: minDetectionConfidence))
         } catch { throw ToolError(error.description) }
+        var last = Int.min
+        try forEachFrame(of: source) { image, timestamp, index in
+            // The redactor needs strictly increasing times (as `redact` does).
+            last = max(timestamp, last &+ 1)
+            let masks = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: last)
+            var json = JSONWriter(capacity: 96 + 160 * masks.count)
+            json.literal("{\"frame\":")
+            json.integer(index)
+            json.literal(",\"timestampMs\":")
+            json.integer(timestamp)
+            json.literal(",\"masks\":[")
+            for (k, m) in masks.enumerated() {
+                if k > 0 { json.byte(",") }
+                json.literal("{\"trackingId\":")
+                json.integer(m.trackingID)
+                json.literal(",\"detected\":")
+                json.literal(m.isDetected ? "true" : "false")
+                json.literal(",\"confirmed\":")
+                json.literal(m.isConfirmed ? "true" : "false")
+                json.literal(",\"relativeBoundingBox\":{\"xMin\":")
+                json.number(m.box.xMin)
+                json.literal(",\"yMin\":")
+                json.number(m.box.yMin)
+                json.literal(",\"width\":")
+                json.number(m.box.width)
+                json.literal(",\"height\":")
+                json.number(m.box.height)
+                json.literal("}}")
+            }
+            json.literal("]}")
+            return (json.text, { FaceMask.apply(to: &$0, boxes: masks.map(\.box), options: RedactionOptions(mode: .outline)) })
+        }
+    }
+}
+
+extension Track {
+    /// Each frame of `source` turned upright, through `body` (its JSON line, and how to draw it
+    /// on the frame for `--annotate`): the line printed, the drawn frame written; on an error the
+    /// annotated output is cancelled and the error names the frame.
+    func forEachFrame(of source: any FrameSource,
+                      _ body: (RGBImage, Int, Int) throws -> (line: String, draw: (inout RGBImage) -> Void)) throws {
         var sink: AnnotatedSink?
-        var index = 0, last = Int.min
+        var index = 0
         do {
             while let (stored, timestamp) = try source.next() {
                 let image = orientation == .up ? stored : RGBImage(upright: stored, orientation: orientation)
-                // The redactor needs strictly increasing times (as `redact` does).
-                last = max(timestamp, last &+ 1)
-                let masks = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: last)
-                var json = JSONWriter(capacity: 96 + 160 * masks.count)
-                json.literal("{\"frame\":")
-                json.integer(index)
-                json.literal(",\"timestampMs\":")
-                json.integer(timestamp)
-                json.literal(",\"masks\":[")
-                for (k, m) in masks.enumerated() {
-                    if k > 0 { json.byte(",") }
-                    json.literal("{\"trackingId\":")
-                    json.integer(m.trackingID)
-                    json.literal(",\"detected\":")
-                    json.literal(m.isDetected ? "true" : "false")
-                    json.literal(",\"confirmed\":")
-                    json.literal(m.isConfirmed ? "true" : "false")
-                    json.literal(",\"relativeBoundingBox\":{\"xMin\":")
-                    json.number(m.box.xMin)
-                    json.literal(",\"yMin\":")
-                    json.number(m.box.yMin)
-                    json.literal(",\"width\":")
-                    json.number(m.box.width)
-                    json.literal(",\"height\":")
-                    json.number(m.box.height)
-                    json.literal("}}")
-                }
-                json.literal("]}")
-                print(json.text)
+                let (line, draw) = try body(image, timestamp, index)
+                print(line)
                 if let annotate {
                     if sink == nil { sink = try AnnotatedSink(path: annotate, width: image.width, height: image.height, source: source) }
                     var canvas = image
-                    FaceMask.apply(to: &canvas, boxes: masks.map(\.box), options: RedactionOptions(mode: .outline))
+                    draw(&canvas)
                     try sink?.write(canvas, index: index, timestampMs: timestamp)
                 }
                 index += 1
