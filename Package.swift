@@ -177,8 +177,8 @@ let package = Package(
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "FaceTracking", "BlazeFace", "BlazeImageIO",
                                                              "LandmarkerGoldens"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "FaceAnalysis", "BlazeImageIO"]),
-        .testTarget(name: "FaceRedactionTests", dependencies: ["FaceRedaction", "BlazeImageIO"]),
-        .testTarget(name: "CenterFaceNetTests", dependencies: ["CenterFaceNet", "BlazeModel", "BlazeFace", "BlazeImageIO"]),
+        .testTarget(name: "FaceRedactionTests", dependencies: ["FaceRedaction", "BlazeImageIO", "CenterFaceNet"]),
+        .testTarget(name: "CenterFaceNetTests", dependencies: ["CenterFaceNet", "BlazeModel", "BlazeFace", "BlazeImageIO", "VisionTasks"]),
         .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImageIO"]),
     ]
 )

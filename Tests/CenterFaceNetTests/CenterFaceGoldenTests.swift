@@ -6,6 +6,7 @@ import BlazeTensor
 import CenterFaceNet
 import Foundation
 import Testing
+import VisionTasks
 
 /// onnxruntime's goldens for the CenterFace port (Tools/reference/make_goldens_centerface.py).
 enum CenterFaceGoldens {
@@ -221,4 +222,84 @@ enum CenterFaceGoldens {
     let region = NormalizedRect(xMin: 0.25, yMin: 0, width: 0.75, height: 0.75)
     let inRegion = try detector.detect(image, region: region)
     #expect(inRegion.contains { $0.box.xMin >= 0.25 - 1e-6 && $0.box.yMin >= 0 })
+}
+
+/// Close-ups side by side in one input (`detect(_:closeUps:side:)`): a close-up alone is the
+/// region search of the same square; in a mosaic each cell finds its own face, mapped back to
+/// the picture, and a cell past the picture's edges (zeros) finds nothing.
+@Suite struct CloseUpMosaicTests {
+    let detector: CenterFaceDetector
+    let image: RGBImage
+
+    init() throws {
+        detector = try CenterFaceDetector(modelPath: CenterFaceGoldens.weights, options: .init(scoreThreshold: 0.5))
+        image = try CenterFaceGoldens.input("multi_face").image
+    }
+
+    static func iou(_ a: NormalizedRect, _ b: NormalizedRect) -> Float {
+        let inter = a.intersectionArea(b)
+        return inter / (a.width * a.height + b.width * b.height - inter)
+    }
+
+    /// The close-up of a face as the redactor makes it: its centre, the face shown at 48 pixels.
+    func closeUp(_ box: NormalizedRect) -> CenterFaceDetector.CloseUp {
+        let (w, h) = (Float(image.width), Float(image.height))
+        let side = max(box.width * w, box.height * h)
+        return .init(centerX: (box.xMin + box.width / 2) * w, centerY: (box.yMin + box.height / 2) * h, scale: 48 / side)
+    }
+
+    @Test func aCloseUpAloneIsTheRegionSearchOfItsSquare() throws {
+        let faces = try detector.detect(image)
+        try #require(!faces.isEmpty)
+        let (w, h) = (Float(image.width), Float(image.height))
+        // A face whose square (96 input pixels at the close-up's scale: twice, one and a half or
+        // one and a quarter times the face's side) lies inside the picture.
+        let candidates = faces.flatMap { face in
+            [2, 1.5, 1.25].map { (f: Float) -> CenterFaceDetector.CloseUp in
+                let c = closeUp(face.box)
+                return .init(centerX: c.centerX, centerY: c.centerY, scale: c.scale * 2 / f)
+            }
+        }
+        let c = try #require(candidates.first { c in
+            let half = 48 / c.scale
+            return c.centerX - half >= 0 && c.centerY - half >= 0 && c.centerX + half <= w && c.centerY + half <= h
+        })
+        let half = 48 / c.scale
+        let square = NormalizedRect(xMin: (c.centerX - half) / w, yMin: (c.centerY - half) / h, width: 2 * half / w, height: 2 * half / h)
+        let alone = try detector.detect(image, closeUps: [c], side: 96)[0]
+        let region = try detector.detect(image, region: square, scale: c.scale)
+        try #require(alone.count == region.count && !alone.isEmpty)
+        for (a, b) in zip(alone, region) {
+            // The same samples but for float rounding of the square's corner (normalized and back).
+            #expect(abs(a.score - b.score) <= 1e-3)
+            for (p, q) in zip([a.box.xMin, a.box.yMin, a.box.width, a.box.height], [b.box.xMin, b.box.yMin, b.box.width, b.box.height]) {
+                #expect(abs(p - q) <= 1e-3)
+            }
+        }
+    }
+
+    @Test func eachCellOfAMosaicFindsItsOwnFace() throws {
+        let faces = try detector.detect(image)
+        try #require(faces.count >= 2)
+        // The faces' close-ups, with one far outside the picture (all zeros) second.
+        var closeUps = faces.map { closeUp($0.box) }
+        closeUps.insert(.init(centerX: -1000, centerY: -1000, scale: 1), at: 1)
+        let found = try detector.detect(image, closeUps: closeUps, side: 96)
+        #expect(found.count == closeUps.count)
+        #expect(found[1].isEmpty)
+        for (face, cell) in zip(faces, found.enumerated().filter { $0.offset != 1 }.map(\.element)) {
+            let best = cell.map { Self.iou($0.box, face.box) }.max() ?? 0
+            #expect(best > 0.7, "a face at \(face.box): best IoU \(best) in its cell")
+            for d in cell {
+                #expect(d.box.xMin >= 0 && d.box.yMin >= 0 && d.box.xMin + d.box.width <= 1 + 1e-6 && d.box.yMin + d.box.height <= 1 + 1e-6)
+            }
+        }
+        // More close-ups than one inference takes: the same cells, in the same order.
+        let many = try detector.detect(image, closeUps: Array(repeating: closeUps[0], count: CenterFaceDetector.closeUpsPerInference + 1), side: 96)
+        #expect(many.count == CenterFaceDetector.closeUpsPerInference + 1)
+        #expect(many.allSatisfy { !$0.isEmpty })
+        // A close-up that is not finite is an error, not a trap.
+        #expect(throws: VisionTaskError.self) { try detector.detect(image, closeUps: [.init(centerX: .nan, centerY: 0, scale: 1)], side: 96) }
+        #expect(throws: VisionTaskError.self) { try detector.detect(image, closeUps: [closeUps[0]], side: 100) }
+    }
 }

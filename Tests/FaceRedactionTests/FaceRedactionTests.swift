@@ -1,5 +1,6 @@
 import BlazeFace
 import BlazeImageIO
+import CenterFaceNet
 @testable import FaceRedaction
 import Foundation
 import Testing
@@ -321,24 +322,63 @@ import Testing
     }
 
     /// In video a frame searches a share of the tiles, except the first and any frame asked to
-    /// search them all (a recording's last).
+    /// search them all (a recording's last). With the wide search (the default), CenterFace's
+    /// regions are shared out the same way and take the automatic tiles' place.
     @Test func everyTileIsSearchedOnTheFirstFrameAndWhenAsked() throws {
+        func searched(_ redactor: FaceRedactor, _ frame: RGBImage) throws -> [Int] {
+            var searched: [Int] = []
+            for (i, all) in [false, false, true].enumerated() {
+                let before = redactor.statistics.regionsSearched
+                #expect(try redactor.masks(inVideoFrame: frame, timestampInMilliseconds: 33 * i, everyTile: all).isEmpty)
+                searched.append(redactor.statistics.regionsSearched - before)
+            }
+            return searched
+        }
+        // BlazeFace alone: the whole frame and the tiles (no faces: no tracked regions).
         let frame = try RGBImage(width: 400, height: 400, fill: (90, 90, 90))
         let regions = try #require(TilingOptions.automatic(width: 400, height: 400, model: .shortRange)).regions(width: 400, height: 400)
-        let redactor = try FaceRedactor(scanInterval: 8)
-        var searched: [Int] = []
-        for (i, all) in [false, false, true].enumerated() {
-            let before = redactor.statistics.regionsSearched
-            #expect(try redactor.masks(inVideoFrame: frame, timestampInMilliseconds: 33 * i, everyTile: all).isEmpty)
-            searched.append(redactor.statistics.regionsSearched - before)
+        #expect(regions.count > 8)
+        #expect(try searched(FaceRedactor(scanInterval: 8, wideSearch: nil), frame)
+                    == [1 + regions.count, 1 + FaceRedactor.share(of: regions, part: 1, parts: 8).count, 1 + regions.count])
+        // With CenterFace: the whole frame and CenterFace's regions (a 1700x1700 picture: four
+        // tiles, then the whole at a quarter), no BlazeFace tiles; tiles given by size stay.
+        let large = try RGBImage(width: 1700, height: 1700, fill: (90, 90, 90))
+        let wide = WideSearch().regions(width: 1700, height: 1700)
+        #expect(wide.count == 5)
+        #expect(try searched(FaceRedactor(scanInterval: 8), large)
+                    == [1 + wide.count, 1 + FaceRedactor.share(of: wide, part: 1, parts: 8).count, 1 + wide.count])
+        let sized = TilingOptions(tileSizes: [512]).regions(width: 1700, height: 1700)
+        #expect(try searched(FaceRedactor(scanInterval: 8, tiling: .tileSizes([512])), large)
+                    == [1 + sized.count + wide.count,
+                        1 + FaceRedactor.share(of: sized, part: 1, parts: 8).count + FaceRedactor.share(of: wide, part: 1, parts: 8).count,
+                        1 + sized.count + wide.count])
+    }
+
+    /// A tracked face's close-up: a cell of `closeUpSide` (96) showing the face at 48 pixels about
+    /// its centre (at most four times, at least a quarter); a face still over half a cell at a
+    /// quarter is searched alone, in a square of twice its side cut to the picture; a box far
+    /// outside the picture or not finite, not at all.
+    @Test func closeUpsShowTheFaceAtTheirSide() throws {
+        let search = WideSearch()
+        #expect(search.closeUpSide == 96)
+        func box(_ x: Float, _ y: Float, _ side: Float) -> NormalizedRect {
+            NormalizedRect(xMin: (x - side / 2) / 1280, yMin: (y - side / 2) / 720, width: side / 1280, height: side / 720)
         }
-        // The whole frame, and the tiles (no faces: no tracked regions), and CenterFace's regions
-        // (one: the picture at twice its size), shared out the same way.
-        let wide = WideSearch().regions(width: 400, height: 400)
-        #expect(regions.count > 8 && wide.count == 1)
-        #expect(searched == [1 + regions.count + wide.count,
-                             1 + FaceRedactor.share(of: regions, part: 1, parts: 8).count + FaceRedactor.share(of: wide, part: 1, parts: 8).count,
-                             1 + regions.count + wide.count])
+        func cell(_ c: WideSearch.CloseUp?) -> CenterFaceDetector.CloseUp? { if case .cell(let c) = c { c } else { nil } }
+        func near(_ a: CenterFaceDetector.CloseUp?, _ x: Float, _ y: Float, _ scale: Float) -> Bool {
+            guard let a else { return false }
+            return abs(a.centerX - x) < 0.01 && abs(a.centerY - y) < 0.01 && abs(a.scale - scale) < 1e-5
+        }
+        #expect(near(cell(search.closeUp(around: box(100, 200, 24), width: 1280, height: 720)), 100, 200, 2))
+        #expect(near(cell(search.closeUp(around: box(5, 5, 8), width: 1280, height: 720)), 5, 5, 4))
+        #expect(near(cell(search.closeUp(around: box(640, 360, 160), width: 1280, height: 720)), 640, 360, 0.3))
+        let large = try #require(search.closeUp(around: box(1100, 360, 400), width: 1280, height: 720))
+        guard case .region(let region) = large else { Issue.record("a 400-pixel face in a cell: \(large)"); return }
+        #expect(region.scale == 0.25)
+        #expect(abs(region.region.xMin * 1280 - 700) < 0.01 && abs(region.region.xMin + region.region.width - 1) < 1e-6)
+        #expect(abs(region.region.yMin) < 1e-6 && abs(region.region.height - 1) < 1e-6)
+        #expect(search.closeUp(around: box(-500, 360, 40), width: 1280, height: 720) == nil)
+        #expect(search.closeUp(around: NormalizedRect(xMin: .nan, yMin: 0, width: 0.1, height: 0.1), width: 1280, height: 720) == nil)
     }
 
     /// A small photo (multi_face.png halved to 320x240: faces 30 to 85 pixels) is searched in
