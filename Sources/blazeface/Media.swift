@@ -47,7 +47,11 @@ enum VideoMedia {
     static func checkOutput(_ path: String) throws {
         let ext = (path as NSString).pathExtension.lowercased()
         guard path == "-" || ext == "y4m" || containerExtensions.contains(ext) else {
-            throw ValidationError("\(path): unknown output type .\(ext); use .y4m (or -), or " + containerExtensions.map { "." + $0 }.joined(separator: ", "))
+            let types = ".y4m (or -), or " + containerExtensions.map { "." + $0 }.joined(separator: ", ")
+            if ext.isEmpty {
+                throw ValidationError("\(path): the output's name says no video type; end it with \(types), or give a folder (one that exists, or a name ending in /)")
+            }
+            throw ValidationError("\(path): unknown output type .\(ext); use \(types)")
         }
     }
 
@@ -94,6 +98,37 @@ enum VideoMedia {
 }
 
 /// Refuses an output that is an input (the same file, by any name) before anything is written.
+/// Where one input file's output goes: `output` itself, or, when `output` is a folder that exists
+/// or a name ending in "/", the input's name inside it (a photo in a format this tool does not
+/// write, or a video in a container it does not, with the extension `redact` gives a folder
+/// run's: .jpg, .mp4).
+func singleTarget(input: String, output: String, kind: MediaKind) -> String {
+    guard output != "-" else { return output }
+    var isFolder: ObjCBool = false
+    let folder = output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue)
+    guard folder, input != "-" else { return output }
+    let name = (input as NSString).lastPathComponent
+    let inside = (output as NSString).appendingPathComponent(name)
+    switch kind {
+    case .photo: return Redact.photoTarget(inside)
+    case .y4m: return (inside as NSString).pathExtension.lowercased() == "y4m" ? inside : (inside as NSString).deletingPathExtension + ".y4m"
+    default:
+        let ext = (name as NSString).pathExtension.lowercased()
+        return VideoMedia.containerExtensions.contains(ext) ? inside : (inside as NSString).deletingPathExtension + ".mp4"
+    }
+}
+
+/// Creates the folders above a single output that do not exist yet (as a folder run creates its
+/// output folder); a plain error when one cannot be made.
+func createParentFolders(of output: String) throws {
+    guard output != "-" else { return }
+    let parent = (output as NSString).deletingLastPathComponent
+    guard !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) else { return }
+    do { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) } catch {
+        throw ToolError("\(output): cannot create its folder \(parent): \((error as NSError).localizedDescription)")
+    }
+}
+
 func refuseOverwriting(input: String, with output: String) throws {
     guard input != "-", output != "-" else { return }
     var a = stat(), b = stat()

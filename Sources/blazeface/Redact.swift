@@ -54,7 +54,7 @@ struct Redact: ParsableCommand {
     @Option(help: "Video: frames a lost face stays masked (0...100).")
     var linger: Int = 5
 
-    @Option(help: "Video: search every tile (new small faces) once every K frames, a share of them on each frame; the whole frame and the tracked faces are searched on every frame (1...100: unlike detect's and track's --every, no frame is skipped).")
+    @Option(help: "Video: search every tile (new small faces) once every K frames, a share of them on each frame; the whole frame and the tracked faces are searched on every frame (1...100: unlike detect's and track's --every, no frame is skipped). With CenterFace on, video has tiles only when given by size (--tiles SIDES).")
     var every: Int = 16
 
     @Option(help: "Threads: auto (default: the cores this process may use, at most 4) or 1...64. Regions (tiles, tracked faces) are searched that many at a time, each on its own copy of the network.")
@@ -82,7 +82,7 @@ struct Redact: ParsableCommand {
     @Option(help: "Video: frames held back (0...300; default 60, as long as a face presumed hidden is held, or --every + --linger if longer) so that a face found late, or found again, is masked on the frames before too.")
     var lookBehind: Int?
 
-    @Option(help: "What is searched besides the whole frame: auto (tiles of the model's input side in pictures larger than it, and of 2 and 3 times it in pictures larger than 3 times it), off, or tile sides in pixels, comma-separated.")
+    @Option(help: "What is searched besides the whole frame: auto (tiles of the model's input side in pictures larger than it, and of 2 and 3 times it in pictures larger than 3 times it; in video with CenterFace, none: its regions find those faces), off, or tile sides in pixels, comma-separated.")
     var tiles = "auto"
 
     @Flag(help: "The same as --tiles off: the whole frame only (faster, misses small faces).")
@@ -199,15 +199,35 @@ struct Redact: ParsableCommand {
             guard try MediaKind.of(input) == .folder else { throw ValidationError("--input-list needs INPUT to be the folder its paths are relative to") }
             return try redactBatch(redactor, pool: pool)
         }
-        switch try MediaKind.of(input) {
-        case .folder: try redactBatch(redactor, pool: pool)
-        case .photo:
-            Self.removeStaleTemporaries(of: output)
-            let faces = try redactPhoto(redactor, input, output)
+        let kind = try MediaKind.of(input)
+        if kind == .folder {
+            // A name that says a file type, not there yet, is a file the user meant, not a folder.
+            let ext = (output as NSString).pathExtension.lowercased()
+            if !FileManager.default.fileExists(atPath: output), !output.hasSuffix("/"),
+               VideoMedia.containerExtensions.contains(ext) || ext == "y4m" || ImageFormat.forOutput(path: output) != nil {
+                throw ValidationError("\(output): INPUT is a folder, so OUTPUT must be a folder too, not a .\(ext) file")
+            }
+            return try redactBatch(redactor, pool: pool)
+        }
+        // One file: into OUTPUT, or into the folder OUTPUT names.
+        let target = singleTarget(input: input, output: output, kind: kind)
+        try refuseOverwriting(input: input, with: target)
+        if kind == .photo {
+            guard ImageFormat.forOutput(path: target) != nil else {
+                throw ValidationError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", ")
+                                      + ", or give a folder (one that exists, or a name ending in /)")
+            }
+        } else {
+            try VideoMedia.checkOutput(target)
+        }
+        try createParentFolders(of: target)
+        if kind == .photo {
+            Self.removeStaleTemporaries(of: target)
+            let faces = try redactPhoto(redactor, input, target)
             FileHandle.standardError.write(Data("redact: \(faces) face(s) masked\n".utf8))
-        case let kind:
-            if output != "-" { Self.removeStaleTemporaries(of: output) }
-            try redactVideo(redactor, input, output, kind: kind)
+        } else {
+            if target != "-" { Self.removeStaleTemporaries(of: target) }
+            try redactVideo(redactor, input, target, kind: kind)
         }
     }
 

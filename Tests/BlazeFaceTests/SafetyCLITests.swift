@@ -137,6 +137,31 @@ import Testing
         #expect(try ShardCLITests.files(dir + "/three") == outputs)
     }
 
+    /// One file into a folder: an existing folder, or a name ending in "/", gets the input's name
+    /// inside it; missing folders above a file output are made; a folder input with a file's name
+    /// as output, an output with no type, and a folder output that lands on the input itself are
+    /// refused (exit 64) before anything is written.
+    @Test func aSingleFileGoesIntoTheFolderItIsGiven() throws {
+        let dir = try ShardCLITests.folder("safety-into")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.copyPhoto(to: dir + "/x.png")
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+        for (output, written) in [("out", "out/x.png"), ("new/", "new/x.png"), ("a/b/c.jpg", "a/b/c.jpg")] {
+            let run = try Self.run(["redact", "x.png", output] + Self.flags, in: dir)
+            #expect(run.status == 0, "\(output): \(run.stderr)")
+            #expect(FileManager.default.fileExists(atPath: dir + "/" + written), "\(output): no \(written)")
+        }
+        let original = try Data(contentsOf: URL(fileURLWithPath: dir + "/x.png"))
+        let onItself = try Self.run(["redact", "x.png", "."] + Self.flags, in: dir)
+        #expect(onItself.status == 64 && onItself.stderr.contains("never overwritten"), "\(onItself.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/x.png")) == original)
+        let untyped = try Self.run(["redact", "x.png", "noext"] + Self.flags, in: dir)
+        #expect(untyped.status == 64 && untyped.stderr.contains("give a folder"), "\(untyped.stderr)")
+        let folderToFile = try Self.run(["redact", "out", "y.mp4"] + Self.flags, in: dir)
+        #expect(folderToFile.status == 64 && folderToFile.stderr.contains("must be a folder"), "\(folderToFile.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/y.mp4") && !FileManager.default.fileExists(atPath: dir + "/noext"))
+    }
+
     // MARK: - 3. Video completeness
 
     /// A 40-frame clip in `ext`'s container (VP9 + Opus for WebM, H.264 + AAC otherwise; MP4
