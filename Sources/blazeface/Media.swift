@@ -97,7 +97,6 @@ enum VideoMedia {
     }
 }
 
-/// Refuses an output that is an input (the same file, by any name) before anything is written.
 /// Where one input file's output goes: `output` itself, or, when `output` is a folder that exists
 /// or a name ending in "/", the input's name inside it (a photo in a format this tool does not
 /// write, or a video in a container it does not, with the extension `redact` gives a folder
@@ -129,6 +128,7 @@ func createParentFolders(of output: String) throws {
     }
 }
 
+/// Refuses an output that is an input (the same file, by any name) before anything is written.
 func refuseOverwriting(input: String, with output: String) throws {
     guard input != "-", output != "-" else { return }
     var a = stat(), b = stat()
