@@ -25,7 +25,7 @@ struct Detect: ParsableCommand {
     @Option(help: "Report at most this many faces per image (at least 1; default: no limit).")
     var maxFaces: Int?
 
-    @Option(help: "Write a copy of the image with boxes, scores and keypoints drawn (one image only).")
+    @Option(help: "Write a copy of the image with boxes, scores and keypoints drawn (one image only; JPEG or PPM when its name says so, PNG otherwise).")
     var annotate: String?
 
     @Option(help: "The model: short (ML Kit's fast) or full (accurate, for small and distant faces).")
@@ -165,7 +165,10 @@ struct Detect: ParsableCommand {
         if let annotate, let (image, result) = annotated {
             var canvas = image
             Annotation.draw(result, on: &canvas)
-            do { try PNG.write(canvas, to: annotate) } catch { throw ToolError(error.description) }
+            // In the format its name says (JPEG, PPM), PNG otherwise.
+            do { try ImageFile.write(canvas, to: annotate, format: ImageFormat.forOutput(path: annotate) ?? .png) } catch {
+                throw ToolError(error.description)
+            }
         }
         try BatchExit.finish(refused: failures)
     }

@@ -111,4 +111,20 @@ import Testing
         let noFolder = try CLITests.run(["detect", tiny, "--annotate", "/nonexistent-\(UUID().uuidString)/a.png"])
         #expect(noFolder.status == 1 && noFolder.stderr.contains("no such folder") && !noFolder.stderr.contains("temporary"), "\(noFolder.stderr)")
     }
+
+    /// `detect --annotate` writes the format its name says: JPEG bytes in a .jpg, PPM in a .ppm,
+    /// PNG in a .png (and in a name that says none).
+    @Test func annotationsAreInTheFormatTheirNameSays() throws {
+        let tiny = Goldens.root.appendingPathComponent("images/astronaut_tiny48.png").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("annotate-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (name, magic) in [("a.jpg", [0xFF, 0xD8, 0xFF]), ("a.JPEG", [0xFF, 0xD8, 0xFF]), ("a.ppm", Array("P6".utf8)),
+                              ("a.png", [0x89, 0x50, 0x4E, 0x47]), ("a.out", [0x89, 0x50, 0x4E, 0x47])] as [(String, [UInt8])] {
+            let run = try CLITests.run(["detect", tiny, "--annotate", folder + "/" + name])
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+            #expect(Array(bytes.prefix(magic.count)) == magic, "\(name): starts \(bytes.prefix(4))")
+        }
+    }
 }
