@@ -140,7 +140,7 @@ struct Analyze: ParsableCommand {
                 if let annotate {
                     var canvas = image
                     AnalysisAnnotation.draw(result.faces.map(\.analysis), on: &canvas)
-                    do { try PNG.write(canvas, to: annotate) } catch { throw ToolError(error.description) }
+                    try writeAnnotation(canvas, to: annotate)
                 }
             } catch let error as ImageError {
                 let message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description

@@ -165,10 +165,7 @@ struct Detect: ParsableCommand {
         if let annotate, let (image, result) = annotated {
             var canvas = image
             Annotation.draw(result, on: &canvas)
-            // In the format its name says (JPEG, PPM), PNG otherwise.
-            do { try ImageFile.write(canvas, to: annotate, format: ImageFormat.forOutput(path: annotate) ?? .png) } catch {
-                throw ToolError(error.description)
-            }
+            try writeAnnotation(canvas, to: annotate)
         }
         try BatchExit.finish(refused: failures)
     }

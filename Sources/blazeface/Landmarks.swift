@@ -82,7 +82,7 @@ struct Landmarks: ParsableCommand {
                 if let annotate {
                     var canvas = image
                     Self.draw(result, on: &canvas)
-                    do { try PNG.write(canvas, to: annotate) } catch { throw ToolError(error.description) }
+                    try writeAnnotation(canvas, to: annotate)
                 }
             } catch let error as ImageError {
                 printError(item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description)

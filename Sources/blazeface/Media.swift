@@ -1,3 +1,4 @@
+import BlazeImage
 import BlazeImageIO
 import BlazeVideoIO
 import ArgumentParser
@@ -137,4 +138,9 @@ func refuseOverwriting(input: String, with output: String) throws {
     }
     let (i, o) = ((input as NSString).standardizingPath, (output as NSString).standardizingPath)
     if i == o { throw ValidationError("\(output) is the input: choose another output (the input is never overwritten)") }
+}
+
+/// Writes an annotated copy (`--annotate`) in the format its name says (JPEG, PPM), PNG otherwise.
+func writeAnnotation(_ image: RGBImage, to path: String) throws {
+    do { try ImageFile.write(image, to: path, format: ImageFormat.forOutput(path: path) ?? .png) } catch { throw ToolError(error.description) }
 }
