@@ -297,6 +297,9 @@ struct Redact: ParsableCommand {
             summary = try recording.run(from: InterruptibleSource(frames), to: sink, progress: { progress?.update(done: $0) })
         } catch {
             try Interruption.check()   // stopped by a signal: the sink removed its temporary file
+            // A reader's or writer's error names the file and the frame itself: said once.
+            let cause = "\(error.error)"
+            if source != "-", cause.contains(source) { throw ToolError(cause) }
             throw ToolError("\(source == "-" ? "<stdin>" : source): \(error.description)")
         }
         progress?.clear()

@@ -207,6 +207,8 @@ import Testing
             let target = dir + "/single-" + name
             let run = try Self.run(["redact", dir + "/in/" + name, target] + Self.flags)
             #expect(run.status == 1, "\(name): \(run.status) \(run.stderr)")
+            // The input and the frame named once, not once by the reader and again by the command.
+            #expect(run.stderr.components(separatedBy: dir + "/in/" + name).count == 2, "\(name): \(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: target), "\(name): nothing at the output")
             #expect(Self.temporaries(dir).isEmpty, "\(name): \(Self.temporaries(dir))")
         }
