@@ -221,14 +221,25 @@ struct Redact: ParsableCommand {
             try VideoMedia.checkOutput(target)
         }
         try createParentFolders(of: target)
+        let json = batch.progress == .json
         if kind == .photo {
             Self.removeStaleTemporaries(of: target)
             let faces = try redactPhoto(redactor, input, target)
-            FileHandle.standardError.write(Data("redact: \(faces) face(s) masked\n".utf8))
+            if json {
+                Self.jsonLine(["\"input\":\(DetectionJSON.string(input))", "\"output\":\(DetectionJSON.string(target))",
+                               "\"status\":\"done\"", "\"faces\":\(faces)"])
+            } else {
+                FileHandle.standardError.write(Data("redact: \(faces) face(s) masked\n".utf8))
+            }
         } else {
             if target != "-" { Self.removeStaleTemporaries(of: target) }
-            try redactVideo(redactor, input, target, kind: kind)
+            try redactVideo(redactor, input, target, kind: kind, jsonLines: json)
         }
+    }
+
+    /// One JSON object of `fields` on a line of stderr (`--progress json` on a single input).
+    static func jsonLine(_ fields: [String]) {
+        FileHandle.standardError.write(Data(("{" + fields.joined(separator: ",") + "}\n").utf8))
     }
 
     // MARK: - Photos
@@ -274,7 +285,7 @@ struct Redact: ParsableCommand {
     /// --accept-truncated). Returns the frames written, the face masks drawn, and with
     /// --accept-truncated what the input was missing.
     @discardableResult
-    func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind)
+    func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind, jsonLines: Bool = false)
         throws -> (frames: Int, faces: Int, truncation: String?) {
         let frames: any VideoFrameSource, sink: any VideoFrameSink
         try VideoMedia.checkOutput(target)
@@ -293,8 +304,17 @@ struct Redact: ParsableCommand {
         let progress = ProgressBar.wanted(count: total, disabled: noProgress || batch.progress == .json) ? ProgressBar(total: total, unit: "frames") : nil
         defer { progress?.clear() }
         let summary: RecordingRedactor.Summary
+        // `--progress json` on one video: a line of frames done at most once a second, then the summary's.
+        let name = source == "-" ? "<stdin>" : source
+        var lastLine = DispatchTime.now().uptimeNanoseconds
+        let frameLine = { (done: Int) in
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard jsonLines, now - lastLine >= 1_000_000_000 else { return }
+            lastLine = now
+            Self.jsonLine(["\"input\":\(DetectionJSON.string(name))", "\"frames\":\(done)"] + (total.map { ["\"of\":\($0)"] } ?? []))
+        }
         do {
-            summary = try recording.run(from: InterruptibleSource(frames), to: sink, progress: { progress?.update(done: $0) })
+            summary = try recording.run(from: InterruptibleSource(frames), to: sink, progress: { progress?.update(done: $0); frameLine($0) })
         } catch {
             try Interruption.check()   // stopped by a signal: the sink removed its temporary file
             // A reader's or writer's error names the file and the frame itself: said once.
@@ -305,10 +325,17 @@ struct Redact: ParsableCommand {
         progress?.clear()
         for warning in (sink as? VideoFileWriter)?.warnings ?? [] { printError(warning) }
         let s = redactor.statistics
-        // --progress json: stderr holds the JSON lines alone (the frames and masks are in the input's line).
-        if batch.progress != .json { FileHandle.standardError.write(Data(("redact: \(summary.frames) frame(s), \(s.facesMasked) face mask(s), "
+        // --progress json: stderr holds the JSON lines alone (in a folder run the frames and masks
+        // are in the input's line).
+        if jsonLines {
+            Self.jsonLine(["\"input\":\(DetectionJSON.string(name))", "\"output\":\(DetectionJSON.string(target == "-" ? "<stdout>" : target))",
+                           "\"status\":\"done\"", "\"frames\":\(summary.frames)", "\"faces\":\(s.facesMasked)",
+                           "\"lingering\":\(s.lingeringMasks)", "\"before_found\":\(summary.backfilledMasks)", "\"regions\":\(s.regionsSearched)"])
+        } else if batch.progress != .json {
+            FileHandle.standardError.write(Data(("redact: \(name): \(summary.frames) frame(s), \(s.facesMasked) face mask(s), "
             + "\(s.lingeringMasks) bridged by lingering, \(summary.backfilledMasks) drawn before a face was found, "
-            + "\(s.regionsSearched) region(s) searched\n").utf8)) }
+            + "\(s.regionsSearched) region(s) searched\n").utf8))
+        }
         let truncation = (frames as? VideoFileReader)?.truncation
         if let truncation { printError("\(source): kept with --accept-truncated: \(truncation)") }
         return (summary.frames, s.facesMasked, truncation)

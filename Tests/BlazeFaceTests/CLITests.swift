@@ -136,6 +136,31 @@ import Testing
         #expect(try Self.run(["redact", input, output + ".ppm", "--keep-metadata"]).status != 0)
     }
 
+    /// One input's summary names it; with `--progress json` (a log, no terminal) stderr holds
+    /// JSON lines alone, the last the summary: a video's frames and masks, a photo's faces.
+    @Test func aSingleInputSaysWhatWasDoneInTextOrJSON() throws {
+        let photo = try PNG.read(contentsOf: Goldens.root.appendingPathComponent("images/astronaut_tiny48.png").path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("summary-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.y4m").path
+        let writer = try Y4MWriter(path: input, width: photo.width, height: photo.height)
+        for _ in 0..<3 { try writer.write(photo) }
+        try writer.flush()
+        let text = try Self.run(["redact", input, folder.appendingPathComponent("a.y4m").path, "--no-progress"])
+        #expect(text.status == 0 && text.stderr.contains("redact: \(input): 3 frame(s)"), "\(text.stderr)")
+        for (source, output, key) in [(input, "b.y4m", "frames"), (Goldens.root.appendingPathComponent("images/astronaut_tiny48.png").path, "b.png", "faces")] {
+            let run = try Self.run(["redact", source, folder.appendingPathComponent(output).path, "--progress", "json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let lines = run.stderr.split(separator: "\n").map(String.init)
+            let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(!lines.isEmpty && objects.count == lines.count, "\(run.stderr)")
+            let last = try #require(objects.last)
+            #expect(last["status"] as? String == "done" && last["input"] as? String == source && last[key] != nil, "\(last)")
+            if key == "frames" { #expect(last["frames"] as? Int == 3) }
+        }
+    }
+
     /// A 4:2:0 Y4M video is masked in its own planes: every frame comes out, the faces' centres
     /// are black (luma 16) in each, and the bytes far from the faces are the input's, unconverted.
     @Test func redactMasksY4MFramesInTheirPlanes() throws {
