@@ -196,7 +196,7 @@ public final class CenterFaceDetector {
                 cell.withUnsafeBufferPointer { from in
                     for y in 0..<side {
                         let to = ((row * side + y) * width + column * side) * 3
-                        UnsafeMutableBufferPointer(rebasing: input[to..<(to + side * 3)])
+                        _ = UnsafeMutableBufferPointer(rebasing: input[to..<(to + side * 3)])
                             .update(fromContentsOf: from[(y * side * 3)..<((y + 1) * side * 3)])
                     }
                 }
