@@ -443,7 +443,9 @@ public final class FaceRedactor {
         var out = [[RawDetection]](repeating: [], count: closeUps.count)
         for (i, c) in closeUps.enumerated() {
             switch c {
-            case .cell(let cell): (cells, cellIndex) = (cells + [cell], cellIndex + [i])
+            case .cell(let cell):
+                cells.append(cell)
+                cellIndex.append(i)
             case .region(let region): out[i] = try wideFaces(pixels, [region], detector: near)
             }
         }
