@@ -37,12 +37,29 @@ public enum HEIF {
         do { return try readPhoto(data: bytes, limits: limits) } catch { throw .file(path: path, error) }
     }
 
+    /// The most tiles a grid (or any derived image) may be built from: a 100-megapixel photo in
+    /// 256-pixel tiles has 1,526 (phones use 512-pixel tiles: a 48-megapixel photo has 192).
+    /// Each tile costs a decoder start: 20,000 tiny tiles took 87 s.
+    static let maxTiles = 2048
+    /// The most pixels one byte of a file may claim before decoding: x265's flattest picture
+    /// (one grey, quality 10) takes a byte per 3,600 pixels; this allows 18 times that. A
+    /// few hundred bytes claiming a 100-megapixel grid are refused before the canvas is allocated.
+    static let maxPixelsPerByte = 65536
+
     /// The largest EXIF block or ICC profile read (both are a few kilobytes in practice).
     static let maxMetadataSize = 16 << 20
 
     private static func readPhoto(data: [UInt8], limits: ImageLimits, metadata: Bool) throws(ImageError) -> Photo {
         guard isHEIF(data) else {
             throw .corruptData(.heif, "the data does not start with an ftyp box with a HEIF brand (heic, mif1...)")
+        }
+        for image in HEIFDerivations(data).images {
+            guard image.from.count <= maxTiles else {
+                throw .unsupported(.heif, "item \(image.item) is built from \(image.from.count) tiles, over the \(maxTiles) this reader decodes")
+            }
+            guard Set(image.from).count == image.from.count else {
+                throw .corruptData(.heif, "item \(image.item) uses one tile more than once: not a photo a camera wrote")
+            }
         }
         _ = initialised
         guard let context = heif_context_alloc() else { throw .corruptData(.heif, "libheif could not allocate a context") }
@@ -57,7 +74,7 @@ public enum HEIF {
                 try check(heif_context_get_primary_image_handle(context, &handle))
                 guard let handle else { throw .corruptData(.heif, "no primary image") }
                 defer { heif_image_handle_release(handle) }
-                let image = try decodeHandle(handle, limits: limits)
+                let image = try decodeHandle(handle, limits: limits, dataSize: data.count)
                 guard metadata else { return .success(Photo(image: image, format: .heif)) }
                 return .success(Photo(image: image, format: .heif, exif: exif(handle)?.upright(), iccProfile: iccProfile(handle)))
             } catch {
@@ -68,11 +85,15 @@ public enum HEIF {
     }
 
     /// The handle's image, decoded with its transformations to interleaved 8-bit RGB.
-    private static func decodeHandle(_ handle: OpaquePointer, limits: ImageLimits) throws(ImageError) -> RGBImage {
+    private static func decodeHandle(_ handle: OpaquePointer, limits: ImageLimits, dataSize: Int) throws(ImageError) -> RGBImage {
         let (width, height) = (Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
         guard width > 0, height > 0 else { throw .invalidSize(width: width, height: height) }
         guard width <= limits.maxWidth, height <= limits.maxHeight, width * height <= limits.maxPixels else {
             throw .tooLarge(width: width, height: height, limits: limits)
+        }
+        guard width * height <= maxPixelsPerByte * dataSize else {
+            throw .truncatedData(.heif, "its header claims \(width)x\(height) pixels, more than its \(dataSize) bytes can hold "
+                                 + "(at most \(maxPixelsPerByte * dataSize)): truncated, or not a real picture")
         }
         let options = heif_decoding_options_alloc()
         defer { heif_decoding_options_free(options) }

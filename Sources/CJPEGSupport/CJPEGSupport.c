@@ -127,6 +127,19 @@ static BJPGStatus check_header(Session *s, struct jpeg_decompress_struct *cinfo,
         fail(s, BJPG_TOO_LARGE, "%ux%u", cinfo->image_width, cinfo->image_height);
         return s->status;
     }
+    // The pixels claimed must fit the data present, checked before anything is allocated: a
+    // few hundred bytes claiming 100 megapixels would otherwise cost 300 MB and decode to
+    // grey. Every 8x8 block of the largest component carries at least one Huffman-coded bit
+    // (its DC difference), so N bytes hold at most 512 N pixels; twice that is allowed.
+    // Arithmetic coding codes a flat run in a fraction of a bit: 64 times more room.
+    uint64_t per_byte = cinfo->arith_code ? 65536 : 1024;
+    uint64_t pixels = (uint64_t)cinfo->image_width * cinfo->image_height;
+    if (pixels > per_byte * (uint64_t)s->size) {
+        fail(s, BJPG_TRUNCATED, "its header claims %ux%u pixels, more than its %zu bytes can hold "
+             "(at most %llu): truncated, or not a real picture", cinfo->image_width, cinfo->image_height,
+             s->size, (unsigned long long)(per_byte * (uint64_t)s->size));
+        return s->status;
+    }
     switch (cinfo->jpeg_color_space) {
     case JCS_GRAYSCALE: case JCS_YCbCr: case JCS_RGB: break;
     default:

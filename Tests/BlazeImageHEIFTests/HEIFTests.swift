@@ -143,6 +143,43 @@ enum HEIFSupport {
         #expect(rotated == upright.applying(.rotated90CounterClockwise))
     }
 
+    /// A grid of thousands of tiles, or of one tile used again and again, and a header claiming
+    /// more pixels than the file can hold, are refused before libheif allocates the canvas
+    /// (issue 40: a 1,175-byte grid claiming 16000x6000 took 886 MB, 19,968 tiles 87 s).
+    @Test func claimsAreCheckedBeforeDecoding() throws {
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let n = body.count + 8
+            return [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + Array(type.utf8) + body
+        }
+        func grid(_ tiles: [UInt16]) -> [UInt8] {
+            let count = UInt16(tiles.count)
+            let dimg = box("dimg", [0, 1, UInt8(count >> 8), UInt8(count & 0xFF)] + tiles.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+            return box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
+                + box("meta", [0, 0, 0, 0] + box("iref", [0, 0, 0, 0] + dimg))
+        }
+        #expect(throws: ImageError.unsupported(.heif, "item 1 is built from 3000 tiles, over the 2048 this reader decodes")) {
+            try HEIF.decode(grid((0..<3000).map { UInt16($0 + 2) }))
+        }
+        #expect(throws: ImageError.corruptData(.heif, "item 1 uses one tile more than once: not a photo a camera wrote")) {
+            try HEIF.decode(grid([2, 3, 2, 3]))
+        }
+        // A flat photo (the most compressible) is read; the same file claiming 16000x6000 is not.
+        let folder = try HEIFSupport.folder()
+        let flatPNG = folder + "/flat.png"
+        try PNG.write(try RGBImage(width: 256, height: 256, pixels: [UInt8](repeating: 128, count: 256 * 256 * 3)), to: flatPNG)
+        var heic = try HEIFSupport.encode(flatPNG, quality: 10, in: folder)
+        #expect(try HEIF.decode(heic).width == 256)
+        let ispe = try #require((0..<(heic.count - 16)).first { heic[$0..<($0 + 4)].elementsEqual("ispe".utf8) })
+        heic.replaceSubrange((ispe + 8)..<(ispe + 16), with: [0, 0, 0x3E, 0x80, 0, 0, 0x17, 0x70])
+        do {
+            _ = try HEIF.decode(heic)
+            Issue.record("no error")
+        } catch {
+            guard case .truncatedData(.heif, let detail) = error else { Issue.record("\(error)"); return }
+            #expect(detail.contains("16000x6000"))
+        }
+    }
+
     @Test func refusesBrokenDataClearly() throws {
         let folder = try HEIFSupport.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

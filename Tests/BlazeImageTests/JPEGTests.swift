@@ -95,6 +95,25 @@ enum JPEGFixtures {
         }
     }
 
+    /// A header claiming far more pixels than the data can hold (issue 40: 629 bytes claiming
+    /// 6200x16000 took 628 MB and decoded to grey) is refused before the pixels are allocated;
+    /// a real flat picture, the most compressible there is, is not.
+    @Test func pixelClaimsAreCheckedAgainstTheDataPresent() throws {
+        var bomb = try JPEGFixtures.bytes("astronaut_baseline.jpg")
+        let sof = try #require((0..<(bomb.count - 9)).first { bomb[$0] == 0xFF && bomb[$0 + 1] == 0xC0 })
+        bomb.replaceSubrange((sof + 5)..<(sof + 9), with: [0x3E, 0x80, 0x18, 0x38])   // 16000 rows of 6200
+        do {
+            _ = try JPEG.decode(bomb)
+            Issue.record("no error")
+        } catch {
+            guard case .truncatedData(.jpeg, let detail) = error else { Issue.record("\(error)"); return }
+            #expect(detail.contains("6200x16000"))
+        }
+        let flat = try RGBImage(width: 4000, height: 3000, pixels: [UInt8](repeating: 128, count: 4000 * 3000 * 3))
+        let encoded = try JPEG.encode(flat, quality: 50)
+        #expect(try JPEG.decode(encoded) == flat)
+    }
+
     @Test func corruptDataIsAnError() throws {
         var bytes = try JPEGFixtures.bytes("astronaut_baseline.jpg")
         // Overwrite the frame header's marker (SOF0) region and the Huffman tables with junk.
