@@ -48,6 +48,21 @@ public final class RecordingRedactor {
         (self.redactor, self.lookBehind) = (redactor, depth)
     }
 
+    /// Frames a run holds at once besides its look-behind: the frame being searched and the one
+    /// read ahead, the window's three beyond its depth (`LookBehind.delay`), and the writer's
+    /// (three queued, one being masked and written).
+    public static let framesInFlight = 9
+
+    /// The deepest look-behind (at most `requested`) whose run keeps its frames of `frameBytes`
+    /// within `bytes`, or nil when not even a run with none fits: what bounds a run's memory
+    /// whatever the look-behind asked for. A shorter look-behind only masks a face found late
+    /// on fewer frames before it; every frame still gets its own masks.
+    public static func lookBehind(fitting bytes: Int, frameBytes: Int, requested: Int) -> Int? {
+        guard frameBytes > 0 else { return requested }
+        let frames = bytes / frameBytes - framesInFlight
+        return frames < 0 ? nil : min(requested, frames)
+    }
+
     /// Reads every frame of `source`, masks its faces and writes it to `sink`, then finishes
     /// the sink. `progress` is called with the number of frames searched so far. On any error
     /// the sink is cancelled and a `Failure` naming the frame is thrown.

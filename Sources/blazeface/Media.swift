@@ -1,6 +1,7 @@
 import BlazeImage
 import BlazeImageIO
 import BlazeVideoIO
+import FaceRedaction
 import ArgumentParser
 import Foundation
 
@@ -36,11 +37,18 @@ enum VideoMedia {
     /// The output containers, by extension.
     static let containerExtensions = VideoFileWriter.supportedExtensions
 
+    /// The frame size of a source this tool opened: the reader's, or the Y4M header's.
+    static func frameSize(of source: any VideoFrameSource) -> (width: Int, height: Int)? {
+        if let video = source as? VideoFileReader { return (video.info.width, video.info.height) }
+        if let y4m = source as? Y4MFrameSource { return (y4m.header.width, y4m.header.height) }
+        return nil
+    }
+
     /// A source over `path` ("-": Y4M on stdin): Y4M read directly, anything else through FFmpeg.
-    static func open(_ path: String, kind: MediaKind, acceptsTruncation: Bool = false) throws -> any VideoFrameSource {
+    static func open(_ path: String, kind: MediaKind, acceptsTruncation: Bool = false, decoderThreads: Int = 0) throws -> any VideoFrameSource {
         switch kind {
         case .y4m: return try Y4MFrameSource(path: path)
-        default: return try VideoFileReader(path: path, options: VideoReadOptions(acceptsTruncation: acceptsTruncation))
+        default: return try VideoFileReader(path: path, options: VideoReadOptions(decoderThreads: decoderThreads, acceptsTruncation: acceptsTruncation))
         }
     }
 
@@ -143,4 +151,37 @@ func refuseOverwriting(input: String, with output: String) throws {
 /// Writes an annotated copy (`--annotate`) in the format its name says (JPEG, PPM), PNG otherwise.
 func writeAnnotation(_ image: RGBImage, to path: String) throws {
     do { try ImageFile.write(image, to: path, format: ImageFormat.forOutput(path: path) ?? .png) } catch { throw ToolError(error.description) }
+}
+
+/// The memory a video run takes, and how it is kept within `--max-memory` (issue 40;
+/// Docs/performance.md): about `fixedBytes` (the networks, their buffers, the libraries) plus
+/// whole frames: the recording's (`RecordingRedactor.framesInFlight` and its look-behind) and
+/// the codecs' (FFmpeg's decoder and the encoder hold about `codecFrames.automatic` frames with
+/// their automatic threads, `codecFrames.single` with one thread each; measured at 16384x4096).
+enum VideoMemory {
+    static let fixedBytes = 512 << 20
+    static let codecFrames = (automatic: 22, single: 12)
+
+    /// A run that fits: its look-behind, and whether the codecs run on one thread each.
+    struct Plan: Equatable {
+        var lookBehind: Int
+        var singleThreadedCodecs: Bool
+    }
+
+    /// The run that fits `budget` with frames of `frameBytes` and keeps the most of `requested`
+    /// look-behind: the codecs' own threads if that keeps all of it, else whichever keeps more.
+    /// Throws when not even a run with no look-behind and single-threaded codecs fits.
+    static func plan(budget: Int, width: Int, height: Int, frameBytes: Int, requested: Int) throws -> Plan {
+        let room = budget - fixedBytes
+        let automatic = RecordingRedactor.lookBehind(fitting: room - codecFrames.automatic * frameBytes, frameBytes: frameBytes, requested: requested)
+        if let automatic, automatic == requested { return Plan(lookBehind: automatic, singleThreadedCodecs: false) }
+        let single = RecordingRedactor.lookBehind(fitting: room - codecFrames.single * frameBytes, frameBytes: frameBytes, requested: requested)
+        if let single, single > (automatic ?? -1) { return Plan(lookBehind: single, singleThreadedCodecs: true) }
+        if let automatic { return Plan(lookBehind: automatic, singleThreadedCodecs: false) }
+        let frames = codecFrames.single + RecordingRedactor.framesInFlight
+        let needed = fixedBytes + frames * frameBytes
+        throw ToolError("\(width)x\(height) frames need about \(needed >> 20) MiB (\(frames) frames of \((frameBytes + (1 << 19)) >> 20) MiB, "
+                        + "and \(fixedBytes >> 20) MiB besides), more than --max-memory \(MemorySize(bytes: budget)) allows; "
+                        + "raise it to at least \(((needed >> 20) + 511) / 512 * 512)M")
+    }
 }

@@ -30,6 +30,25 @@ struct ThreadCount: ExpressibleByArgument, CustomStringConvertible {
     static var allValueStrings: [String] { ["auto", "1...64"] }
 }
 
+/// `--max-memory`: a size in MiB (`3072`), or with a unit, binary (`3G`, `1536M`, `3GiB`).
+struct MemorySize: ExpressibleByArgument, CustomStringConvertible {
+    let bytes: Int
+
+    init(bytes: Int) { self.bytes = bytes }
+
+    init?(argument: String) {
+        let text = argument.trimmingCharacters(in: .whitespaces).uppercased()
+        let units: [(String, Int)] = [("GIB", 30), ("GB", 30), ("G", 30), ("MIB", 20), ("MB", 20), ("M", 20)]
+        let (number, shift) = units.first { text.hasSuffix($0.0) }.map { (String(text.dropLast($0.0.count)), $0.1) } ?? (text, 20)
+        guard let value = Double(number.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 1.0 / 16, value < Double(1 << 20) else { return nil }
+        bytes = Int(value * Double(1 << shift))
+    }
+
+    var description: String {
+        bytes % (1 << 30) == 0 ? "\(bytes >> 30)G" : "\(bytes >> 20)M"
+    }
+}
+
 // Options whose values are the library's own enums (`--orientation upMirrored`, `--mode blur`):
 // ArgumentParser parses and lists their raw values.
 extension ImageOrientation: ExpressibleByArgument {}

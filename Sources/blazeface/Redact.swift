@@ -82,6 +82,9 @@ struct Redact: ParsableCommand {
     @Option(help: "Video: frames held back (0...300; default 60, as long as a face presumed hidden is held, or --every + --linger if longer) so that a face found late, or found again, is masked on the frames before too.")
     var lookBehind: Int?
 
+    @Option(help: "Video: the memory a video may take (default 3G; a size in MiB, or 1536M, 4G). Frames too large for the look-behind asked for get a shorter one (said on stderr); a video whose frames cannot fit at all is refused before any is read.")
+    var maxMemory = MemorySize(bytes: 3 << 30)
+
     @Option(help: "What is searched besides the whole frame: auto (tiles of the model's input side in pictures larger than it, and of 2 and 3 times it in pictures larger than 3 times it; in video with CenterFace, none: its regions find those faces), off, or tile sides in pixels, comma-separated.")
     var tiles = "auto"
 
@@ -287,11 +290,29 @@ struct Redact: ParsableCommand {
     @discardableResult
     func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind, jsonLines: Bool = false)
         throws -> (frames: Int, faces: Int, truncation: String?) {
-        let frames: any VideoFrameSource, sink: any VideoFrameSink
+        var frames: any VideoFrameSource, sink: any VideoFrameSink
         try VideoMedia.checkOutput(target)
         do { frames = try VideoMedia.open(source, kind: kind, acceptsTruncation: acceptTruncated) } catch { throw ToolError("\(error)") }
         var options = VideoWriteOptions()
         (options.codec, options.quality, options.preset, options.copyAudio) = (videoCodec, crf, preset, !noAudio)
+        // Within --max-memory: a shorter look-behind, codecs on one thread, or a refusal before any frame is read.
+        let requested = lookBehind ?? redactor.lookBehindDepth
+        var depth = requested
+        if let (w, h) = VideoMedia.frameSize(of: frames) {
+            let plan: VideoMemory.Plan
+            do { plan = try VideoMemory.plan(budget: maxMemory.bytes, width: w, height: h, frameBytes: w * h * 3 / 2, requested: requested) } catch {
+                throw ToolError("\(source == "-" ? "<stdin>" : source): \(error)")
+            }
+            if plan.singleThreadedCodecs, kind != .y4m {
+                do { frames = try VideoMedia.open(source, kind: kind, acceptsTruncation: acceptTruncated, decoderThreads: 1) } catch { throw ToolError("\(error)") }
+            }
+            if plan.singleThreadedCodecs { options.threads = 1 }
+            depth = plan.lookBehind
+            if depth < requested {
+                printError("\(source == "-" ? "<stdin>" : source): \(w)x\(h) frames: look-behind of \(depth) frames instead of \(requested), "
+                           + "to stay within --max-memory \(maxMemory)")
+            }
+        }
         options.metadata = keepMetadata ? .keep(location: keepLocation) : .strip
         do { sink = try VideoMedia.sink(target, for: frames, options: options) } catch {
             // The output cannot take what the input holds (a damaged or unusual stream): name the input too.
@@ -299,7 +320,7 @@ struct Redact: ParsableCommand {
             throw ToolError(message.contains(source) ? message : "\(source): \(message)")
         }
         let recording: RecordingRedactor
-        do { recording = try RecordingRedactor(redactor: redactor, lookBehind: lookBehind) } catch { throw ToolError(error.description) }
+        do { recording = try RecordingRedactor(redactor: redactor, lookBehind: depth) } catch { throw ToolError(error.description) }
         let total = frames.expectedFrameCount
         let progress = ProgressBar.wanted(count: total, disabled: noProgress || batch.progress == .json) ? ProgressBar(total: total, unit: "frames") : nil
         defer { progress?.clear() }

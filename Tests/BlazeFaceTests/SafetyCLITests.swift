@@ -244,6 +244,33 @@ import Testing
         #expect(kept.status == 65, "\(kept.stderr)")
     }
 
+    // MARK: - 8. Memory bounded and declared
+
+    /// `--max-memory` bounds a video run whatever the look-behind asks for: frames too large for
+    /// the budget get a shorter look-behind (said on stderr; every frame still written), and a
+    /// video whose frames cannot fit at all is refused before any is read, nothing left at the
+    /// output (issue 40: a 16384x4096 clip took 8.9 GB). The budget's figures: Docs/performance.md.
+    @Test func videoMemoryStaysWithinMaxMemory() throws {
+        try VideoCLITests.requireFFmpeg()
+        let dir = try ShardCLITests.folder("safety-memory")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = dir + "/clip.mp4"
+        try VideoCLITests.makeClip(clip, frames: 16)   // 320x180: 84 KiB a frame
+        let refused = try Self.run(["redact", clip, dir + "/refused.mp4", "--max-memory", "256M"] + Self.flags)
+        #expect(refused.status == 1 && refused.stderr.contains("more than --max-memory 256M"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/refused.mp4"))
+        #expect(Self.temporaries(dir).isEmpty, "\(Self.temporaries(dir))")
+        // 3 MiB past the fixed 512: about 36 such frames, so not the 60-frame look-behind.
+        let shortened = try Self.run(["redact", clip, dir + "/short.mp4", "--max-memory", "515M"] + Self.flags)
+        #expect(shortened.status == 0, "\(shortened.stderr)")
+        #expect(shortened.stderr.contains("320x180 frames: look-behind of") && shortened.stderr.contains("instead of 60"), "\(shortened.stderr)")
+        #expect(try VideoCLITests.frameTimes(dir + "/short.mp4").count == 16)
+        let plenty = try Self.run(["redact", clip, dir + "/plenty.mp4"] + Self.flags)
+        #expect(plenty.status == 0 && !plenty.stderr.contains("look-behind of"), "\(plenty.stderr)")
+        let bad = try Self.run(["redact", clip, dir + "/bad.mp4", "--max-memory", "lots"] + Self.flags)
+        #expect(bad.status == 64, "\(bad.stderr)")
+    }
+
     // MARK: - 7. Reproducible bytes
 
     /// Two identical runs write byte-identical MKV and WebM files (no random segment UIDs).

@@ -150,6 +150,17 @@ import Testing
         #expect(slow.lookBehindDepth == 70)
     }
 
+    /// A memory budget bounds the frames a recording holds: the look-behind shrinks to what
+    /// fits besides the frames in flight, never past what was asked; nil when not even those fit.
+    @Test func lookBehindFitsAMemoryBudget() {
+        let frame = 1_000_000, inFlight = RecordingRedactor.framesInFlight
+        #expect(RecordingRedactor.lookBehind(fitting: 100 * frame, frameBytes: frame, requested: 60) == 60)
+        #expect(RecordingRedactor.lookBehind(fitting: (inFlight + 20) * frame + frame / 2, frameBytes: frame, requested: 60) == 20)
+        #expect(RecordingRedactor.lookBehind(fitting: inFlight * frame, frameBytes: frame, requested: 60) == 0)
+        #expect(RecordingRedactor.lookBehind(fitting: inFlight * frame - 1, frameBytes: frame, requested: 60) == nil)
+        #expect(RecordingRedactor.lookBehind(fitting: -frame, frameBytes: frame, requested: 60) == nil)
+    }
+
     /// Recorded video's look-behind: frames come back `depth + 3` frames later, in order; masks
     /// spread over two frames either side; a face first seen at frame 6, moving right 0.01 a
     /// frame, is masked on the frames before it along its motion run backwards, no further back
