@@ -121,6 +121,24 @@ import Testing
         #expect(zip(fromStream, fromStream.dropFirst()).allSatisfy { $0 < $1 })
     }
 
+    /// An app that uses only the handler leaves the results' stream unread: it keeps the 64
+    /// newest results, not every one (issue 40: it grew by each result, without bound).
+    @Test func anUnreadStreamKeepsOnlyTheNewestResults() async throws {
+        let image = try Goldens.image("astronaut_tiny48")
+        let handled = Mutex(0)
+        let live = try detector(.liveStream) { _ in handled.withLock { $0 += 1 } }
+        let frames = 72
+        for i in 0..<frames {
+            try live.detectAsync(image: image, timestampInMilliseconds: i)
+            for _ in 0..<6000 where handled.withLock({ $0 }) <= i { try await Task.sleep(nanoseconds: 1_000_000) }
+        }
+        #expect(handled.withLock { $0 } == frames)
+        live.close()
+        var streamed: [Int] = []
+        for await result in live.liveStreamResults { streamed.append(result.timestampInMilliseconds) }
+        #expect(streamed == Array((frames - 64)..<frames))
+    }
+
     @Test func closeFromTheHandlerStopsDelivery() async throws {
         let image = try Goldens.image("astronaut_tiny48")
         let count = Mutex(0)

@@ -21,8 +21,12 @@ public final class LiveStreamRunner<Output: Sendable>: Sendable {
     private let onQueue = DispatchSpecificKey<Bool>()
     private let handler: (@Sendable (Output) -> Void)?
     private let continuation: AsyncStream<Output>.Continuation
-    /// Every output, in timestamp order (one consumer); finished at `close()`.
+    /// The outputs, in timestamp order (one consumer); finished at `close()`. It holds at most
+    /// `streamedResults` unread: a reader that falls behind (or an app that reads only the
+    /// handler) loses the oldest, never memory; the handler gets every output.
     public let results: AsyncStream<Output>
+    /// The unread outputs `results` keeps (the newest): two seconds of a 30-frame camera.
+    public static var streamedResults: Int { 64 }
 
     /// A finished, empty stream: what the other running modes offer.
     public static var finished: AsyncStream<Output> { AsyncStream { $0.finish() } }
@@ -30,7 +34,7 @@ public final class LiveStreamRunner<Output: Sendable>: Sendable {
     public init(label: String, handler: (@Sendable (Output) -> Void)?) {
         self.handler = handler
         queue = DispatchQueue(label: label)
-        (results, continuation) = AsyncStream.makeStream(of: Output.self, bufferingPolicy: .unbounded)
+        (results, continuation) = AsyncStream.makeStream(of: Output.self, bufferingPolicy: .bufferingNewest(Self.streamedResults))
         queue.setSpecific(key: onQueue, value: true)
     }
 
