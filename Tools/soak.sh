@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# A soak of the live paths (issue 33), not part of CI's default run: 100,000 frames pushed
+# A soak of the live paths (issues 33, 40), not part of CI's default run: 1,000,000 frames pushed
 # through the live-stream FaceDetector and LiveFaceAnalysis faster than they can go (most are
-# dropped), reporting resident memory and thread count every tenth of the run. Both should be
-# flat after warm-up. Usage: Tools/soak.sh [FRAMES]   (figures: Docs/performance.md, "Soak")
+# dropped), only the handler used, reporting resident memory and thread count every tenth of
+# the run. Both should be flat after warm-up. Usage: Tools/soak.sh [FRAMES]   (figures: Docs/performance.md, "Soak")
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
-frames="${1:-100000}"
+frames="${1:-1000000}"
 cd "$repo/Examples"
 swift build -c release --product LiveSoak 2>&1 | tail -n 1
 bin="$repo/Examples/.build/release/LiveSoak"
