@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "BlazeImageIO", package: "BlazeFace"),
                 .product(name: "BlazeModel", package: "BlazeFace"),
                 .product(name: "BlazeTensor", package: "BlazeFace"),
+                .product(name: "BlazeVideoIO", package: "BlazeFace"),
             ],
             path: "BlazeFaceBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]

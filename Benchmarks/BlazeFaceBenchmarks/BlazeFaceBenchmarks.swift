@@ -6,7 +6,8 @@ import BlazeTensor
 import Foundation
 
 /// The suite: each kernel on BlazeFace's real layer shapes (with MFLOP/s), model inference
-/// (both models), detect() end to end on a 1280x853 photo, and heap allocations per frame.
+/// (both models), detect() end to end on a 1280x853 photo, and heap allocations per frame; and
+/// the video reader and writer (VideoBenchmarks.swift).
 let benchmarks: @Sendable () -> Void = {
     let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let weights = repo.appendingPathComponent("Weights/face_detection_short_range.bin").path
@@ -65,6 +66,8 @@ let benchmarks: @Sendable () -> Void = {
             try BoundLayer(layer)
         }
     }
+
+    videoBenchmarks()
 }
 
 /// A layer shape of the short-range (or full-range) model and the operator that computes it.

@@ -282,46 +282,6 @@ import Testing
     }
 }
 
-/// Speed of the reader and the writer on a 720p clip: `BLAZEVIDEO_BENCH=1 swift test --filter
-/// VideoBenchmark` (prints frames per second; not run otherwise).
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["BLAZEVIDEO_BENCH"] != nil))
-struct VideoBenchmark {
-    @Test func decodeAndEncode() throws {
-        let clips = try Media.get()
-        // BLAZEVIDEO_BENCH_INPUT: a clip of one's own (a real picture moving, with grain), else testsrc2.
-        var input = ProcessInfo.processInfo.environment["BLAZEVIDEO_BENCH_INPUT"] ?? ""
-        if input.isEmpty {
-            input = clips.output("bench720.mp4")
-            try Media.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=1280x720:r=25:d=6", "-c:v", "libx264", "-preset", "medium", "-crf", "18",
-                              "-pix_fmt", "yuv420p", input])
-        }
-        let clock = ContinuousClock()
-        var frames: [VideoFrame] = []
-        let decode = try clock.measure { frames = try readAll(try VideoFileReader(path: input)) }
-        print("decode: \(frames.count) frames in \(decode): \(Double(frames.count) / seconds(decode)) frames/s")
-        let reader = try VideoFileReader(path: input)
-        let presets = (ProcessInfo.processInfo.environment["BLAZEVIDEO_PRESETS"] ?? "ultrafast,superfast,veryfast,faster").split(separator: ",")
-        for preset in presets {
-            let output = clips.output("bench-\(preset).mp4")
-            var options = VideoWriteOptions(preset: String(preset))
-            if preset.hasPrefix("vp9-") { options = VideoWriteOptions(vp9CPUUsed: Int(preset.dropFirst(4))) }
-            let path = preset.hasPrefix("vp9-") ? output.replacingOccurrences(of: ".mp4", with: ".webm") : output
-            let writer = try VideoFileWriter(path: path, width: 1280, height: 720, timeBase: reader.info.timeBase,
-                                             frameRate: reader.info.frameRate, color: reader.info.color, options: options)
-            let encode = try clock.measure {
-                for frame in frames { try writer.write(frame) }
-                try writer.finish()
-            }
-            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            print("encode \(preset): \(Double(frames.count) / seconds(encode)) frames/s, \(size / 1024) KiB -> \(path)")
-        }
-    }
-
-    private func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-    }
-}
-
 @Suite struct VideoSubtitleTests {
     /// SubRip goes into MKV as is; MP4 cannot hold it: dropped with a warning, the video written.
     @Test func subtitlesCopiedOrDroppedWithAWarning() throws {
