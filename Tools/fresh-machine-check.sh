@@ -38,7 +38,7 @@ else
     debootstrap --variant=minbase bookworm "$root" "$mirror" > "$root.debootstrap.log" 2>&1 \
         || { tail -n 20 "$root.debootstrap.log"; exit 1; }
 fi
-cp /etc/apt/sources.list.d/*.sources "$root/etc/apt/sources.list.d/" 2>/dev/null || true
+cp /etc/apt/sources.list.d/*.sources "$root/etc/apt/sources.list.d/" 2>/dev/null && rm -f "$root/etc/apt/sources.list" || true
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 mount -t proc proc "$root/proc"; mount --rbind /sys "$root/sys"; mount --rbind /dev "$root/dev"
 log "root made in $(elapsed "$start") s"
@@ -46,7 +46,7 @@ log "root made in $(elapsed "$start") s"
 # The toolchain, as swift.org installs it on Debian 12 (its dependencies), not this project's.
 step=$(date +%s)
 chroot "$root" /bin/sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binutils git gnupg2 libc6-dev \
-    libcurl4-openssl-dev libedit2 libgcc-12-dev libpython3-dev libsqlite3-0 libstdc++-12-dev libxml2-dev libz3-dev pkg-config \
+    libcurl4-openssl-dev libedit2 libgcc-12-dev libncurses-dev libncurses6 libpython3-dev libsqlite3-0 libstdc++-12-dev libxml2-dev libz3-dev pkg-config \
     python3 tzdata unzip zlib1g-dev ca-certificates sudo >/dev/null'
 mkdir -p "$root$swift_root"
 cp -a "$swift_root/." "$root$swift_root/"
