@@ -33,8 +33,10 @@ let isDependency: Bool = {
 /// llama.cpp's GGML_NATIVE does. With FMA every vector multiply-add is one exact instruction,
 /// with AVX-512 the 16-channel tiles take one register each. `BLAZEFACE_TARGET_CPU=generic`
 /// builds for any x86-64 (as a dependent's build is), `BLAZEFACE_TARGET_CPU=haswell` (or any
-/// `-target-cpu` name) for that CPU. A build run on a CPU without what it was built for refuses
-/// with a clear error (`ModelError.unsupportedCPU`) instead of dying on an illegal instruction.
+/// `-target-cpu` name) for that CPU. An AVX-512 build run on a CPU with AVX2 only refuses with a
+/// clear error (`ModelError.unsupportedCPU`) instead of dying on an illegal instruction; an AVX2
+/// build on a CPU without AVX dies on its first VEX instruction, before any check (the release
+/// package's launcher checks first: Docs/release.md).
 let targetCPU: String? = {
     if isDependency { return nil }
     if let chosen = ProcessInfo.processInfo.environment["BLAZEFACE_TARGET_CPU"] {

@@ -45,9 +45,17 @@ mkdir -p "$root/usr/bin" "$root/usr/share/doc/blazeface" "$root/DEBIAN"
 cat > "$root/usr/bin/blazeface" <<'EOF'
 #!/bin/sh
 # blazeface's launcher: the AVX-512 build where the CPU has what it was built for, else the
-# AVX2 + FMA build (which names what is missing on an older CPU).
-flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
-for f in avx2 fma bmi1 bmi2 f16c movbe avx512f avx512bw avx512dq avx512vl avx512cd; do
+# AVX2 + FMA build; on a CPU without those, the reason (every instruction of the builds is
+# VEX-encoded: they would die on the first one).
+flags=$(grep -m1 '^flags' "${BLAZEFACE_CPUINFO:-/proc/cpuinfo}" 2>/dev/null)
+for f in avx2 fma bmi1 bmi2 f16c movbe; do
+    case " $flags " in *" $f "*) ;; *)
+        echo "blazeface: this CPU lacks $f, which this package's builds need (x86-64-v3: Intel Haswell, AMD Excavator or later);" \
+             "build from source with BLAZEFACE_TARGET_CPU=generic instead (Docs/package.md)" >&2
+        exit 1 ;;
+    esac
+done
+for f in avx512f avx512bw avx512dq avx512vl avx512cd; do
     case " $flags " in *" $f "*) ;; *) exec /usr/lib/blazeface/haswell/blazeface "$@" ;; esac
 done
 exec /usr/lib/blazeface/skylake-avx512/blazeface "$@"
