@@ -27,9 +27,9 @@ public struct VideoWriteOptions: Sendable, Equatable {
     }
 
     public var codec: Codec
-    /// Constant quality (CRF; lower is better). nil: 18 for H.264 (visually lossless: PSNR about
-    /// 46 dB at ultrafast on light-grain 720p), 20 for HEVC, 24 for VP9 (46.4 dB on the same clip
-    /// at realtime, cpu-used 8).
+    /// Constant quality (CRF; lower is better). nil: 23 for H.264 (with `superfast`: 40 to 48 dB
+    /// against the decoded input on seven real clips, Docs/video-files.md), 20 for HEVC, 24 for
+    /// VP9 (46.4 dB on a light-grain 720p clip at realtime, cpu-used 8).
     public var quality: Int?
     /// The x264/x265 preset (ultrafast ... veryslow). nil: `defaultPreset`.
     public var preset: String?
@@ -45,15 +45,12 @@ public struct VideoWriteOptions: Sendable, Equatable {
     public var copySubtitles: Bool
     public var metadata: MetadataPolicy
 
-    /// x264's (and x265's) preset by default: `ultrafast`, with CRF 18. Measured on a 2-core
-    /// x86-64 re-encoding 150 frames of a 720p 25 fps H.264 clip (a photo panned and zoomed,
-    /// light grain, 2 Mb/s): decoding runs at 250-310 frames/s; encoding at 190 frames/s with
-    /// ultrafast, 90 superfast, 73 veryfast, 31 faster; PSNR against the input 46.2 dB (Y) for
-    /// ultrafast, 47.5 superfast, 45.9 veryfast (42.4 / 43.7 / 42.6 with heavy grain). A 75
-    /// frames/s redaction has 13 ms a frame: decoding (4 ms) and ultrafast (5 ms) leave time for
-    /// detection and masks, superfast (11 ms) does not. The price is files 2x (superfast) to 5x
-    /// (veryfast) larger: choose those (same CRF) when size matters more than speed.
-    public static let defaultPreset = "ultrafast"
+    /// x264's (and x265's) preset by default: `superfast`, with CRF 23 for H.264: files people
+    /// keep. On seven real clips (Docs/video-files.md, "Encoder defaults") the outputs are 0.7 to
+    /// 2.0 times their inputs at 40 to 48 dB PSNR, where `ultrafast` at CRF 18 (the default before
+    /// 2026-11-28) made them 2.9 to 7.8 times; encoding costs about 11 ms a 720p frame on one core
+    /// instead of 6.
+    public static let defaultPreset = "superfast"
 
     public init(codec: Codec = .automatic, quality: Int? = nil, preset: String? = nil, vp9Deadline: String? = nil,
                 vp9CPUUsed: Int? = nil, threads: Int = 0, copyAudio: Bool = true, copySubtitles: Bool = true,

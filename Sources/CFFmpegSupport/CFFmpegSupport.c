@@ -801,11 +801,11 @@ static BFVStatus open_encoder(bfv_writer *w, const BFVWriterConfig *c, BFVError 
     AVDictionary *options = NULL;
     switch (c->codec) {
     case BFV_CODEC_H264:
-        av_dict_set(&options, "preset", c->preset ? c->preset : "ultrafast", 0);
-        av_dict_set_int(&options, "crf", c->crf >= 0 ? c->crf : 18, 0);
+        av_dict_set(&options, "preset", c->preset ? c->preset : "superfast", 0);
+        av_dict_set_int(&options, "crf", c->crf >= 0 ? c->crf : 23, 0);
         break;
     case BFV_CODEC_HEVC:
-        av_dict_set(&options, "preset", c->preset ? c->preset : "ultrafast", 0);
+        av_dict_set(&options, "preset", c->preset ? c->preset : "superfast", 0);
         av_dict_set_int(&options, "crf", c->crf >= 0 ? c->crf : 20, 0);
         av_dict_set(&options, "x265-params", "log-level=error", 0);
         break;

@@ -82,7 +82,7 @@ struct Redact: ParsableCommand {
     @Option(help: "Video: frames held back (0...300; default 60, as long as a face presumed hidden is held, or --every + --linger if longer) so that a face found late, or found again, is masked on the frames before too.")
     var lookBehind: Int?
 
-    @Option(help: "Video: the memory a video may take (default 3G; a size in MiB, or 1536M, 4G). Frames too large for the look-behind asked for get a shorter one (said on stderr); a video whose frames cannot fit at all is refused before any is read.")
+    @Option(help: "Video: the memory a video may take (a size in MiB, or 1536M, 4G). Frames too large for the look-behind asked for get a shorter one (said on stderr); a video whose frames cannot fit at all is refused before any is read.")
     var maxMemory = MemorySize(bytes: 3 << 30)
 
     @Option(help: "What is searched besides the whole frame: auto (tiles of the model's input side in pictures larger than it, and of 2 and 3 times it in pictures larger than 3 times it; in video with CenterFace, none: its regions find those faces), off, or tile sides in pixels, comma-separated.")
@@ -112,10 +112,10 @@ struct Redact: ParsableCommand {
     @Option(help: "Video: the output's codec: automatic (H.264 for MP4, MOV and MKV; VP9 for WebM), h264, hevc or vp9.")
     var videoCodec: VideoWriteOptions.Codec = .automatic
 
-    @Option(help: "Video: the encoder's constant rate factor (lower is better and larger; default 18 for H.264, see Docs/video-files.md).")
+    @Option(help: "Video: the encoder's constant rate factor (lower is better and larger; default 23 for H.264, see Docs/video-files.md).")
     var crf: Int?
 
-    @Option(help: "Video: the encoder's speed preset (x264's ultrafast ... veryslow; VP9's cpu-used 0...8).")
+    @Option(help: "Video: the encoder's speed preset (x264's ultrafast ... veryslow, default superfast; VP9's cpu-used 0...8).")
     var preset: String?
 
     @Flag(help: "Video: keep what decodes of a file that stops short (cut, or FFmpeg reports missing data) instead of refusing it; the shortfall is printed and, in a folder run, recorded in the manifest (\"truncated\").")

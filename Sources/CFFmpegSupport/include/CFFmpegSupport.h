@@ -119,7 +119,7 @@ typedef struct BFVWriterConfig {
     int rate_num, rate_den;    ///< The frame rate guess (for rate control), 0/0 if none.
     BFVCodec codec;
     int crf;                   ///< Constant quality, < 0 for the codec's default.
-    const char *preset;        ///< x264/x265 preset, NULL for ours (ultrafast); VP9: ignored.
+    const char *preset;        ///< x264/x265 preset, NULL for ours (superfast); VP9: ignored.
     int cpu_used;              ///< VP9 speed (0-8), < 0 for ours.
     const char *deadline;      ///< VP9 deadline ("realtime", "good"), NULL for ours.
     int threads;               ///< Encoder threads, 0 for FFmpeg's choice.
