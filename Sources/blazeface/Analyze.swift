@@ -1,4 +1,5 @@
 import BlazeImageIO
+import BlazeVideoIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
@@ -9,9 +10,12 @@ import Foundation
 /// line per image; input handling and error records as `detect`.
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "ML Kit-style face analysis (landmarks, contours, head angles, smile, eyes open; MediaPipe's mesh) of images; one JSON line per image.")
+        abstract: "ML Kit-style face analysis (landmarks, contours, head angles, smile, eyes open; MediaPipe's mesh) of images; one JSON line per image.",
+        discussion: "A video named on the command line (MP4, MOV, MKV, WebM, ... or Y4M; recognised by its content) gives one line "
+            + "per frame (or per --every frames), each frame analysed as a picture, with its frame index and timestamp: "
+            + "{\"image\":PATH,\"frame\":N,\"timestampMs\":T,\"width\":W,\"height\":H,\"faces\":[...]}.")
 
-    @Argument(help: "Images (PNG, JPEG, PPM, PGM; sniffed), folders (searched recursively, sorted), or - for stdin.")
+    @Argument(help: "Images (PNG, JPEG, HEIC, PPM, PGM; sniffed), videos, folders (searched recursively, sorted), or - for stdin.")
     var images: [String] = []
 
     @Flag(help: "The 10 ML Kit landmarks.")
@@ -62,6 +66,9 @@ struct Analyze: ParsableCommand {
     /// --threads, or its old name --face-threads; auto by default.
     var threadCount: ThreadCount { get throws { try aliased(threads, faceThreads, "--threads", "--face-threads") ?? ThreadCount(argument: "auto")! } }
 
+    @Option(help: "Videos: analyse every K-th frame only (1...1000; 1 is every frame).")
+    var every: Int = 1
+
     @Flag(help: "Ignore JPEG EXIF orientation (by default it is applied).")
     var noExifOrientation = false
 
@@ -94,7 +101,11 @@ struct Analyze: ParsableCommand {
         _ = try faceLimit
         try checkUnitInterval(minFaceSize, "--min-face-size")
         try checkUnitInterval(minDetectionConfidence, "--min-detection-confidence")
+        try checkRange(every, 1...1000, "--every")
         _ = try threadCount
+        if annotate != nil, let path = images.first, Detect.isVideo(path) {
+            throw ValidationError("--annotate takes one picture, not a video")
+        }
     }
 
     func run() throws {
@@ -117,6 +128,13 @@ struct Analyze: ParsableCommand {
         var failures = 0
         for (index, item) in items.enumerated() {
             let name = item.name
+            if case .file(let path) = item, Detect.isVideo(path) {
+                let ok = analyzeVideo(path, pipeline: pipeline)
+                if !ok { failures += 1 }
+                if json { ProgressLine.item(input: name, faces: nil, error: ok ? nil : "\(path): not analysed to its end", index: index + 1, of: items.count) }
+                fflush(nil)
+                continue
+            }
             do {
                 var image: RGBImage
                 switch item {
@@ -156,6 +174,31 @@ struct Analyze: ParsableCommand {
         try BatchExit.finish(refused: failures)
     }
 
+    /// Analyses every `--every`-th frame of the video at `path` as a picture, one line per frame
+    /// (after `orientation`, as pictures); false, with an error record, if it stopped short.
+    private func analyzeVideo(_ path: String, pipeline: FaceAnalysisPipeline) -> Bool {
+        var index = 0
+        do {
+            let frames = try VideoMedia.open(path, kind: try MediaKind.of(path))
+            while let frame = try frames.nextFrame() {
+                defer { index += 1 }
+                guard index % every == 0 else { continue }
+                var image = RGBImage(videoFrame: frame)
+                if orientation != .up { image = RGBImage(upright: image, orientation: orientation) }
+                let (result, objects) = try pipeline.analyze(image: image, eachFace: Self.faceObject)
+                print(Self.line(image: path, frame: (index, frame.timestampInMilliseconds), width: result.imageWidth,
+                                height: result.imageHeight, faceObjects: objects))
+                fflush(nil)
+            }
+            return true
+        } catch {
+            let message = "\(path): frame \(index): \(error)"
+            print(ErrorRecord.line(image: path, message: message))
+            printError(message)
+            return false
+        }
+    }
+
     /// Analyses `image` and writes its line. Each face's JSON object is written on the lane
     /// that analysed the face, as soon as it is done (`FaceAnalysisPipeline.analyze(image:eachFace:)`):
     /// with the mesh on a face is some 1600 numbers (about 0.1 ms of float printing), which
@@ -168,10 +211,17 @@ struct Analyze: ParsableCommand {
 
     /// {"image":P,"width":W,"height":H,"faces":[{<detect contract's detection fields>,<FaceAnalysisJSON fields>}]}
     /// from the faces' objects (`faceObject`), built as UTF-8 bytes.
-    static func line(image: String, width: Int, height: Int, faceObjects: [[UInt8]]) -> String {
+    /// A video frame's line has its index and timestamp after the path.
+    static func line(image: String, frame: (index: Int, timestampMs: Int)? = nil, width: Int, height: Int, faceObjects: [[UInt8]]) -> String {
         var json = JSONWriter(capacity: 1024 + faceObjects.reduce(0) { $0 + $1.count + 1 })
         json.literal("{\"image\":")
         json.string(image)
+        if let frame {
+            json.literal(",\"frame\":")
+            json.integer(frame.index)
+            json.literal(",\"timestampMs\":")
+            json.integer(frame.timestampMs)
+        }
         json.literal(",\"width\":")
         json.integer(width)
         json.literal(",\"height\":")

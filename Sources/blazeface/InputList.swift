@@ -19,7 +19,7 @@ enum InputList {
 
     /// The arguments in order, each folder replaced by the images inside it (recursively,
     /// sorted by name at each level, depth first). In folders, hidden entries and files whose
-    /// first bytes are not PNG, JPEG, PPM or PGM are skipped; a file named on the command line
+    /// first bytes are not PNG, JPEG, HEIC, PPM or PGM are skipped; a file named on the command line
     /// is always read (and reported if it is not an image). Symbolic links to folders are not followed.
     static func expand(_ arguments: [String]) -> [Item] {
         var items: [Item] = []

@@ -28,8 +28,22 @@ enum MediaKind: Equatable {
         if ImageFormat(sniffing: head) != nil { return .photo }
         if head.starts(with: Array("YUV4MPEG2".utf8)) { return .y4m }
         if VideoFileReader.probe(path: path) { return .video }
-        throw ToolError("\(path): not a picture (PNG, JPEG, PPM, PGM, HEIC) or a video FFmpeg can read")
+        let ext = (path as NSString).pathExtension.lowercased()
+        let message = "\(path): not a picture (PNG, JPEG, PPM, PGM, HEIC) or a video FFmpeg can read"
+        if mediaExtensions.contains(ext) { throw ToolError(message) }
+        throw NotMedia(description: message)
     }
+
+    /// Names that say picture or video: a file named so that cannot be read is a damaged input,
+    /// never a stray non-media file.
+    static let mediaExtensions: Set<String> = Redact.videoExtensions.union(
+        ["png", "jpg", "jpeg", "jpe", "jfif", "ppm", "pgm", "pnm", "heic", "heif", "hif", "avif"])
+}
+
+/// A file that neither is nor claims to be a picture or a video (no known signature, no media
+/// name, nothing FFmpeg reads): a folder run leaves it out and lists it instead of refusing it.
+struct NotMedia: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// Video sources and sinks by content and by output name.

@@ -275,8 +275,36 @@ import Testing
             let input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
             #expect(ImageFormat(sniffing: bytes) == ImageFormat(sniffing: input), "\(name) keeps its format")
         }
-        #expect(images.count == 5 && run.stderr.contains("4 picture(s)") && run.stderr.contains("2 refused"), "\(run.stderr)")
-        #expect(run.status == 65 && run.stderr.contains("e_broken.jpg") && run.stderr.contains("notes.txt"))
+        // The broken JPEG is refused (its name says picture); the text file is left out and listed.
+        #expect(images.count == 5 && run.stderr.contains("4 picture(s)") && run.stderr.contains("1 refused"), "\(run.stderr)")
+        #expect(run.status == 65 && run.stderr.contains("refused \(folder)/e_broken.jpg") && run.stderr.contains("left out \(folder)/notes.txt"))
+        #expect(run.stderr.contains("1 not a picture or video (left out"), "\(run.stderr)")
+    }
+
+    /// A folder of good photos with a stray text file and hidden files: the text file is left
+    /// out and listed, the hidden ones counted, and the run exits 0; a rerun says it had nothing to do.
+    @Test func strayAndHiddenFilesInAFolderAreLeftOutAndCounted() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cli-stray-\(UUID().uuidString)").path
+        let output = folder + "-out"
+        defer { for path in [folder, output] { try? FileManager.default.removeItem(atPath: path) } }
+        try FileManager.default.createDirectory(atPath: folder + "/.git", withIntermediateDirectories: true)
+        let fixtures = Goldens.root.appendingPathComponent("images").path
+        try FileManager.default.copyItem(atPath: fixtures + "/astronaut_tiny48.png", toPath: folder + "/a.png")
+        try PNM.write(try Goldens.image("head_71x139"), to: folder + "/b.ppm")
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: folder + "/readme.txt"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/.DS_Store"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder + "/.git/config"))
+        let first = try Self.run(["redact", folder, output, "--no-tiles"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("left out \(folder)/readme.txt: not a picture"), "\(first.stderr)")
+        #expect(first.stderr.contains("2 picture(s)") && first.stderr.contains("1 not a picture or video (left out")
+                && first.stderr.contains("2 hidden file(s) or folder(s) left out"), "\(first.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output + "/readme.txt"))
+        let manifest = try String(contentsOfFile: output + "/.blazeface/manifest-0-of-1.jsonl", encoding: .utf8)
+        #expect(manifest.contains("\"input\":\"readme.txt\"") && manifest.contains("\"status\":\"ignored\"") && manifest.contains("\"ignored\":1"))
+        let again = try Self.run(["redact", folder, output, "--no-tiles"])
+        #expect(again.status == 0 && again.stderr.contains("nothing to do, 2 input(s) already done"), "\(again.stderr)")
+        #expect(!again.stderr.contains("face(s) masked"), "\(again.stderr)")
     }
 
     @Test func exifOrientationOrExplicitRotationGiveTheSameFace() throws {

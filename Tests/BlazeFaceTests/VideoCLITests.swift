@@ -172,6 +172,28 @@ import Testing
         #expect(faces(fromVideo.lines) == faces(fromY4M.lines))
     }
 
+    /// `analyze` on a video analyses its frames as pictures, one line per --every-th frame with
+    /// its index and timestamp; the same frames read from Y4M give the same faces.
+    @Test func analyzeReadsAVideoFrameByFrame() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in.mp4", y4m = dir + "/in.y4m"
+        try Self.makeClip(input, frames: 10)
+        try #require(try Self.sh("ffmpeg", ["-v", "error", "-i", input, "-fps_mode", "passthrough", "-f", "yuv4mpegpipe",
+                                            "-pix_fmt", "yuv420p", y4m]).status == 0)
+        let fromVideo = try CLITests.run(["analyze", input, "--every", "3", "--landmarks"])
+        let fromY4M = try CLITests.run(["analyze", y4m, "--every", "3", "--landmarks"])
+        #expect(fromVideo.status == 0 && fromY4M.status == 0, "\(fromVideo.stderr) \(fromY4M.stderr)")
+        let frames = fromVideo.lines.compactMap { $0.firstMatch(of: /"frame":([0-9]+),"timestampMs":[0-9]+,/).map { Int($0.1)! } }
+        #expect(frames == [0, 3, 6, 9], "\(fromVideo.lines.map { $0.prefix(120) })")
+        #expect(fromVideo.lines.allSatisfy { $0.contains("\"landmarks\"") }, "every frame's face analysed")
+        func faces(_ lines: [String]) -> [String] { lines.map { String($0[$0.firstRange(of: "\"width\"")!.lowerBound...]) } }
+        #expect(faces(fromVideo.lines) == faces(fromY4M.lines))
+        let annotate = try CLITests.run(["analyze", input, "--landmarks", "--annotate", dir + "/a.png"])
+        #expect(annotate.status == 64 && annotate.stderr.contains("one picture, not a video"), "\(annotate.stderr)")
+    }
+
     @Test func theInputIsNeverTheOutput() throws {
         try Self.requireFFmpeg()
         let dir = try Self.folder()

@@ -10,7 +10,9 @@ enum ToolVersion {
 /// One line of a batch manifest (JSON Lines, Docs/clusters.md): an input's record, or a run's
 /// totals (`record` "totals").
 struct ManifestRecord {
-    enum Status: String { case done, skipped, refused, failed }
+    /// `ignored`: a file in a walked folder that is no picture or video (no known signature, no
+    /// media name), left out without an output; it does not change the exit status.
+    enum Status: String { case done, skipped, refused, failed, ignored }
 
     var input: String             // relative to the input folder (or as listed)
     var size: Int?                // bytes
@@ -83,7 +85,7 @@ struct ManifestRecord {
 
 /// The totals of a set of input records: the final record of a run, and of `manifest merge`.
 struct ManifestTotals {
-    var inputs = 0, done = 0, skipped = 0, refused = 0, failed = 0, faces = 0, frames = 0
+    var inputs = 0, done = 0, skipped = 0, refused = 0, failed = 0, ignored = 0, faces = 0, frames = 0
     var seconds = 0.0
 
     mutating func add(_ r: ManifestRecord) {
@@ -93,6 +95,7 @@ struct ManifestTotals {
         case .skipped: skipped += 1
         case .refused: refused += 1
         case .failed: failed += 1
+        case .ignored: ignored += 1
         }
         if r.status == .done || r.status == .skipped { faces += r.faces ?? 0; frames += r.frames ?? 0 }
         seconds += r.seconds
@@ -101,7 +104,7 @@ struct ManifestTotals {
     /// {"record":"totals",...}: `completed` is done + skipped (the inputs whose output is there).
     func line(fields: String) -> String {
         "{\"record\":\"totals\",\(fields)\"inputs\":\(inputs),\"completed\":\(done + skipped),\"done\":\(done),\"skipped\":\(skipped),"
-            + "\"refused\":\(refused),\"failed\":\(failed),\"faces\":\(faces),\"frames\":\(frames),\"seconds\":\(ManifestRecord.decimal(seconds))}"
+            + "\"refused\":\(refused),\"failed\":\(failed),\"ignored\":\(ignored),\"faces\":\(faces),\"frames\":\(frames),\"seconds\":\(ManifestRecord.decimal(seconds))}"
     }
 }
 

@@ -38,16 +38,22 @@ extension Redact {
     /// and folders left out, and so is whatever lies in the output folder (compared as resolved
     /// paths, however either is spelled, when it lies inside INPUT). A file reached through a
     /// symbolic link that leads out of INPUT is refused (`refused`: its key and the reason).
-    static func walk(_ root: String, excluding output: String) -> (keys: [String], refused: [(String, String)]) {
+    /// `hidden` counts the hidden files and folders left out (a hidden folder once, however
+    /// much it holds).
+    static func walk(_ root: String, excluding output: String) -> (keys: [String], refused: [(String, String)], hidden: Int) {
         let rootReal = PathIdentity.resolved(root), outReal = PathIdentity.resolved(output)
         let outputInside = outReal != rootReal && PathIdentity.isInside(outReal, rootReal)
-        var keys: [String] = [], refused: [(String, String)] = []
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return ([], []) }
+        var keys: [String] = [], refused: [(String, String)] = [], hidden = 0
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return ([], [], 0) }
         while let relative = walker.nextObject() as? String {
-            if relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
             let path = (root as NSString).appendingPathComponent(relative)
             let real = PathIdentity.resolved(path)
             if outputInside, PathIdentity.isInside(real, outReal) {
+                walker.skipDescendants()
+                continue
+            }
+            if (relative as NSString).lastPathComponent.hasPrefix(".") {
+                hidden += 1
                 walker.skipDescendants()
                 continue
             }
@@ -60,7 +66,7 @@ extension Redact {
             keys.append(relative)
         }
         let byteOrder: (String, String) -> Bool = { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return (keys.sorted(by: byteOrder), refused.sorted { byteOrder($0.0, $1.0) })
+        return (keys.sorted(by: byteOrder), refused.sorted { byteOrder($0.0, $1.0) }, hidden)
     }
 
     /// A listed path as a key relative to `root`; nil when it lies outside it. An absolute path
@@ -169,6 +175,7 @@ extension Redact {
         let shard = try batch.resolved()
         var keys: [String] = []
         var refusedKeys: [(String, String)] = []   // listed paths outside INPUT
+        var hidden = 0   // hidden files and folders a walk left out
         // Inputs and outputs compared as files: resolved paths (links followed), devices and inodes.
         let rootReal = PathIdentity.resolved(input), outReal = PathIdentity.resolved(output)
         let outputInsideInput = outReal != rootReal && PathIdentity.isInside(outReal, rootReal)
@@ -189,7 +196,7 @@ extension Redact {
                 }
             }
         } else {
-            (keys, refusedKeys) = Self.walk(input, excluding: output)
+            (keys, refusedKeys, hidden) = Self.walk(input, excluding: output)
         }
         // Every input's identity, and every photo's output, planned from the whole list before sharding.
         let inputIDs = Set(keys.compactMap { PathIdentity.fileID((input as NSString).appendingPathComponent($0)) })
@@ -235,10 +242,11 @@ extension Redact {
         var pictures = 0, videos = 0
         func settle(_ record: ManifestRecord, _ n: Int) throws {
             totals.add(record)
-            if record.status == .refused || record.status == .failed, batch.progress != .json {
+            if record.status == .refused || record.status == .failed || record.status == .ignored, batch.progress != .json {
                 bar?.clear()
                 let shown = record.input.hasPrefix("/") || record.input.hasPrefix("..") ? record.input : (input as NSString).appendingPathComponent(record.input)
-                printError("redact: \(record.status == .refused ? "refused" : "failed (worth a retry)") \(shown): \(record.reason ?? "")")
+                let verb = switch record.status { case .refused: "refused"; case .ignored: "left out"; default: "failed (worth a retry)" }
+                printError("redact: \(verb) \(shown): \(record.reason ?? "")")
             }
             do { try writer.append(record.line()) } catch {
                 printError("\(error)")
@@ -314,6 +322,10 @@ extension Redact {
                 throw error
             } catch let error as Interrupted {
                 throw error   // no record: the input is not settled, a rerun does it
+            } catch let error as NotMedia where batch.inputList == nil {
+                // A stray file in a walked folder (notes, a sidecar): listed, not refused. A listed
+                // path was asked for by name, so it is refused as before.
+                try settle(record(.ignored, size: size, sha: sha, reason: Self.reason(error, path)), n)
             } catch let error as RetryableError {
                 try settle(record(.failed, size: size, sha: sha, reason: Self.reason(error, path)), n)
             } catch {
@@ -328,10 +340,24 @@ extension Redact {
         if batch.progress == .json {
             FileHandle.standardError.write(Data((totalsLine + "\n").utf8))
         } else {
-            FileHandle.standardError.write(Data(("redact: shard \(shardName): \(pictures) picture(s), \(totals.faces) face(s) masked, "
-            + "\(videos) video(s), \(totals.skipped) already done, \(totals.refused) refused, \(totals.failed) failed\n").utf8))
+            FileHandle.standardError.write(Data(("redact: shard \(shardName): " + Self.summary(totals, pictures: pictures, videos: videos, hidden: hidden) + "\n").utf8))
         }
         try BatchExit.finish(refused: totals.refused, failed: totals.failed)
+    }
+
+    /// The closing line of a batch run: what this run did, and what it found already done, left
+    /// out or refused; a rerun that had nothing to do says so instead of counting old work as new.
+    static func summary(_ totals: ManifestTotals, pictures: Int, videos: Int, hidden: Int) -> String {
+        var parts: [String]
+        if pictures + videos == 0, totals.skipped > 0, totals.refused + totals.failed == 0 {
+            parts = ["nothing to do, \(totals.skipped) input(s) already done with these settings (their outputs unchanged; --force redoes them)"]
+        } else {
+            parts = ["\(pictures) picture(s), \(totals.faces) face(s) masked, \(videos) video(s), \(totals.skipped) already done, "
+                     + "\(totals.refused) refused, \(totals.failed) failed"]
+        }
+        if totals.ignored > 0 { parts.append("\(totals.ignored) not a picture or video (left out, listed above)") }
+        if hidden > 0 { parts.append("\(hidden) hidden file(s) or folder(s) left out") }
+        return parts.joined(separator: "; ")
     }
 
     /// An error's message without the input's path in front (the record names the input).
