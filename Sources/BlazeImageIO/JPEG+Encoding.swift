@@ -10,7 +10,9 @@ extension JPEG {
     /// libjpeg's default) below quality 90 and kept whole (4:4:4) from 90 up, as ImageMagick
     /// does. `exif` goes in an APP1 "Exif" segment (as is: call `upright()` first for upright
     /// pixels), `iccProfile` in APP2 ICC_PROFILE segments, split over several past 65519 bytes.
-    public static func encode(_ image: RGBImage, quality: Int, exif: EXIFBlock? = nil,
+    /// With `grayscale`, one gray component (the pixels' luma, exactly the gray of a picture
+    /// whose R = G = B), as a grayscale JPEG is stored.
+    public static func encode(_ image: RGBImage, quality: Int, grayscale: Bool = false, exif: EXIFBlock? = nil,
                               iccProfile: [UInt8]? = nil) throws(ImageError) -> [UInt8] {
         let expected = try RGBImage.byteCount(width: image.width, height: image.height)
         guard image.pixels.count == expected else {
@@ -27,11 +29,12 @@ extension JPEG {
         var message = [CChar](repeating: 0, count: 256)
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
-        let status = image.pixels.withUnsafeBufferPointer { pixels in
+        let samples = grayscale ? PNG.interleaved(image, alpha: nil, grayscale: true) : image.pixels
+        let status = samples.withUnsafeBufferPointer { pixels in
             tiff.withUnsafeBufferPointer { exifBytes in
                 icc.withUnsafeBufferPointer { iccBytes in
                     message.withUnsafeMutableBufferPointer { text in
-                        bjpg_encode_rgb8(pixels.baseAddress, UInt32(image.width), UInt32(image.height), Int32(clamping: quality),
+                        bjpg_encode8(pixels.baseAddress, UInt32(image.width), UInt32(image.height), grayscale ? 1 : 3, Int32(clamping: quality),
                                          exifBytes.baseAddress, exifBytes.count, iccBytes.baseAddress, iccBytes.count,
                                          &output, &outputSize, text.baseAddress, text.count)
                     }
@@ -118,6 +121,17 @@ extension JPEG {
 
     /// The marker segments before the first scan (SOS) as (marker, body without the length);
     /// nil when the data is not a JPEG or a length runs past the end.
+    /// Whether the JPEG's frame header (SOF) has one component: a grayscale JPEG.
+    public static func isGrayscale(_ bytes: [UInt8]) -> Bool {
+        var components = 0
+        walkSegments(bytes) { marker, body in
+            guard (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), body.count >= 6 else { return false }
+            components = Int(body[body.startIndex + 5])
+            return true
+        }
+        return components == 1
+    }
+
     static func segments(_ b: [UInt8]) -> [(marker: UInt8, body: ArraySlice<UInt8>)]? {
         var result: [(marker: UInt8, body: ArraySlice<UInt8>)] = []
         guard walkSegments(b, { result.append(($0, $1)); return false }) else { return nil }

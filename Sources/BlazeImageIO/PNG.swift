@@ -91,31 +91,106 @@ public enum PNG {
     /// an EXIF block in an eXIf chunk after the header; with neither, the bytes of `encode(_:)`.
     /// A profile libpng judges malformed is refused with its reason.
     public static func encode(_ image: RGBImage, exif: EXIFBlock?, iccProfile: [UInt8]?) throws(ImageError) -> [UInt8] {
-        var png: [UInt8]
-        if let iccProfile, !iccProfile.isEmpty {
-            let (width, height) = try sides(image)
-            var message = [CChar](repeating: 0, count: 256)
-            var output: UnsafeMutablePointer<UInt8>?
-            var outputSize = 0
-            let status = image.pixels.withUnsafeBufferPointer { pixels in
-                iccProfile.withUnsafeBufferPointer { icc in
-                    message.withUnsafeMutableBufferPointer { text in
-                        bpng_encode_rgb8_icc(pixels.baseAddress, width, height, icc.baseAddress, icc.count,
-                                             &output, &outputSize, text.baseAddress, text.count)
-                    }
+        try encode(image, alpha: nil, grayscale: false, exif: exif, iccProfile: iccProfile)
+    }
+
+    /// `encode(_:exif:iccProfile:)` with an alpha channel (one byte a pixel: an RGBA or gray
+    /// and alpha PNG) and, with `grayscale`, one gray channel (the pixels' luma, exactly the
+    /// gray of a picture whose R = G = B).
+    public static func encode(_ image: RGBImage, alpha: [UInt8]?, grayscale: Bool, exif: EXIFBlock?,
+                              iccProfile: [UInt8]?) throws(ImageError) -> [UInt8] {
+        let (width, height) = try sides(image)
+        if let alpha, alpha.count != image.width * image.height {
+            throw .pixelCountMismatch(expected: image.width * image.height, actual: alpha.count)
+        }
+        let channels = (grayscale ? 1 : 3) + (alpha == nil ? 0 : 1)
+        let rows = channels == 3 ? image.pixels : interleaved(image, alpha: alpha, grayscale: grayscale)
+        let icc = iccProfile ?? []
+        var message = [CChar](repeating: 0, count: 256)
+        var output: UnsafeMutablePointer<UInt8>?
+        var outputSize = 0
+        let status = rows.withUnsafeBufferPointer { pixels in
+            icc.withUnsafeBufferPointer { icc in
+                message.withUnsafeMutableBufferPointer { text in
+                    bpng_encode8(pixels.baseAddress, width, height, Int32(channels), icc.baseAddress, icc.count,
+                                 &output, &outputSize, text.baseAddress, text.count)
                 }
             }
-            defer { bpng_free(output) }
-            guard status == BPNG_OK, let output else { throw .encodingFailed(string(message)) }
-            png = Array(UnsafeBufferPointer(start: output, count: outputSize))
-        } else {
-            png = try encode(image)
         }
+        defer { bpng_free(output) }
+        guard status == BPNG_OK, let output else { throw .encodingFailed(string(message)) }
+        var png = Array(UnsafeBufferPointer(start: output, count: outputSize))
         if let exif {
             // The signature (8 bytes), then IHDR: length, type, 13 bytes, CRC.
             png.insert(contentsOf: chunkBytes("eXIf", exif.tiff), at: 8 + 12 + 13)
         }
         return png
+    }
+
+    /// The pixels as gray (luma, rounded: v for R = G = B = v) or RGB, each followed by its alpha byte when given.
+    static func interleaved(_ image: RGBImage, alpha: [UInt8]?, grayscale: Bool) -> [UInt8] {
+        let count = image.width * image.height, channels = (grayscale ? 1 : 3) + (alpha == nil ? 0 : 1)
+        var out = [UInt8](repeating: 0, count: count * channels)
+        image.pixels.withUnsafeBufferPointer { rgb in
+            out.withUnsafeMutableBufferPointer { out in
+                for i in 0..<count {
+                    let o = i * channels
+                    if grayscale {
+                        out[o] = gray(rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2])
+                    } else {
+                        (out[o], out[o + 1], out[o + 2]) = (rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2])
+                    }
+                    if let alpha { out[o + channels - 1] = alpha[i] }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Rec. 601 luma in 8 bits, (77 R + 150 G + 29 B + 128) / 256: v when R = G = B = v.
+    @inline(__always) static func gray(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
+        let sum: Int = 77 * Int(r) + 150 * Int(g) + 29 * Int(b) + 128
+        return UInt8(truncatingIfNeeded: sum >> 8)
+    }
+
+    /// What a PNG's header says it stores: gray (no colour channels, no palette) and alpha (an
+    /// alpha channel or a tRNS chunk); nil when the data has no readable IHDR.
+    public static func layout(_ bytes: [UInt8]) -> (isGray: Bool, hasAlpha: Bool)? {
+        guard let header = chunk("IHDR", in: bytes), header.count == 13 else { return nil }
+        let colorType = header[9]
+        return (colorType & 2 == 0, colorType & 4 != 0 || chunk("tRNS", in: bytes) != nil)
+    }
+
+    /// Decodes as `decode(_:limits:)` and keeps the alpha (tRNS made alpha; 255 where the
+    /// file has none): the RGB picture and one alpha byte a pixel.
+    public static func decodeWithAlpha(_ bytes: [UInt8], limits: ImageLimits = .default) throws(ImageError) -> (RGBImage, [UInt8]) {
+        let cLimits = BPNGLimits(max_width: UInt32(clamping: limits.maxWidth), max_height: UInt32(clamping: limits.maxHeight),
+                                 max_pixels: UInt64(clamping: limits.maxPixels))
+        var message = [CChar](repeating: 0, count: 256)
+        var width: UInt32 = 0, height: UInt32 = 0
+        let headerStatus = bytes.withUnsafeBufferPointer { data in
+            message.withUnsafeMutableBufferPointer { text in
+                bpng_read_header(data.baseAddress, data.count, cLimits, &width, &height, text.baseAddress, text.count)
+            }
+        }
+        let (w, h) = (Int(width), Int(height))
+        if let error = decodeError(headerStatus, message, width: w, height: h, limits: limits) { throw error }
+        let count = try RGBImage.byteCount(width: w, height: h) / 3 * 4
+        var status = BPNG_OK
+        let rgba = [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
+            status = bytes.withUnsafeBufferPointer { data in
+                message.withUnsafeMutableBufferPointer { text in
+                    bpng_decode_rgba8(data.baseAddress, data.count, cLimits, buffer.baseAddress, count, text.baseAddress, text.count)
+                }
+            }
+            initializedCount = status == BPNG_OK ? count : 0
+        }
+        if let error = decodeError(status, message, width: w, height: h, limits: limits) { throw error }
+        var rgb = [UInt8](repeating: 0, count: w * h * 3), alpha = [UInt8](repeating: 0, count: w * h)
+        for i in 0..<(w * h) {
+            (rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], alpha[i]) = (rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2], rgba[4 * i + 3])
+        }
+        return (RGBImage(unchecked: w, h, rgb), alpha)
     }
 
     /// The ICC profile of the PNG's iCCP chunk, inflated by libpng; nil when there is none or

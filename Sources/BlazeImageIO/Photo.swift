@@ -14,10 +14,17 @@ public struct Photo: Sendable, Equatable {
     public var iccProfile: [UInt8]?
     /// The JPEG's estimated IJG quality (`JPEG.estimatedQuality`); nil for other formats.
     public var jpegQuality: Int?
+    /// The alpha channel, one byte a pixel in `image`'s order (upright like it), when the file
+    /// has one (a PNG with alpha or tRNS); `ImageFile.write` keeps it in a PNG.
+    public var alpha: [UInt8]?
+    /// Whether the file stores one gray channel (gray PNG, grayscale JPEG, PGM); `image` holds
+    /// it as R = G = B, and `ImageFile.write` writes gray again.
+    public var isGrayscale: Bool
 
     public init(image: RGBImage, format: ImageFormat, exif: EXIFBlock? = nil, iccProfile: [UInt8]? = nil,
-                jpegQuality: Int? = nil) {
+                jpegQuality: Int? = nil, alpha: [UInt8]? = nil, isGrayscale: Bool = false) {
         (self.image, self.format, self.exif, self.iccProfile, self.jpegQuality) = (image, format, exif, iccProfile, jpegQuality)
+        (self.alpha, self.isGrayscale) = (alpha, isGrayscale)
     }
 }
 
@@ -26,25 +33,39 @@ extension ImageFile {
     public static let defaultJPEGQuality = 90
 
     /// Decodes PNG, JPEG, PPM or PGM data into a `Photo`: upright pixels (EXIF orientation
-    /// applied, for JPEG and PNG's eXIf), EXIF, ICC profile and JPEG quality. HEIF data is
-    /// refused with an error that points at BlazeImageHEIF (`HEIF.readPhoto`).
+    /// applied, for JPEG and PNG's eXIf), EXIF, ICC profile, JPEG quality, a PNG's alpha and
+    /// whether the file is gray. HEIF data is refused with an error that points at
+    /// BlazeImageHEIF (`HEIF.readPhoto`).
     public static func readPhoto(data: [UInt8], limits: ImageLimits = .default) throws(ImageError) -> Photo {
         switch ImageFormat(sniffing: data) {
         case .png:
             let exif = EXIFBlock(file: data)
-            let image = try PNG.decode(data, limits: limits)
+            let layout = PNG.layout(data)
+            var image: RGBImage, alpha: RGBImage?
+            if layout?.hasAlpha == true {
+                let (rgb, a) = try PNG.decodeWithAlpha(data, limits: limits)
+                // Turned as the pixels are below: held as a gray picture.
+                (image, alpha) = (rgb, RGBImage(unchecked: rgb.width, rgb.height, a.flatMap { [$0, $0, $0] }))
+            } else {
+                image = try PNG.decode(data, limits: limits)
+            }
             let orientation = exif.flatMap { EXIFOrientation.orientationEntry($0.tiff) }.flatMap { entry in
                 EXIFOrientation(rawValue: entry.little ? Int(exif!.tiff[entry.value]) | Int(exif!.tiff[entry.value + 1]) << 8
                                                       : Int(exif!.tiff[entry.value]) << 8 | Int(exif!.tiff[entry.value + 1]))
             }
-            return Photo(image: orientation.map { image.applying($0) } ?? image, format: .png, exif: exif?.upright(),
-                         iccProfile: try PNG.iccProfile(data))
+            if let orientation {
+                image = image.applying(orientation)
+                alpha = alpha?.applying(orientation)
+            }
+            return Photo(image: image, format: .png, exif: exif?.upright(), iccProfile: try PNG.iccProfile(data),
+                         alpha: alpha.map { a in stride(from: 0, to: a.pixels.count, by: 3).map { a.pixels[$0] } },
+                         isGrayscale: layout?.isGray ?? false)
         case .jpeg:
             let image = try JPEG.decode(data, limits: limits, applyingOrientation: true)
             return Photo(image: image, format: .jpeg, exif: EXIFBlock(file: data)?.upright(), iccProfile: JPEG.iccProfile(data),
-                         jpegQuality: JPEG.estimatedQuality(data))
+                         jpegQuality: JPEG.estimatedQuality(data), isGrayscale: JPEG.isGrayscale(data))
         case .pnm:
-            return Photo(image: try PNM.decode(data, limits: limits), format: .pnm)
+            return Photo(image: try PNM.decode(data, limits: limits), format: .pnm, isGrayscale: data.count > 1 && (data[1] == 0x32 || data[1] == 0x35))
         case .heif:
             throw heifNeedsItsModule
         case nil:
@@ -68,13 +89,16 @@ extension ImageFile {
     /// (APP1), `iccProfile` (APP2) and `jpegQuality`; PNG gets `exif` (eXIf) and `iccProfile`
     /// (iCCP), and the same bytes as `PNG.write(_:to:)` with neither; PNM carries no metadata
     /// and is PGM when `path` ends in .pgm, PPM otherwise. HEIF is not written.
+    /// `alpha` (one byte a pixel) is kept in a PNG; `grayscale` writes a gray PNG or a
+    /// one-component JPEG (luma of the pixels: exactly the gray of a gray picture).
     /// The EXIF block is written as given: apply `upright()` and the location policy first.
     public static func write(_ image: RGBImage, to path: String, format: ImageFormat, exif: EXIFBlock? = nil,
-                             iccProfile: [UInt8]? = nil, jpegQuality: Int = defaultJPEGQuality) throws(ImageError) {
+                             iccProfile: [UInt8]? = nil, jpegQuality: Int = defaultJPEGQuality,
+                             alpha: [UInt8]? = nil, grayscale: Bool = false) throws(ImageError) {
         let bytes: [UInt8]
         switch format {
-        case .png: bytes = try PNG.encode(image, exif: exif, iccProfile: iccProfile)
-        case .jpeg: bytes = try JPEG.encode(image, quality: jpegQuality, exif: exif, iccProfile: iccProfile)
+        case .png: bytes = try PNG.encode(image, alpha: alpha, grayscale: grayscale, exif: exif, iccProfile: iccProfile)
+        case .jpeg: bytes = try JPEG.encode(image, quality: jpegQuality, grayscale: grayscale, exif: exif, iccProfile: iccProfile)
         case .pnm: bytes = try PNM.encode(image, as: path.lowercased().hasSuffix(".pgm") ? .pgm : .ppm)
         case .heif: throw .cannotEncode(.heif, "HEIF is not written here; write JPEG or PNG")
         }

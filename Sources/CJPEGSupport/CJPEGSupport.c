@@ -256,7 +256,16 @@ BJPGStatus bjpg_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t heig
                             const uint8_t *icc, size_t icc_size,
                             uint8_t **jpeg, size_t *jpeg_size,
                             char *message, size_t message_size) {
+    return bjpg_encode8(pixels, width, height, 3, quality, exif, exif_size, icc, icc_size, jpeg, jpeg_size, message, message_size);
+}
+
+BJPGStatus bjpg_encode8(const uint8_t *pixels, uint32_t width, uint32_t height, int components, int quality,
+                        const uint8_t *exif, size_t exif_size,
+                        const uint8_t *icc, size_t icc_size,
+                        uint8_t **jpeg, size_t *jpeg_size,
+                        char *message, size_t message_size) {
     if (jpeg == NULL || jpeg_size == NULL) return BJPG_FAILED;
+    if (components != 1 && components != 3) return BJPG_FAILED;
     *jpeg = NULL;
     *jpeg_size = 0;
     if (message_size > 0) message[0] = 0;
@@ -288,8 +297,8 @@ BJPGStatus bjpg_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t heig
     jpeg_mem_dest(&cinfo, &s.out, &s.out_size);
     cinfo.image_width = width;
     cinfo.image_height = height;
-    cinfo.input_components = 3;
-    cinfo.in_color_space = JCS_RGB;
+    cinfo.input_components = components;
+    cinfo.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, quality, TRUE);
     cinfo.optimize_coding = TRUE;
@@ -304,7 +313,7 @@ BJPGStatus bjpg_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t heig
         jpeg_write_marker(&cinfo, JPEG_APP0 + 1, segment, (unsigned int)(6 + exif_size));
     }
     if (icc != NULL && icc_size > 0) jpeg_write_icc_profile(&cinfo, icc, (unsigned int)icc_size);
-    size_t stride = (size_t)width * 3;
+    size_t stride = (size_t)width * (size_t)components;
     while (cinfo.next_scanline < cinfo.image_height) {
         JSAMPROW row = (JSAMPROW)(pixels + (size_t)cinfo.next_scanline * stride);
         jpeg_write_scanlines(&cinfo, &row, 1);

@@ -116,7 +116,7 @@ static void precheck(Session *s, BPNGLimits limits, uint32_t *width, uint32_t *h
 /// Runs libpng over s->data; a NULL `pixels` stops after the header. It calls
 /// setjmp, so everything read after a longjmp lives in *s, not in locals.
 static void run_decoder(Session *s, BPNGLimits limits, uint32_t *width, uint32_t *height,
-                        uint8_t *pixels, size_t pixels_size) {
+                        uint8_t *pixels, size_t pixels_size, int channels) {
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, s, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (info == NULL) {
@@ -141,23 +141,29 @@ static void run_decoder(Session *s, BPNGLimits limits, uint32_t *width, uint32_t
         return;
     }
 
-    // To 8-bit RGB as stored: no gamma, alpha (and tRNS) dropped, not composited.
+    // To 8-bit RGB as stored: no gamma, not composited; alpha (and tRNS) dropped, or with 4
+    // channels kept as a fourth byte (tRNS made alpha, 255 where the file has none).
     int color = png_get_color_type(png, info), depth = png_get_bit_depth(png, info);
+    int has_alpha = (color & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS);
     if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if ((color & PNG_COLOR_MASK_COLOR) == 0) {
         if (depth < 8) png_set_expand_gray_1_2_4_to_8(png);
         png_set_gray_to_rgb(png);
     }
     if (depth == 16) png_set_scale_16(png);
-    if ((color & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS))
+    if (channels == 4) {
+        if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
+        if (!has_alpha) png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER);
+    } else if (has_alpha) {
         png_set_strip_alpha(png);
+    }
     int passes = png_set_interlace_handling(png);
     png_read_update_info(png, info);
 
-    size_t stride = (size_t)w * 3;
+    size_t stride = (size_t)w * (size_t)channels;
     if (png_get_rowbytes(png, info) != stride || pixels_size != stride * h) {
-        fail(s, BPNG_FAILED, "internal error: %zu bytes per row and a %zu-byte buffer for %ux%u RGB",
-             (size_t)png_get_rowbytes(png, info), pixels_size, w, h);
+        fail(s, BPNG_FAILED, "internal error: %zu bytes per row and a %zu-byte buffer for %ux%u with %d channels",
+             (size_t)png_get_rowbytes(png, info), pixels_size, w, h, channels);
         png_destroy_read_struct(&png, &info, NULL);
         return;
     }
@@ -184,12 +190,12 @@ BPNGStatus bpng_read_header(const uint8_t *data, size_t size, BPNGLimits limits,
     *width = 0;
     *height = 0;
     precheck(&s, limits, width, height);
-    if (s.status == BPNG_OK) run_decoder(&s, limits, width, height, NULL, 0);
+    if (s.status == BPNG_OK) run_decoder(&s, limits, width, height, NULL, 0, 3);
     return s.status;
 }
 
-BPNGStatus bpng_decode_rgb8(const uint8_t *data, size_t size, BPNGLimits limits,
-                            uint8_t *pixels, size_t pixels_size, char *message, size_t message_size) {
+static BPNGStatus decode8(const uint8_t *data, size_t size, BPNGLimits limits, uint8_t *pixels, size_t pixels_size,
+                          int channels, char *message, size_t message_size) {
     Session s = new_session(message, message_size);
     s.data = data;
     s.size = data ? size : 0;
@@ -197,8 +203,18 @@ BPNGStatus bpng_decode_rgb8(const uint8_t *data, size_t size, BPNGLimits limits,
     uint32_t width = 0, height = 0;
     if (pixels == NULL) fail(&s, BPNG_FAILED, "no output buffer");
     precheck(&s, limits, &width, &height);
-    if (s.status == BPNG_OK) run_decoder(&s, limits, &width, &height, pixels, pixels_size);
+    if (s.status == BPNG_OK) run_decoder(&s, limits, &width, &height, pixels, pixels_size, channels);
     return s.status;
+}
+
+BPNGStatus bpng_decode_rgb8(const uint8_t *data, size_t size, BPNGLimits limits,
+                            uint8_t *pixels, size_t pixels_size, char *message, size_t message_size) {
+    return decode8(data, size, limits, pixels, pixels_size, 3, message, message_size);
+}
+
+BPNGStatus bpng_decode_rgba8(const uint8_t *data, size_t size, BPNGLimits limits,
+                             uint8_t *pixels, size_t pixels_size, char *message, size_t message_size) {
+    return decode8(data, size, limits, pixels, pixels_size, 4, message, message_size);
 }
 
 static void write_to_memory(png_structp png, png_bytep data, size_t count) {
@@ -220,7 +236,7 @@ static void flush_nothing(png_structp png) {
 }
 
 /// Encodes into s->out; calls setjmp, so its results live in *s.
-static void run_encoder(Session *s, const uint8_t *pixels, uint32_t width, uint32_t height,
+static void run_encoder(Session *s, const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                         const uint8_t *icc, size_t icc_size) {
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, s, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -235,7 +251,8 @@ static void run_encoder(Session *s, const uint8_t *pixels, uint32_t width, uint3
     }
     png_set_write_fn(png, s, write_to_memory, flush_nothing);
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+    static const int types[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
+    png_set_IHDR(png, info, width, height, 8, types[channels], PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (icc != NULL && icc_size > 0) {
         if (icc_size > 0x7fffffff) png_error(png, "the ICC profile is too large");
@@ -249,14 +266,15 @@ static void run_encoder(Session *s, const uint8_t *pixels, uint32_t width, uint3
         if (!png_get_valid(png, info, PNG_INFO_iCCP)) png_error(png, "libpng refused the ICC profile as malformed");
     }
     png_write_info(png, info);
-    size_t stride = (size_t)width * 3;
+    size_t stride = (size_t)width * (size_t)channels;
     for (uint32_t y = 0; y < height; y++) png_write_row(png, pixels + y * stride);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
 }
 
-BPNGStatus bpng_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t height,
-                            uint8_t **png, size_t *png_size, char *message, size_t message_size) {
+BPNGStatus bpng_encode8(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                        const uint8_t *icc, size_t icc_size, uint8_t **png, size_t *png_size,
+                        char *message, size_t message_size) {
     Session s = new_session(message, message_size);
     s.libpng_error_status = BPNG_FAILED;
     *png = NULL;
@@ -265,7 +283,11 @@ BPNGStatus bpng_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t heig
         fail(&s, BPNG_INVALID_SIZE, "cannot encode a %ux%u image", width, height);
         return s.status;
     }
-    run_encoder(&s, pixels, width, height, NULL, 0);
+    if (channels < 1 || channels > 4) {
+        fail(&s, BPNG_FAILED, "cannot encode %d channels", channels);
+        return s.status;
+    }
+    run_encoder(&s, pixels, width, height, channels, icc, icc_size);
     if (s.status != BPNG_OK) {
         free(s.out);
         return s.status;
@@ -273,28 +295,18 @@ BPNGStatus bpng_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t heig
     *png = s.out;
     *png_size = s.out_size;
     return BPNG_OK;
+}
+
+BPNGStatus bpng_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t height,
+                            uint8_t **png, size_t *png_size, char *message, size_t message_size) {
+    return bpng_encode8(pixels, width, height, 3, NULL, 0, png, png_size, message, message_size);
 }
 
 BPNGStatus bpng_encode_rgb8_icc(const uint8_t *pixels, uint32_t width, uint32_t height,
                                 const uint8_t *icc, size_t icc_size,
                                 uint8_t **png, size_t *png_size,
                                 char *message, size_t message_size) {
-    Session s = new_session(message, message_size);
-    s.libpng_error_status = BPNG_FAILED;
-    *png = NULL;
-    *png_size = 0;
-    if (pixels == NULL || width == 0 || height == 0) {
-        fail(&s, BPNG_INVALID_SIZE, "cannot encode a %ux%u image", width, height);
-        return s.status;
-    }
-    run_encoder(&s, pixels, width, height, icc, icc_size);
-    if (s.status != BPNG_OK) {
-        free(s.out);
-        return s.status;
-    }
-    *png = s.out;
-    *png_size = s.out_size;
-    return BPNG_OK;
+    return bpng_encode8(pixels, width, height, 3, icc, icc_size, png, png_size, message, message_size);
 }
 
 /// Reads the chunks before the image data and copies iCCP's profile into s->out;

@@ -263,11 +263,15 @@ struct Redact: ParsableCommand {
         let exif = keepMetadata ? (keepLocation ? photo.exif : photo.exif?.removingLocation()) : nil
         let quality = jpegQuality ?? photo.jpegQuality ?? ImageFile.defaultJPEGQuality
         do {
-            try ImageFile.write(photo.image, to: target, format: format, exif: exif, iccProfile: photo.iccProfile, jpegQuality: quality)
+            try ImageFile.write(photo.image, to: target, format: format, exif: exif, iccProfile: photo.iccProfile, jpegQuality: quality,
+                                alpha: photo.alpha, grayscale: photo.isGrayscale)
         } catch {
             // A colour profile the encoder refuses as malformed does not cost the photo: it is written without it.
             guard photo.iccProfile != nil, case .cannotEncode = error else { throw ToolError("\(error)") }
-            do { try ImageFile.write(photo.image, to: target, format: format, exif: exif, iccProfile: nil, jpegQuality: quality) } catch {
+            do {
+                try ImageFile.write(photo.image, to: target, format: format, exif: exif, iccProfile: nil, jpegQuality: quality,
+                                    alpha: photo.alpha, grayscale: photo.isGrayscale)
+            } catch {
                 throw ToolError("\(error)")
             }
             printError("\(source): written without its colour profile, which the encoder refused (\(error))")

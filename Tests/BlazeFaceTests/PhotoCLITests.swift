@@ -41,6 +41,39 @@ import Testing
         }
     }
 
+    /// An RGBA PNG keeps its alpha byte for byte, a gray PNG stays gray and a grayscale JPEG
+    /// stays one component, each with its face masked.
+    @Test func alphaAndGrayAreKept() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let images = Goldens.root.appendingPathComponent("images").path
+        /// IHDR's colour type (0 gray, 2 RGB, 4 gray and alpha, 6 RGBA) read from the bytes.
+        func pngColorType(_ path: String) throws -> UInt8 { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))[25] }
+        /// The component count of the first SOF segment, read from the bytes.
+        func jpegComponents(_ path: String) throws -> Int {
+            let b = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            var i = 2
+            while i + 9 < b.count, b[i] == 0xFF {
+                let marker = b[i + 1], length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+                if (0xC0...0xC3).contains(marker) { return Int(b[i + 9]) }
+                i += 2 + length
+            }
+            return -1
+        }
+        let rgba = images + "/astronaut_rgba.png", gray = images + "/astronaut_gray.png", grayJPEG = dir + "/gray.jpg"
+        try Data(try JPEG.encode(try PNG.read(contentsOf: gray), quality: 90, grayscale: true)).write(to: URL(fileURLWithPath: grayJPEG))
+        #expect(try pngColorType(rgba) == 6 && pngColorType(gray) == 0 && jpegComponents(grayJPEG) == 1)
+        for (input, output) in [(rgba, dir + "/rgba.png"), (gray, dir + "/gray.png"), (grayJPEG, dir + "/gray-out.jpg")] {
+            let run = try CLITests.run(["redact", input, output])
+            #expect(run.status == 0 && run.stderr.contains("1 face(s) masked"), "\(input): \(run.stderr)")
+            #expect(try Self.faces(output) == 0, "\(output)")
+        }
+        #expect(try pngColorType(dir + "/rgba.png") == 6 && pngColorType(dir + "/gray.png") == 0 && jpegComponents(dir + "/gray-out.jpg") == 1)
+        let (_, alphaIn) = try PNG.decodeWithAlpha([UInt8](try Data(contentsOf: URL(fileURLWithPath: rgba))))
+        let (_, alphaOut) = try PNG.decodeWithAlpha([UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/rgba.png"))))
+        #expect(alphaIn == alphaOut && Set(alphaIn).count > 1, "the alpha is kept byte for byte")
+    }
+
     @Test func theColourProfileStaysAndEXIFGoes() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -54,7 +54,15 @@ BJPGStatus bjpg_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t heig
                             uint8_t **jpeg, size_t *jpeg_size,
                             char *message, size_t message_size);
 
-/// Frees a buffer returned by `bjpg_encode_rgb8`.
+/// `bjpg_encode_rgb8` for rows of `components` bytes a pixel: 3 (RGB) or 1 (a
+/// grayscale JPEG, one component).
+BJPGStatus bjpg_encode8(const uint8_t *pixels, uint32_t width, uint32_t height, int components, int quality,
+                        const uint8_t *exif, size_t exif_size,
+                        const uint8_t *icc, size_t icc_size,
+                        uint8_t **jpeg, size_t *jpeg_size,
+                        char *message, size_t message_size);
+
+/// Frees a buffer returned by `bjpg_encode_rgb8` or `bjpg_encode8`.
 void bjpg_free(void *pointer);
 
 #endif

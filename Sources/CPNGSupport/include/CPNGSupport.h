@@ -38,6 +38,19 @@ BPNGStatus bpng_decode_rgb8(const uint8_t *data, size_t size, BPNGLimits limits,
                             uint8_t *pixels, size_t pixels_size,
                             char *message, size_t message_size);
 
+/// `bpng_decode_rgb8` with the alpha kept: 8-bit RGBA (tRNS made alpha; 255 where
+/// the file has no alpha), `pixels` holding exactly width * height * 4 bytes.
+BPNGStatus bpng_decode_rgba8(const uint8_t *data, size_t size, BPNGLimits limits,
+                             uint8_t *pixels, size_t pixels_size,
+                             char *message, size_t message_size);
+
+/// Encodes 8-bit rows of `channels` bytes a pixel (1 gray, 2 gray and alpha, 3 RGB,
+/// 4 RGBA; width * channels bytes a row, no padding), with an optional ICC profile
+/// as `bpng_encode_rgb8_icc`, into a malloc'd buffer (free it with `bpng_free`).
+BPNGStatus bpng_encode8(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
+                        const uint8_t *icc, size_t icc_size, uint8_t **png, size_t *png_size,
+                        char *message, size_t message_size);
+
 /// Encodes 8-bit RGB rows (width * 3 bytes each, no padding) as a PNG into a
 /// malloc'd buffer returned in `*png` / `*png_size`; free it with `bpng_free`.
 BPNGStatus bpng_encode_rgb8(const uint8_t *pixels, uint32_t width, uint32_t height,
