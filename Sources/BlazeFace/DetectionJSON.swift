@@ -1,7 +1,14 @@
 /// The JSON contract of `blazeface detect` (README, "JSON contract"), written by hand so the
 /// key order is fixed and the line is built whole before anything is printed:
-/// {"image":P,"width":W,"height":H,"detections":[{"boundingBox":{...},"categories":[...],"keypoints":[...]}]}
+/// {"image":P,"width":W,"height":H,"detections":[{"boundingBox":{...},"categories":[...],"keypoints":[...]}],
+///  "coordinates":"boundingBox in pixels, keypoints normalized to the picture's width and height"}
+/// The last field says each geometry's space, so that a line read alone cannot be misread (a
+/// sentence, so that no key of the line appears twice in it).
 public enum DetectionJSON {
+    /// The `coordinates` object of detection lines: boxes in pixels, keypoints normalized to
+    /// the picture's width and height (0...1), as MediaPipe Tasks reports them.
+    public static let coordinates = "boundingBox in pixels, keypoints normalized to the picture's width and height"
+
     /// One image's result as a single line of JSON.
     public static func line(image: String, width: Int, height: Int, result: FaceDetectorResult) -> String {
         var json = JSONWriter(capacity: 256 + 400 * result.detections.count)
@@ -35,7 +42,14 @@ extension JSONWriter {
         integer(height)
         literal(",\"detections\":")
         detections(result.detections)
+        coordinatesField(DetectionJSON.coordinates)
         byte("}")
+    }
+
+    /// `,"coordinates":SENTENCE`: the closing field of a line, naming each geometry's space.
+    package mutating func coordinatesField(_ sentence: String) {
+        literal(",\"coordinates\":")
+        string(sentence)
     }
 
     /// `[{detection},...]`.

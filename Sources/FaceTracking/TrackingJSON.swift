@@ -1,7 +1,8 @@
 import BlazeFace
 
 /// The JSON Lines contract of `blazeface track` (README, "Video and tracking"), one line per frame:
-/// {"frame":N,"timestampMs":T,"faces":[{"trackingId":I,"boundingBox":{...},"categories":[...],"keypoints":[...]}]}
+/// {"frame":N,"timestampMs":T,"faces":[{"trackingId":I,"boundingBox":{...},"categories":[...],"keypoints":[...]}],
+///  "coordinates":"boundingBox in pixels, keypoints normalized to the picture's width and height"}
 /// Each face holds the detect contract's detection fields after its trackingId (null when tracking is off).
 public enum TrackingJSON {
     public static func line(frame index: Int, _ frame: TrackingFrame) -> String {
@@ -19,7 +20,9 @@ public enum TrackingJSON {
             json.detectionFields(face.detection)
             json.byte("}")
         }
-        json.literal("]}")
+        json.byte("]")
+        json.coordinatesField(DetectionJSON.coordinates)
+        json.byte("}")
         return json.text
     }
 }

@@ -231,9 +231,16 @@ struct Analyze: ParsableCommand {
             if i > 0 { json.byte(",") }
             json.bytes += object
         }
-        json.literal("]}")
+        json.byte("]")
+        json.coordinatesField(Self.coordinates)
+        json.byte("}")
         return json.text
     }
+
+    /// The spaces of an analysis line's geometry: the detection's box in pixels; everything else
+    /// normalized to the picture's width and height (the mesh's z at the scale of x).
+    static let coordinates = "boundingBox in pixels; keypoints, landmarks, contours and mesh normalized to the picture's width and height "
+        + "(the mesh's z at the scale of x)"
 
     /// One face's object: the detection's fields, then the analysis fields.
     @Sendable static func faceObject(_ face: AnalyzedFace) -> [UInt8] {

@@ -215,6 +215,7 @@ struct Detect: ParsableCommand {
                     json.integer(image.height)
                     json.literal(",\"detections\":")
                     json.detections(result.detections)
+                    json.coordinatesField(DetectionJSON.coordinates)
                     json.byte("}")
                     print(json.text)
                     fflush(nil)

@@ -146,7 +146,9 @@ struct Landmarks: ParsableCommand {
             }
             json.byte("}")
         }
-        json.literal("]}")
+        json.byte("]")
+        json.coordinatesField("landmarks normalized to the picture's width and height (z at the scale of x)")
+        json.byte("}")
         return json.text
     }
 }

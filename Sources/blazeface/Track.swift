@@ -147,7 +147,9 @@ extension Track {
                 json.number(m.box.height)
                 json.literal("}}")
             }
-            json.literal("]}")
+            json.byte("]")
+            json.coordinatesField("relativeBoundingBox normalized to the frame's width and height")
+            json.byte("}")
             return (json.text, { FaceMask.apply(to: &$0, boxes: masks.map(\.box), options: RedactionOptions(mode: .outline)) })
         }
     }

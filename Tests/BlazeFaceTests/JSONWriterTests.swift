@@ -42,7 +42,8 @@ import Testing
         #expect(DetectionJSON.detection(d) == Previous.detection(d))
         let result = FaceDetectorResult(detections: [d, d])
         #expect(DetectionJSON.line(image: "a \"b\".png", width: 640, height: 480, result: result)
-            == "{\"image\":\(Previous.string("a \"b\".png")),\"width\":640,\"height\":480,\"detections\":[\(Previous.detection(d)),\(Previous.detection(d))]}")
+            == "{\"image\":\(Previous.string("a \"b\".png")),\"width\":640,\"height\":480,\"detections\":[\(Previous.detection(d)),\(Previous.detection(d))],"
+               + "\"coordinates\":\"boundingBox in pixels, keypoints normalized to the picture's width and height\"}")
     }
 }
 

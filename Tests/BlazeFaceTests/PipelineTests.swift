@@ -179,7 +179,7 @@ import Testing
         #expect(keypoints.map { $0["label"] as? String } == FaceKeypoint.allCases.map(\.label))
         #expect(line.hasPrefix("{\"image\":"))
         #expect(DetectionJSON.line(image: "x", width: 1, height: 1, result: FaceDetectorResult(detections: []))
-                == "{\"image\":\"x\",\"width\":1,\"height\":1,\"detections\":[]}")
+                == "{\"image\":\"x\",\"width\":1,\"height\":1,\"detections\":[],\"coordinates\":\"boundingBox in pixels, keypoints normalized to the picture's width and height\"}")
     }
 }
 

@@ -161,7 +161,8 @@ import Testing
         var frame = TrackingFrame(timestampInMilliseconds: 1234, faces: [TrackedFace(trackingID: 7, detection: d)])
         let line = TrackingJSON.line(frame: 3, frame)
         let detect = DetectionJSON.detection(d)
-        #expect(line == "{\"frame\":3,\"timestampMs\":1234,\"faces\":[{\"trackingId\":7," + detect.dropFirst() + "]}")
+        #expect(line == "{\"frame\":3,\"timestampMs\":1234,\"faces\":[{\"trackingId\":7," + detect.dropFirst()
+                + "],\"coordinates\":\"boundingBox in pixels, keypoints normalized to the picture's width and height\"}")
         frame.faces[0].trackingID = nil
         #expect(TrackingJSON.line(frame: 0, frame).contains("{\"trackingId\":null,\"boundingBox\""))
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
