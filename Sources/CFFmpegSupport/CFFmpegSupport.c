@@ -571,9 +571,11 @@ static BFVStatus writer_copy_packet(bfv_writer *w, int output, AVPacket *packet,
 /// A file counts as whole only when FFmpeg said nothing of it ending early, at least one frame
 /// decoded, and the frames cover the declared duration: at least 90% of duration x rate frames,
 /// or frame times spanning at least 90% of the duration (a variable-rate video), when known.
+static BFVStatus read_failed(bfv_reader *r, BFVStatus status, int code, BFVError *error);
+
 static BFVStatus end_of_stream(bfv_reader *r, BFVError *error) {
     if (r->format->pb && r->format->pb->error < 0 && r->format->pb->error != AVERROR_EOF)
-        return fail(error, BFV_DEMUX, r->format->pb->error, NULL);
+        return read_failed(r, BFV_DEMUX, r->format->pb->error, error);
     if (r->frames == 0)
         return fail(error, BFV_TRUNCATED, 0, "no video frame decoded (%lld video packets read)%s%s%s", (long long)r->packets,
                     r->truncation[0] ? ": FFmpeg says \"" : "", r->truncation, r->truncation[0] ? "\"" : "");
@@ -595,6 +597,35 @@ static BFVStatus end_of_stream(bfv_reader *r, BFVError *error) {
         return fail(error, BFV_TRUNCATED, 0, "%lld frames decoded, then FFmpeg says \"%s\"", (long long)r->frames, r->truncation);
     }
     return BFV_END;
+}
+
+/// A read or decode failure, named for what it is. The file was cut short (a faststart MP4
+/// copied or recorded only in part, its last packet partly there) when the container's index
+/// places video data past the file's end, or, without such an index, when the demuxer has
+/// consumed the whole file and read fewer video packets than the container lists: that is
+/// `BFV_TRUNCATED` with the figures and FFmpeg's words. Anything else is `status` as FFmpeg said it.
+static BFVStatus read_failed(bfv_reader *r, BFVStatus status, int code, BFVError *error) {
+    AVIOContext *pb = r->format->pb;
+    int64_t size = pb ? avio_size(pb) : -1;
+    if (size <= 0) return fail(error, status, code, NULL);
+    char said[AV_ERROR_MAX_STRING_SIZE] = {0};
+    av_strerror(code, said, sizeof said);
+    // The furthest byte any stream's index places data at (audio too: a cut may fall in it).
+    int64_t indexed_end = 0;
+    int entries = avformat_index_get_entries_count(r->video);
+    for (unsigned i = 0; i < r->format->nb_streams; i++) {
+        int n = avformat_index_get_entries_count(r->format->streams[i]);
+        const AVIndexEntry *last = n > 0 ? avformat_index_get_entry(r->format->streams[i], n - 1) : NULL;
+        if (last && last->pos >= 0 && last->pos + last->size > indexed_end) indexed_end = last->pos + last->size;
+    }
+    if (indexed_end > size)
+        return fail(error, BFV_TRUNCATED, 0, "the file is cut short: it ends at byte %lld, and its index places data up to "
+                    "byte %lld (%lld of %d video packets read, %lld frames decoded; FFmpeg says \"%s\")", (long long)size,
+                    (long long)indexed_end, (long long)r->packets, entries, (long long)r->frames, said);
+    if (entries == 0 && avio_tell(pb) >= size && r->video->nb_frames > 0 && r->packets < r->video->nb_frames)
+        return fail(error, BFV_TRUNCATED, 0, "the file ends after %lld of the %lld video packets it lists (%lld frames decoded; "
+                    "FFmpeg says \"%s\")", (long long)r->packets, (long long)r->video->nb_frames, (long long)r->frames, said);
+    return fail(error, status, code, NULL);
 }
 
 BFVStatus bfv_reader_next_frame(bfv_reader *r, uint8_t *out, size_t out_size, int64_t *pts, BFVError *error) {
@@ -622,26 +653,26 @@ BFVStatus bfv_reader_next_frame(bfv_reader *r, uint8_t *out, size_t out_size, in
             return BFV_OK;
         }
         if (code == AVERROR_EOF) return end_of_stream(r, error);
-        if (code != AVERROR(EAGAIN)) return fail(error, BFV_DECODE, code, NULL);
+        if (code != AVERROR(EAGAIN)) return read_failed(r, BFV_DECODE, code, error);
         if (r->flushing) return end_of_stream(r, error);
 
         code = av_read_frame(r->format, r->packet);
         if (truncation_log[0] && !r->truncation[0]) av_strlcpy(r->truncation, truncation_log, sizeof r->truncation);
         if (code == AVERROR_EOF) {
             if (r->format->pb && r->format->pb->error < 0 && r->format->pb->error != AVERROR_EOF)
-                return fail(error, BFV_DEMUX, r->format->pb->error, NULL);
+                return read_failed(r, BFV_DEMUX, r->format->pb->error, error);
             r->flushing = 1;
             code = avcodec_send_packet(r->decoder, NULL);
-            if (code < 0 && code != AVERROR_EOF) return fail(error, BFV_DECODE, code, NULL);
+            if (code < 0 && code != AVERROR_EOF) return read_failed(r, BFV_DECODE, code, error);
             continue;
         }
-        if (code < 0) return fail(error, BFV_DEMUX, code, NULL);
+        if (code < 0) return read_failed(r, BFV_DEMUX, code, error);
 
         if (r->packet->stream_index == r->video_index) {
             r->packets++;
             code = avcodec_send_packet(r->decoder, r->packet);
             av_packet_unref(r->packet);
-            if (code < 0 && code != AVERROR(EAGAIN)) return fail(error, BFV_DECODE, code, NULL);
+            if (code < 0 && code != AVERROR(EAGAIN)) return read_failed(r, BFV_DECODE, code, error);
             continue;
         }
         BFVStatus status = BFV_OK;

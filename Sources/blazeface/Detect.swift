@@ -259,8 +259,12 @@ struct Detect: ParsableCommand {
             return .detected(line: DetectionJSON.line(image: name, width: image.width, height: image.height, result: result),
                              image: keepImage ? image : nil, result: result)
         } catch let error as ImageError {
-            // File errors already name the path; stdin's do not.
-            let message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
+            // File errors already name the path; stdin's do not. A video cut short before its
+            // index is neither picture nor readable video: say so rather than "unknown image format".
+            var message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
+            if case .file(let path) = item, case .file(_, .unknownFormat) = error, let cause = VideoFileReader.unreadableCause(path: path) {
+                message = "\(path): \(cause)"
+            }
             return .failed(record: ErrorRecord.line(image: name, message: message), message: message)
         } catch let error as DetectorError {
             let message = "\(name): \(error.description)"

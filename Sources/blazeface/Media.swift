@@ -28,6 +28,7 @@ enum MediaKind: Equatable {
         if ImageFormat(sniffing: head) != nil { return .photo }
         if head.starts(with: Array("YUV4MPEG2".utf8)) { return .y4m }
         if VideoFileReader.probe(path: path) { return .video }
+        if let cause = VideoFileReader.unreadableCause(path: path) { throw ToolError("\(path): \(cause)") }
         let ext = (path as NSString).pathExtension.lowercased()
         let message = "\(path): not a picture (PNG, JPEG, PPM, PGM, HEIC) or a video FFmpeg can read"
         if mediaExtensions.contains(ext) { throw ToolError(message) }

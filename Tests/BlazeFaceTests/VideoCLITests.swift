@@ -152,7 +152,14 @@ import Testing
             let run = try CLITests.run(["redact", cut, output, "--no-progress"])
             #expect(run.status != 0, "faststart \(faststart): \(run.stderr)")
             #expect(run.stderr.contains(cut), "the error names the input: \(run.stderr)")
+            // The cause, named: the index missing (written last), or the index placing data past the end.
+            let cause = faststart ? "truncated: the file is cut short: it ends at byte \(bytes.count / 2), and its index places data up to byte"
+                                  : "an MP4/MOV cut short before its index"
+            #expect(run.stderr.contains(cause) && run.stderr.components(separatedBy: cut).count == 2,
+                    "faststart \(faststart): the cause, once: \(run.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["cut.mp4", "in.mp4"])
+            let detect = try CLITests.run(["detect", cut])
+            #expect(detect.status != 0 && detect.stderr.contains(faststart ? "cut short" : "cut short before its index"), "\(detect.stderr)")
         }
     }
 
