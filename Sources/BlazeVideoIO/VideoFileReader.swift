@@ -14,11 +14,15 @@ public struct VideoReadOptions: Sendable, Equatable {
     /// A file that stops short ends the frames instead of failing, once at least one frame
     /// decoded: `VideoFileReader.truncation` then says what was missing. Off by default.
     public var acceptsTruncation: Bool
+    /// A damaged packet or frame in the middle of the file (a read or decode failure that is not
+    /// its end) is dropped and the reading goes on, as the `ffmpeg` tool does, instead of
+    /// failing: `VideoFileReader.damage` then counts what was dropped. Off by default.
+    public var skipsDamagedFrames: Bool
 
     public init(appliesRotation: Bool = true, maxSide: Int = 1 << 14, maxPixels: Int = 1 << 26, decoderThreads: Int = 0,
-                acceptsTruncation: Bool = false) {
+                acceptsTruncation: Bool = false, skipsDamagedFrames: Bool = false) {
         (self.appliesRotation, self.maxSide, self.maxPixels, self.decoderThreads) = (appliesRotation, maxSide, maxPixels, decoderThreads)
-        self.acceptsTruncation = acceptsTruncation
+        (self.acceptsTruncation, self.skipsDamagedFrames) = (acceptsTruncation, skipsDamagedFrames)
     }
 }
 
@@ -143,6 +147,7 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
         (self.path, self.handle, self.acceptsTruncation) = (path, handle, options.acceptsTruncation)
         self.info = Self.info(info, handle, applies: options.appliesRotation)
         self.frameSize = bfv_reader_frame_size(handle)
+        bfv_reader_skip_damaged(handle, options.skipsDamagedFrames ? 1 : 0)
     }
 
     /// Reads a video held in memory (for tests and fuzzing); `name` stands for the path in errors.
@@ -156,6 +161,16 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
         (self.path, self.handle, self.acceptsTruncation) = (name, handle, options.acceptsTruncation)
         self.info = Self.info(info, handle, applies: options.appliesRotation)
         self.frameSize = bfv_reader_frame_size(handle)
+        bfv_reader_skip_damaged(handle, options.skipsDamagedFrames ? 1 : 0)
+    }
+
+    /// With `VideoReadOptions.skipsDamagedFrames`: the damaged packets and frames dropped so
+    /// far, and what FFmpeg said of the first; nil while none was.
+    public var damage: (dropped: Int, first: String)? {
+        var first = [CChar](repeating: 0, count: 256)
+        let dropped = Int(bfv_reader_damaged(handle, &first, first.count))
+        guard dropped > 0 else { return nil }
+        return (dropped, String(decoding: first.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     deinit { bfv_reader_close(handle) }

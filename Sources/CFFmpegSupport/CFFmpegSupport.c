@@ -155,6 +155,10 @@ struct bfv_reader {
     int64_t duration;             // the video's declared duration in its time base, -1 unknown
     AVRational rate;              // its average frame rate, {0, 1} unknown
     char truncation[256];         // what the demuxer said of a file that stops short, if it did
+    int skip_damaged;             // a damaged packet or frame is dropped instead of ending the read
+    int64_t damaged;              // packets and frames dropped so far
+    int consecutive_damage;       // failures in a row (a reader that cannot move on stops)
+    char first_damage[256];       // what FFmpeg said of the first one
     pthread_mutex_t attach_lock;  // guards writer and copy_map against the writer's thread
     bfv_writer *writer;
     const int *copy_map;          // input stream -> output stream, -1 for none
@@ -628,8 +632,31 @@ static BFVStatus read_failed(bfv_reader *r, BFVStatus status, int code, BFVError
     return fail(error, status, code, NULL);
 }
 
+/// With `skip_damaged`: a failure that is not the file's end is dropped and counted (true), as
+/// the ffmpeg tool goes on past a damaged packet; 100 in a row end the read all the same.
+static int skipped_damage(bfv_reader *r, BFVStatus *status, int code, BFVError *error) {
+    *status = read_failed(r, BFV_DECODE, code, error);
+    if (!r->skip_damaged || *status == BFV_TRUNCATED || ++r->consecutive_damage > 100) return 0;
+    if (r->damaged++ == 0) {
+        char said[AV_ERROR_MAX_STRING_SIZE] = {0};
+        av_strerror(code, said, sizeof said);
+        snprintf(r->first_damage, sizeof r->first_damage, "%s%s%s%s", said, error->detail[0] ? " (" : "", error->detail,
+                 error->detail[0] ? ")" : "");
+    }
+    begin(error);
+    return 1;
+}
+
+void bfv_reader_skip_damaged(bfv_reader *r, int skip) { r->skip_damaged = skip != 0; }
+
+int64_t bfv_reader_damaged(const bfv_reader *r, char *first, size_t first_size) {
+    if (first && first_size > 0) av_strlcpy(first, r->first_damage, first_size);
+    return r->damaged;
+}
+
 BFVStatus bfv_reader_next_frame(bfv_reader *r, uint8_t *out, size_t out_size, int64_t *pts, BFVError *error) {
     begin(error);
+    BFVStatus failed = BFV_OK;
     if (out_size != bfv_reader_frame_size(r)) return fail(error, BFV_INVALID, 0, "the frame buffer has the wrong size");
     for (;;) {
         int code = avcodec_receive_frame(r->decoder, r->frame);
@@ -650,10 +677,14 @@ BFVStatus bfv_reader_next_frame(bfv_reader *r, uint8_t *out, size_t out_size, in
             if (status != BFV_OK) return status;
             *pts = t;
             r->frames++;
+            r->consecutive_damage = 0;
             return BFV_OK;
         }
         if (code == AVERROR_EOF) return end_of_stream(r, error);
-        if (code != AVERROR(EAGAIN)) return read_failed(r, BFV_DECODE, code, error);
+        if (code != AVERROR(EAGAIN)) {
+            if (skipped_damage(r, &failed, code, error)) continue;
+            return failed;
+        }
         if (r->flushing) return end_of_stream(r, error);
 
         code = av_read_frame(r->format, r->packet);
@@ -666,13 +697,19 @@ BFVStatus bfv_reader_next_frame(bfv_reader *r, uint8_t *out, size_t out_size, in
             if (code < 0 && code != AVERROR_EOF) return read_failed(r, BFV_DECODE, code, error);
             continue;
         }
-        if (code < 0) return read_failed(r, BFV_DEMUX, code, error);
+        if (code < 0) {
+            if (skipped_damage(r, &failed, code, error)) continue;
+            return failed == BFV_DECODE ? read_failed(r, BFV_DEMUX, code, error) : failed;
+        }
 
         if (r->packet->stream_index == r->video_index) {
             r->packets++;
             code = avcodec_send_packet(r->decoder, r->packet);
             av_packet_unref(r->packet);
-            if (code < 0 && code != AVERROR(EAGAIN)) return read_failed(r, BFV_DECODE, code, error);
+            if (code < 0 && code != AVERROR(EAGAIN)) {
+                if (skipped_damage(r, &failed, code, error)) continue;
+                return failed;
+            }
             continue;
         }
         BFVStatus status = BFV_OK;

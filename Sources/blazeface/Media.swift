@@ -60,10 +60,13 @@ enum VideoMedia {
     }
 
     /// A source over `path` ("-": Y4M on stdin): Y4M read directly, anything else through FFmpeg.
-    static func open(_ path: String, kind: MediaKind, acceptsTruncation: Bool = false, decoderThreads: Int = 0) throws -> any VideoFrameSource {
+    static func open(_ path: String, kind: MediaKind, acceptsTruncation: Bool = false, skipsDamagedFrames: Bool = false,
+                     decoderThreads: Int = 0) throws -> any VideoFrameSource {
         switch kind {
         case .y4m: return try Y4MFrameSource(path: path)
-        default: return try VideoFileReader(path: path, options: VideoReadOptions(decoderThreads: decoderThreads, acceptsTruncation: acceptsTruncation))
+        default:
+            return try VideoFileReader(path: path, options: VideoReadOptions(decoderThreads: decoderThreads, acceptsTruncation: acceptsTruncation,
+                                                                             skipsDamagedFrames: skipsDamagedFrames))
         }
     }
 

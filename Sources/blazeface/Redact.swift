@@ -121,6 +121,9 @@ struct Redact: ParsableCommand {
     @Flag(help: "Video: keep what decodes of a file that stops short (cut, or FFmpeg reports missing data) instead of refusing it; the shortfall is printed and, in a folder run, recorded in the manifest (\"truncated\").")
     var acceptTruncated = false
 
+    @Flag(help: "Video: drop a damaged packet or frame in the middle of a file and go on, as ffmpeg does, instead of refusing the file; every frame that decodes is masked, and what was dropped is printed and, in a folder run, recorded in the manifest (\"damaged\").")
+    var skipDamagedFrames = false
+
     @Flag(help: "No progress bar on stderr (it is shown only on a terminal).")
     var noProgress = false
 
@@ -293,10 +296,12 @@ struct Redact: ParsableCommand {
     /// --accept-truncated what the input was missing.
     @discardableResult
     func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind, jsonLines: Bool = false)
-        throws -> (frames: Int, faces: Int, truncation: String?) {
+        throws -> (frames: Int, faces: Int, truncation: String?, damage: String?) {
         var frames: any VideoFrameSource, sink: any VideoFrameSink
         try VideoMedia.checkOutput(target)
-        do { frames = try VideoMedia.open(source, kind: kind, acceptsTruncation: acceptTruncated) } catch { throw ToolError("\(error)") }
+        do { frames = try VideoMedia.open(source, kind: kind, acceptsTruncation: acceptTruncated, skipsDamagedFrames: skipDamagedFrames) } catch {
+            throw ToolError("\(error)")
+        }
         var options = VideoWriteOptions()
         (options.codec, options.quality, options.preset, options.copyAudio) = (videoCodec, crf, preset, !noAudio)
         // Within --max-memory: a shorter look-behind, codecs on one thread, or a refusal before any frame is read.
@@ -308,7 +313,10 @@ struct Redact: ParsableCommand {
                 throw ToolError("\(source == "-" ? "<stdin>" : source): \(error)")
             }
             if plan.singleThreadedCodecs, kind != .y4m {
-                do { frames = try VideoMedia.open(source, kind: kind, acceptsTruncation: acceptTruncated, decoderThreads: 1) } catch { throw ToolError("\(error)") }
+                do {
+                    frames = try VideoMedia.open(source, kind: kind, acceptsTruncation: acceptTruncated, skipsDamagedFrames: skipDamagedFrames,
+                                                 decoderThreads: 1)
+                } catch { throw ToolError("\(error)") }
             }
             if plan.singleThreadedCodecs { options.threads = 1 }
             depth = plan.lookBehind
@@ -352,17 +360,23 @@ struct Redact: ParsableCommand {
         let s = redactor.statistics
         // --progress json: stderr holds the JSON lines alone (in a folder run the frames and masks
         // are in the input's line).
+        let reader = frames as? VideoFileReader
+        let truncation = reader?.truncation
+        let damage = reader?.damage.map { "\($0.dropped) damaged packet(s) or frame(s) dropped (the first: \($0.first))" }
         if jsonLines {
-            Self.jsonLine(["\"input\":\(DetectionJSON.string(name))", "\"output\":\(DetectionJSON.string(target == "-" ? "<stdout>" : target))",
-                           "\"status\":\"done\"", "\"frames\":\(summary.frames)", "\"faces\":\(s.facesMasked)",
-                           "\"lingering\":\(s.lingeringMasks)", "\"before_found\":\(summary.backfilledMasks)", "\"regions\":\(s.regionsSearched)"])
+            var fields = ["\"input\":\(DetectionJSON.string(name))", "\"output\":\(DetectionJSON.string(target == "-" ? "<stdout>" : target))",
+                          "\"status\":\"done\"", "\"frames\":\(summary.frames)", "\"faces\":\(s.facesMasked)",
+                          "\"lingering\":\(s.lingeringMasks)", "\"before_found\":\(summary.backfilledMasks)", "\"regions\":\(s.regionsSearched)"]
+            if let truncation { fields.append("\"truncated\":\(DetectionJSON.string(truncation))") }
+            if let damage { fields.append("\"damaged\":\(DetectionJSON.string(damage))") }
+            Self.jsonLine(fields)
         } else if batch.progress != .json {
             FileHandle.standardError.write(Data(("redact: \(name): \(summary.frames) frame(s), \(s.facesMasked) face mask(s), "
             + "\(s.lingeringMasks) bridged by lingering, \(summary.backfilledMasks) drawn before a face was found, "
             + "\(s.regionsSearched) region(s) searched\n").utf8))
         }
-        let truncation = (frames as? VideoFileReader)?.truncation
         if let truncation { printError("\(source): kept with --accept-truncated: \(truncation)") }
-        return (summary.frames, s.facesMasked, truncation)
+        if let damage { printError("\(source): with --skip-damaged-frames: \(damage)") }
+        return (summary.frames, s.facesMasked, truncation, damage)
     }
 }

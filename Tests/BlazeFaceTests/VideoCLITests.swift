@@ -139,6 +139,36 @@ import Testing
         #expect(try Self.frameTimes(output) == expected)
     }
 
+    /// A clip with one damaged video packet mid-file (its NAL length scrambled): refused by
+    /// default, nothing written; with --skip-damaged-frames every frame that decodes is written
+    /// and masked (as many as ffmpeg decodes), and the drop is reported.
+    @Test func aDamagedPacketIsSkippedOnlyWhenAsked() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in.mp4", damaged = dir + "/damaged.mp4", output = dir + "/out.mp4"
+        try Self.makeClip(input, frames: 30, extra: ["-movflags", "+faststart"])
+        let packets = try #require(try Self.probe(input, ["-select_streams", "v", "-show_entries", "packet=pos"])["packets"] as? [[String: Any]])
+        let position = try #require((packets[12]["pos"] as? String).flatMap { Int($0) })
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
+        for i in position..<(position + 4) { bytes[i] ^= 0x5A }
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let refused = try CLITests.run(["redact", damaged, output, "--no-progress"])
+        #expect(refused.status == 1 && refused.stderr.contains("Invalid data"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let kept = try CLITests.run(["redact", damaged, output, "--no-progress", "--skip-damaged-frames"])
+        #expect(kept.status == 0 && kept.stderr.contains("with --skip-damaged-frames: 1 damaged packet(s) or frame(s) dropped"), "\(kept.stderr)")
+        func decodedFrames(_ path: String) throws -> Int? {
+            let streams = try Self.probe(path, ["-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames"])["streams"]
+            return ((streams as? [[String: Any]])?.first?["nb_read_frames"] as? String).flatMap { Int($0) }
+        }
+        let written = try #require(try decodedFrames(output))
+        #expect(written == (try decodedFrames(damaged)) && written >= 28, "\(written) frames written")
+        // Every written frame masked: no face scores as a face in the output.
+        let faces = try CLITests.run(["detect", output, "--min-detection-confidence", "0.75"])
+        #expect(faces.lines.count == written && faces.lines.allSatisfy { $0.contains("\"detections\":[]") }, "\(faces.lines.prefix(3))")
+    }
+
     @Test func aTruncatedVideoFailsAndLeavesNothing() throws {
         try Self.requireFFmpeg()
         let dir = try Self.folder()

@@ -103,6 +103,13 @@ size_t bfv_reader_frame_size(const bfv_reader *reader);
 /// go to it on the way.
 BFVStatus bfv_reader_next_frame(bfv_reader *reader, uint8_t *out, size_t out_size, int64_t *pts,
                                 BFVError *error);
+/// With `skip` non-zero, a damaged packet or frame (a read or decode failure that is not the
+/// file's end) is dropped and counted instead of ending the read, as the ffmpeg tool goes on;
+/// 100 failures in a row still end it. Off by default.
+void bfv_reader_skip_damaged(bfv_reader *reader, int skip);
+/// The packets and frames dropped so far with `bfv_reader_skip_damaged`, and what FFmpeg said
+/// of the first one in `first` ("" if none).
+int64_t bfv_reader_damaged(const bfv_reader *reader, char *first, size_t first_size);
 /// Video packets demuxed so far (for tests).
 int64_t bfv_reader_packets_read(const bfv_reader *reader);
 void bfv_reader_close(bfv_reader *reader);

@@ -24,6 +24,8 @@ struct ManifestRecord {
     var frames: Int?
     /// With --accept-truncated: what a video that stopped short was missing.
     var truncated: String?
+    /// With --skip-damaged-frames: what was dropped from a damaged video.
+    var damaged: String?
     /// The output's size and SHA-256 when it was written: a rerun reuses it only while it matches.
     var outputSize: Int?
     var outputSHA256: String?
@@ -46,6 +48,7 @@ struct ManifestRecord {
         if let faces { fields.append("\"faces\":\(faces)") }
         if let frames { fields.append("\"frames\":\(frames)") }
         if let truncated { fields.append("\"truncated\":\(DetectionJSON.string(truncated))") }
+        if let damaged { fields.append("\"damaged\":\(DetectionJSON.string(damaged))") }
         fields.append("\"seconds\":\(Self.decimal(seconds))")
         fields += ["\"shard\":\"\(shard)\"", "\"settings\":\(DetectionJSON.string(settings))", "\"version\":\(DetectionJSON.string(version))"]
         return "{" + fields.joined(separator: ",") + extra + "}"
@@ -63,6 +66,7 @@ struct ManifestRecord {
         faces = (json["faces"] as? NSNumber)?.intValue
         frames = (json["frames"] as? NSNumber)?.intValue
         truncated = json["truncated"] as? String
+        damaged = json["damaged"] as? String
         outputSize = (json["output_size"] as? NSNumber)?.intValue
         outputSHA256 = json["output_sha256"] as? String
         seconds = (json["seconds"] as? NSNumber)?.doubleValue ?? 0

@@ -21,6 +21,7 @@ extension Redact {
             ("keep-metadata", "\(keepMetadata)"), ("keep-location", "\(keepLocation)"), ("jpeg-quality", jpegQuality.map { "\($0)" } ?? "input"),
             ("audio", noAudio ? "off" : "copy"), ("video-codec", videoCodec.rawValue), ("crf", crf.map { "\($0)" } ?? "default"),
             ("preset", preset ?? "default")] + (acceptTruncated ? [("accept-truncated", "true")] : [])
+            + (skipDamagedFrames ? [("skip-damaged-frames", "true")] : [])
         return (parts + centerfaceSettings).map { "\($0.0)=\($0.1)" }.joined(separator: " ")
     }
 
@@ -286,6 +287,7 @@ extension Redact {
                Self.outputMatches(old, (output as NSString).appendingPathComponent(out)) {
                 var skipped = record(.skipped, size: size, sha: sha, output: out, faces: old.faces, frames: old.frames)
                 (skipped.outputSize, skipped.outputSHA256, skipped.truncated) = (old.outputSize, old.outputSHA256, old.truncated)
+                skipped.damaged = old.damaged
                 try settle(skipped, n)
                 continue
             }
@@ -311,10 +313,10 @@ extension Redact {
                 } else {
                     bar?.clear()
                     Self.removeStaleTemporaries(of: target)
-                    let (frames, faces, truncation) = try redactVideo(try makeRedactor(pool), path, target, kind: kind)
+                    let (frames, faces, truncation, damage) = try redactVideo(try makeRedactor(pool), path, target, kind: kind)
                     videos += 1
                     var done = record(.done, size: size, sha: sha, output: key, faces: faces, frames: frames)
-                    done.truncated = truncation
+                    (done.truncated, done.damaged) = (truncation, damage)
                     (done.outputSize, done.outputSHA256) = Self.fingerprint(target)
                     try settle(done, n)
                 }
