@@ -201,9 +201,16 @@ public final class FaceRedactor {
     /// Masks the faces of one still picture (every tile searched, no tracking); returns how many.
     @discardableResult
     public func redact(image: inout RGBImage) throws(VisionTaskError) -> Int {
-        let boxes = try stillFaces(image)
-        FaceMask.apply(to: &image, boxes: boxes, options: options)
-        return boxes.count
+        try redactReportingMasks(image: &image).count
+    }
+
+    /// `redact(image:)`, returning the masks it drew (each `.detected`, with its score).
+    public func redactReportingMasks(image: inout RGBImage) throws(VisionTaskError) -> [DrawnMask] {
+        let faces = try faces(inPicture: image).detections
+        statistics.frames += 1
+        statistics.facesMasked += faces.count
+        FaceMask.apply(to: &image, boxes: faces.map(\.relativeBoundingBox), options: options)
+        return faces.map { DrawnMask(box: $0.relativeBoundingBox, trackingID: -1, reason: .detected, score: $0.categories.first?.score) }
     }
 
     /// Masks the faces of one still picture in the (writable) memory of `pixelBuffer`; YUV
@@ -325,7 +332,8 @@ public final class FaceRedactor {
             let box = face.detection.relativeBoundingBox
             return RedactionMask(trackingID: face.trackingID ?? -1,
                                  box: face.trackingID.flatMap { expected[$0] }.map { box.union($0) } ?? box, isDetected: true,
-                                 isConfirmed: face.trackingID.map { confirmed.contains($0) } ?? false)
+                                 isConfirmed: face.trackingID.map { confirmed.contains($0) } ?? false,
+                                 score: face.detection.categories.first?.score)
         } + bridged
     }
 

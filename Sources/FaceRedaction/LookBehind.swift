@@ -81,6 +81,17 @@ public struct LookBehind<Frame> {
     /// Adds the next frame and its masks; returns the frame leaving the window, with all its
     /// boxes (its own and those of faces found after it), once `delay` frames wait.
     public mutating func push(_ frame: Frame, masks: [RedactionMask]) -> (frame: Frame, boxes: [NormalizedRect])? {
+        pushDrawn(frame, masks: masks).map { ($0.frame, $0.masks.map(\.box)) }
+    }
+
+    /// The frames still waiting, oldest first, with their boxes (see `drainDrawn()`).
+    public mutating func drain() -> [(frame: Frame, boxes: [NormalizedRect])] {
+        drainDrawn().map { ($0.frame, $0.masks.map(\.box)) }
+    }
+
+    /// `push(_:masks:)`, with each box of the frame leaving the window as a `DrawnMask`: its
+    /// face's ID and why it is drawn there.
+    public mutating func pushDrawn(_ frame: Frame, masks: [RedactionMask]) -> (frame: Frame, masks: [DrawnMask])? {
         for m in masks where m.isConfirmed && m.trackingID >= 0 { confirmed.insert(m.trackingID) }
         for m in masks where m.isDetected && m.trackingID >= 0 {
             let last = lastDetected[m.trackingID]
@@ -104,34 +115,34 @@ public struct LookBehind<Frame> {
         return release()
     }
 
-    /// The frames still waiting, oldest first, with their boxes (the end of the video). The last
+    /// The frames still waiting, oldest first, with their masks (the end of the video). The last
     /// frames are as safe as any other: a confirmed face masked on one of the last `depth`
     /// frames, but not on the last, stays masked on every frame after its last mask, with a box
     /// growing each frame from that mask, as its finding again would have bridged the gap
     /// mid-video.
-    public mutating func drain() -> [(frame: Frame, boxes: [NormalizedRect])] {
+    public mutating func drainDrawn() -> [(frame: Frame, masks: [DrawnMask])] {
         for (id, last) in lastMasked.sorted(by: { $0.key < $1.key })
         where confirmed.contains(id) && last.index < next - 1 && next - 1 - last.index <= depth {
             for k in waiting.indices where waiting[k].index > last.index {
                 let grow = RedactionMask.growth(framesAway: waiting[k].index - last.index)
-                waiting[k].masks.append(RedactionMask(trackingID: id, box: last.box.scaled(by: grow), isDetected: false))
+                waiting[k].masks.append(RedactionMask(trackingID: id, box: last.box.scaled(by: grow), isDetected: false, reason: .heldToEnd))
                 endMasks += 1
             }
         }
-        var out: [(frame: Frame, boxes: [NormalizedRect])] = []
+        var out: [(frame: Frame, masks: [DrawnMask])] = []
         while !waiting.isEmpty { out.append(release()) }
         return out
     }
 
-    private mutating func release() -> (frame: Frame, boxes: [NormalizedRect]) {
+    private mutating func release() -> (frame: Frame, masks: [DrawnMask]) {
         let (frame, index, own) = waiting.removeFirst()
         // Each face's mask also covers its boxes in the two frames before and the two after (one
         // box over the five): a detection a little small, shifted or late in one frame, or a
         // face coming out from behind another, leaves no edge uncovered.
         let neighbours = previous.flatMap { $0 } + waiting.prefix(2).flatMap(\.masks)
         var boxes = own.map { m in
-            guard confirmed.contains(m.trackingID) else { return m.box }
-            return neighbours.filter { $0.trackingID == m.trackingID }.reduce(m.box) { $0.union($1.box) }
+            let box = confirmed.contains(m.trackingID) ? neighbours.filter { $0.trackingID == m.trackingID }.reduce(m.box) { $0.union($1.box) } : m.box
+            return DrawnMask(box: box, trackingID: m.trackingID, reason: m.reason, score: m.score)
         }
         previous = Array((previous + [own]).suffix(2))
         // Finds in (frame, ID) order: masks that overlap are drawn in the same order on every run.
@@ -140,7 +151,7 @@ public struct LookBehind<Frame> {
             // before get the guess, from the earliest frames it was followed to.
             let first = find.sightings[0].index
             guard first > index, index >= find.unseenSince, find.found - index <= depth, confirmed.contains(find.id) else { continue }
-            boxes.append(Self.extrapolate(find.sightings, back: first - index))
+            boxes.append(DrawnMask(box: Self.extrapolate(find.sightings, back: first - index), trackingID: find.id, reason: .beforeFound))
             backfilledMasks += 1
         }
         // Finds before every waiting frame have nothing left to backfill, and faces last
@@ -172,10 +183,10 @@ public struct LookBehind<Frame> {
                     // one box over both.
                     let index = waiting[w].index
                     for m in stride(from: w + 1, to: w + 1 + misses, by: 1) {
-                        waiting[m].masks.append(RedactionMask(trackingID: find.id, box: seen.union(box), isDetected: false))
+                        waiting[m].masks.append(RedactionMask(trackingID: find.id, box: seen.union(box), isDetected: false, reason: .retraced))
                         retracedMasks += 1
                     }
-                    waiting[w].masks.append(RedactionMask(trackingID: find.id, box: seen, isDetected: false))
+                    waiting[w].masks.append(RedactionMask(trackingID: find.id, box: seen, isDetected: false, reason: .retraced))
                     retracedMasks += 1
                     traced.append((index, seen))
                     (box, misses) = (seen, 0)

@@ -63,12 +63,20 @@ public final class RecordingRedactor {
         return frames < 0 ? nil : min(requested, frames)
     }
 
+    /// One frame's masks as drawn, in the order frames are written: what a masks file records.
+    public struct MaskedFrame: Sendable, Equatable {
+        /// The frame's index (from 0) and its presentation time.
+        public var index: Int, timestampInMilliseconds: Int
+        public var masks: [DrawnMask]
+    }
+
     /// Reads every frame of `source`, masks its faces and writes it to `sink`, then finishes
-    /// the sink. `progress` is called with the number of frames searched so far. On any error
-    /// the sink is cancelled and a `Failure` naming the frame is thrown.
+    /// the sink. `progress` is called with the number of frames searched so far, `masks` with
+    /// each frame's masks as it is handed to be drawn and written, in order. On any error the
+    /// sink is cancelled and a `Failure` naming the frame is thrown.
     @discardableResult
     public func run(from source: any VideoFrameSource, to sink: any VideoFrameSink,
-                    progress: ((Int) -> Void)? = nil) throws(Failure) -> Summary {
+                    progress: ((Int) -> Void)? = nil, masks: ((MaskedFrame) -> Void)? = nil) throws(Failure) -> Summary {
         let writer = FrameWriter(sink, options: redactor.options)
         var window: LookBehind<VideoFrame>
         // A face found late is followed back through the waiting frames by the redactor's detector.
@@ -78,7 +86,13 @@ public final class RecordingRedactor {
                 try? frame.withPixelBuffer { try redactor.face(near: box, in: $0) }
             }
         } catch { throw Failure(frame: 0, error: error) }
-        var index = 0, read = 0, lastTimestamp = Int.min
+        var index = 0, read = 0, lastTimestamp = Int.min, released = 0
+        /// Hands a frame leaving the window to the writer, telling `masks` first.
+        func submit(_ done: (frame: VideoFrame, masks: [DrawnMask])) throws {
+            masks?(MaskedFrame(index: released, timestampInMilliseconds: done.frame.timestampInMilliseconds, masks: done.masks))
+            released += 1
+            try writer.submit(done.frame, boxes: done.masks.map(\.box))
+        }
         /// The next frame; a read error is the frame being read's.
         func next() throws -> VideoFrame? {
             do {
@@ -96,11 +110,11 @@ public final class RecordingRedactor {
                 lastTimestamp = t
                 let isLast = upcoming == nil
                 let found = try frame.withPixelBuffer { try redactor.masks(inVideoFrame: $0, timestampInMilliseconds: t, everyTile: isLast) }
-                if let done = window.push(frame, masks: found) { try writer.submit(done.frame, boxes: done.boxes) }
+                if let done = window.pushDrawn(frame, masks: found) { try submit(done) }
                 index += 1
                 progress?(index)
             }
-            for done in window.drain() { try writer.submit(done.frame, boxes: done.boxes) }
+            for done in window.drainDrawn() { try submit(done) }
             try writer.finish()
         } catch {
             let failure = error as? Failure ?? Failure(frame: writer.failedFrame ?? index, error: error)

@@ -11,14 +11,50 @@ public struct RedactionMask: Sendable, Equatable {
     /// False for a detection not confirmed yet (a low score, seen once): masked on its own frame
     /// only, not spread or backfilled by `LookBehind` unless a later mask of its face confirms it.
     public var isConfirmed: Bool
+    /// Why it is drawn: `.detected` or `.tracked` by default, from `isDetected`.
+    public var reason: MaskReason
+    /// The detection's score, for a mask detected on its frame.
+    public var score: Float?
 
-    public init(trackingID: Int, box: NormalizedRect, isDetected: Bool, isConfirmed: Bool = true) {
+    public init(trackingID: Int, box: NormalizedRect, isDetected: Bool, isConfirmed: Bool = true, reason: MaskReason? = nil,
+                score: Float? = nil) {
         (self.trackingID, self.box, self.isDetected, self.isConfirmed) = (trackingID, box, isDetected, isConfirmed)
+        (self.reason, self.score) = (reason ?? (isDetected ? .detected : .tracked), score)
     }
 
     /// The scale of a guessed box (a face lost, or not found yet) `frames` frames away from a
     /// sighting: `base`, and 15% more a frame, as its place is less sure, at most 2.5 times.
     static func growth(framesAway frames: Int, from base: Float = 1) -> Float {
         min(2.5, base + 0.15 * Float(frames))
+    }
+}
+
+/// Why a mask is drawn on a frame: what a masks file records, so that a person can check the
+/// masks that were guesses first.
+public enum MaskReason: String, Sendable, CaseIterable {
+    /// The face was detected on this frame.
+    case detected
+    /// Not detected on this frame: where its track places it (a face lost for a few frames,
+    /// hidden behind another, or lingering after it was last seen).
+    case tracked
+    /// Before the face was found: followed back to this frame by a search about its later box.
+    case retraced
+    /// Before the face was found: its place guessed back along its first motion, growing.
+    case beforeFound = "before-found"
+    /// Near the end of a video, after its last mask: held where it was, growing.
+    case heldToEnd = "held-to-end"
+}
+
+/// One mask as drawn on a frame: the face box it covers (normalized, before
+/// `RedactionOptions.maskScale`; a face's box unioned with its boxes in the frames around),
+/// its face's tracking ID (-1: none), why it is drawn, and the detection's score when detected.
+public struct DrawnMask: Sendable, Equatable {
+    public var box: NormalizedRect
+    public var trackingID: Int
+    public var reason: MaskReason
+    public var score: Float?
+
+    public init(box: NormalizedRect, trackingID: Int, reason: MaskReason, score: Float? = nil) {
+        (self.box, self.trackingID, self.reason, self.score) = (box, trackingID, reason, score)
     }
 }

@@ -127,6 +127,9 @@ struct Redact: ParsableCommand {
     @Flag(help: "No progress bar on stderr (it is shown only on a terminal).")
     var noProgress = false
 
+    @Option(help: "Write every mask drawn to this JSON Lines file, frame by frame: its box, its face's tracking ID and why it was drawn (detected, tracked, retraced, before-found, held-to-end); one photo or video (Docs/anonymisation.md, \"Masks file\").")
+    var masks: String?
+
     @OptionGroup var batch: ShardOptions
 
     @Option(help: "Folders and lists: the shard's manifest (JSON Lines; default: OUTPUT/.blazeface/manifest-I-of-N.jsonl).")
@@ -202,10 +205,13 @@ struct Redact: ParsableCommand {
         let redactor = try makeRedactor(pool)
         try refuseOverwriting(input: input, with: output)
         if batch.inputList != nil {
+            if masks != nil { throw ValidationError("--masks takes one photo or video, not a list") }
             guard try MediaKind.of(input) == .folder else { throw ValidationError("--input-list needs INPUT to be the folder its paths are relative to") }
             return try redactBatch(redactor, pool: pool)
         }
         let kind = try MediaKind.of(input)
+        if masks != nil, kind == .folder { throw ValidationError("--masks takes one photo or video, not a folder") }
+        if let masks { try refuseOverwriting(input: input, with: masks) }
         if kind == .folder {
             // A name that says a file type, not there yet, is a file the user meant, not a folder.
             let ext = (output as NSString).pathExtension.lowercased()
@@ -227,10 +233,15 @@ struct Redact: ParsableCommand {
             try VideoMedia.checkOutput(target)
         }
         try createParentFolders(of: target)
+        if let masks {
+            guard PathIdentity.resolved(masks) != PathIdentity.resolved(target) else { throw ValidationError("--masks \(masks) is the output") }
+            try createParentFolders(of: masks)
+            Self.removeStaleTemporaries(of: masks)
+        }
         let json = batch.progress == .json
         if kind == .photo {
             Self.removeStaleTemporaries(of: target)
-            let faces = try redactPhoto(redactor, input, target)
+            let faces = try redactPhoto(redactor, input, target, masksPath: masks)
             if json {
                 Self.jsonLine(["\"input\":\(DetectionJSON.string(input))", "\"output\":\(DetectionJSON.string(target))",
                                "\"status\":\"done\"", "\"faces\":\(faces)"])
@@ -239,7 +250,7 @@ struct Redact: ParsableCommand {
             }
         } else {
             if target != "-" { Self.removeStaleTemporaries(of: target) }
-            try redactVideo(redactor, input, target, kind: kind, jsonLines: json)
+            try redactVideo(redactor, input, target, kind: kind, jsonLines: json, masksPath: masks)
         }
     }
 
@@ -253,15 +264,22 @@ struct Redact: ParsableCommand {
     /// Redacts one photo to `target`, in the format its name says (JPEG at the input's own
     /// quality unless --jpeg-quality); returns the faces masked. The ICC profile is kept; EXIF
     /// only with --keep-metadata, and its location only with --keep-location.
-    func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String) throws -> Int {
+    func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String, masksPath: String? = nil) throws -> Int {
         guard let format = ImageFormat.forOutput(path: target) else {
             throw ValidationError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", "))
         }
         if keepMetadata, format == .pnm { throw ValidationError("\(target): --keep-metadata needs JPEG or PNG output: PPM holds no metadata") }
         var photo: Photo
         do { photo = try Pictures.readPhoto(contentsOf: source) } catch { throw ToolError("\(error)") }
-        let faces: Int
-        do { faces = try redactor.redact(image: &photo.image) } catch { throw ToolError("\(source): \(error.description)") }
+        let drawn: [DrawnMask]
+        do { drawn = try redactor.redactReportingMasks(image: &photo.image) } catch { throw ToolError("\(source): \(error.description)") }
+        let faces = drawn.count
+        let masksFile = try masksPath.map {
+            try MasksFile(path: $0, input: source, width: photo.image.width, height: photo.image.height, options: redactor.options,
+                          settings: settingsString)
+        }
+        defer { masksFile?.discard() }
+        masksFile?.frame(index: 0, timestampInMilliseconds: nil, masks: drawn)
         try Interruption.check()   // a signal while the faces were searched: nothing is written
         let exif = keepMetadata ? (keepLocation ? photo.exif : photo.exif?.removingLocation()) : nil
         let quality = jpegQuality ?? photo.jpegQuality ?? ImageFile.defaultJPEGQuality
@@ -279,6 +297,7 @@ struct Redact: ParsableCommand {
             }
             printError("\(source): written without its colour profile, which the encoder refused (\(error))")
         }
+        try masksFile?.commit()
         return faces
     }
 
@@ -295,7 +314,8 @@ struct Redact: ParsableCommand {
     /// --accept-truncated). Returns the frames written, the face masks drawn, and with
     /// --accept-truncated what the input was missing.
     @discardableResult
-    func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind, jsonLines: Bool = false)
+    func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind, jsonLines: Bool = false,
+                     masksPath: String? = nil)
         throws -> (frames: Int, faces: Int, truncation: String?, damage: String?) {
         var frames: any VideoFrameSource, sink: any VideoFrameSink
         try VideoMedia.checkOutput(target)
@@ -333,6 +353,11 @@ struct Redact: ParsableCommand {
         }
         let recording: RecordingRedactor
         do { recording = try RecordingRedactor(redactor: redactor, lookBehind: depth) } catch { throw ToolError(error.description) }
+        let masksFile = try masksPath.map { path in
+            let (w, h) = VideoMedia.frameSize(of: frames) ?? (0, 0)
+            return try MasksFile(path: path, input: source, width: w, height: h, options: redactor.options, settings: settingsString)
+        }
+        defer { masksFile?.discard() }
         let total = frames.expectedFrameCount
         let progress = ProgressBar.wanted(count: total, disabled: noProgress || batch.progress == .json) ? ProgressBar(total: total, unit: "frames") : nil
         defer { progress?.clear() }
@@ -347,7 +372,8 @@ struct Redact: ParsableCommand {
             Self.jsonLine(["\"input\":\(DetectionJSON.string(name))", "\"frames\":\(done)"] + (total.map { ["\"of\":\($0)"] } ?? []))
         }
         do {
-            summary = try recording.run(from: InterruptibleSource(frames), to: sink, progress: { progress?.update(done: $0); frameLine($0) })
+            summary = try recording.run(from: InterruptibleSource(frames), to: sink, progress: { progress?.update(done: $0); frameLine($0) },
+                                        masks: masksFile.map { file in { file.frame(index: $0.index, timestampInMilliseconds: $0.timestampInMilliseconds, masks: $0.masks) } })
         } catch {
             try Interruption.check()   // stopped by a signal: the sink removed its temporary file
             // A reader's or writer's error names the file and the frame itself: said once.
@@ -356,6 +382,7 @@ struct Redact: ParsableCommand {
             throw ToolError("\(source == "-" ? "<stdin>" : source): \(error.description)")
         }
         progress?.clear()
+        try masksFile?.commit()
         for warning in (sink as? VideoFileWriter)?.warnings ?? [] { printError(warning) }
         let s = redactor.statistics
         // --progress json: stderr holds the JSON lines alone (in a folder run the frames and masks

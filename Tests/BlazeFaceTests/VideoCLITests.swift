@@ -169,6 +169,59 @@ import Testing
         #expect(faces.lines.count == written && faces.lines.allSatisfy { $0.contains("\"detections\":[]") }, "\(faces.lines.prefix(3))")
     }
 
+    /// `--masks FILE`: a header naming the input by SHA-256, a line per frame with every mask
+    /// drawn and why, a closing line; the output's bytes are the same as without it; a failed
+    /// run leaves no masks file; a photo gets one frame; a folder is refused.
+    @Test func theMasksFileRecordsEveryMaskAndWhy() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in.mp4"
+        try Self.makeClip(input, frames: 12)
+        let plain = try CLITests.run(["redact", input, dir + "/plain.mp4", "--no-progress"])
+        let run = try CLITests.run(["redact", input, dir + "/out.mp4", "--no-progress", "--masks", dir + "/out.masks.jsonl"])
+        #expect(plain.status == 0 && run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/plain.mp4")) == Data(contentsOf: URL(fileURLWithPath: dir + "/out.mp4")),
+                "the masks file changes nothing in the output")
+        let lines = try String(contentsOfFile: dir + "/out.masks.jsonl", encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let header = try #require(lines.first), end = try #require(lines.last)
+        let digest = try Self.sh("sha256sum", [input]).out.prefix(64)
+        #expect(header["format"] as? String == "blazeface-masks" && header["version"] as? Int == 1
+                && (header["input"] as? [String: Any])?["sha256"] as? String == String(digest)
+                && header["width"] as? Int == 320 && header["height"] as? Int == 180, "\(header)")
+        let frames = lines.dropFirst().dropLast()
+        #expect(end["record"] as? String == "end" && end["frames"] as? Int == 12 && frames.count == 12)
+        #expect(frames.map { $0["frame"] as? Int } == Array(0..<12))
+        let masks = frames.flatMap { ($0["masks"] as? [[String: Any]]) ?? [] }
+        #expect(end["masks"] as? Int == masks.count && !masks.isEmpty)
+        let reasons = Set(["detected", "tracked", "retraced", "before-found", "held-to-end"])
+        for m in masks {
+            let box = (m["box"] as? [Double]) ?? []
+            #expect(reasons.contains(m["reason"] as? String ?? "") && box.count == 4 && box[2] > 0 && box[0] < 320 && box[1] < 180, "\(m)")
+            #expect((m["reason"] as? String == "detected") == (m["score"] != nil), "a score exactly when detected: \(m)")
+        }
+        // Every detection is one "detected" mask: as many as the summary's face masks.
+        let summaryMasks = run.stderr.firstMatch(of: /(\d+) face mask\(s\)/).flatMap { Int($0.1) }
+        #expect(masks.filter { $0["reason"] as? String == "detected" }.count == summaryMasks, "\(run.stderr)")
+
+        // A run that fails leaves no masks file (and no temporary one).
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: dir + "/cut.mp4"))
+        let failed = try CLITests.run(["redact", dir + "/cut.mp4", dir + "/cut-out.mp4", "--masks", dir + "/cut.masks.jsonl"])
+        #expect(failed.status != 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("cut") }.sorted() == ["cut.mp4"])
+
+        // A photo: one frame, its two faces detected, boxes in pixels.
+        let photo = Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path
+        let still = try CLITests.run(["redact", photo, dir + "/photo.png", "--masks", dir + "/photo.masks.jsonl"])
+        let photoLines = try String(contentsOfFile: dir + "/photo.masks.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(still.status == 0 && photoLines.count == 3 && photoLines[1].hasPrefix("{\"frame\":0,\"masks\":[")
+                && photoLines[1].components(separatedBy: "\"reason\":\"detected\"").count - 1 == 2, "\(photoLines)")
+        let folder = try CLITests.run(["redact", dir, dir + "/out-folder", "--masks", dir + "/f.jsonl"])
+        #expect(folder.status == 64 && folder.stderr.contains("--masks takes one photo or video"), "\(folder.stderr)")
+    }
+
     @Test func aTruncatedVideoFailsAndLeavesNothing() throws {
         try Self.requireFFmpeg()
         let dir = try Self.folder()
