@@ -1,5 +1,6 @@
 import BlazeFace
 import BlazeImage
+import Foundation
 
 /// The masks file (`blazeface redact --masks FILE`, Docs/anonymisation.md "Masks file"): JSON
 /// Lines recording every mask drawn, so that a person can check what was hidden and why.
@@ -89,5 +90,109 @@ public enum MasksJSON {
     /// The closing line: frames and masks written.
     public static func end(frames: Int, masks: Int) -> String {
         "{\"record\":\"end\",\"frames\":\(frames),\"masks\":\(masks)}"
+    }
+}
+
+/// A masks file read back (`MasksJSON`'s lines): what `blazeface redact --apply-masks` draws.
+public struct MasksFile: Sendable, Equatable {
+    /// The input it is for: its size in bytes and SHA-256, when the header names them.
+    public var inputSize: Int?, inputSHA256: String?
+    /// The frames' size the boxes were measured on.
+    public var width: Int, height: Int
+    /// How the masks are drawn (the header's mode, shape and maskScale).
+    public var options: RedactionOptions
+    /// Each frame's masks, by frame index (a photo: frame 0); every frame of the input has a line.
+    public var frames: [[NormalizedRect]]
+
+    /// Why a masks file cannot be used.
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Parses a masks file: a version-1 header, one line per frame from 0 in order, the closing
+    /// line with their count. Masks are drawn from `relativeBox`.
+    public init(data: [UInt8]) throws(Invalid) {
+        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).makeIterator()
+        func object(_ line: ArraySlice<UInt8>?, _ what: String) throws(Invalid) -> [String: Any] {
+            guard let line, let json = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+                throw Invalid(description: "not a masks file: \(what) is not a JSON object")
+            }
+            return json
+        }
+        let header = try object(lines.next(), "the first line")
+        guard header["format"] as? String == "blazeface-masks", header["record"] as? String == "header" else {
+            throw Invalid(description: "not a masks file: no blazeface-masks header")
+        }
+        guard header["version"] as? Int == MasksJSON.version else {
+            throw Invalid(description: "masks file version \(header["version"] ?? "none"); this tool reads version \(MasksJSON.version)")
+        }
+        let input = header["input"] as? [String: Any]
+        (inputSize, inputSHA256) = ((input?["size"] as? NSNumber)?.intValue, input?["sha256"] as? String)
+        guard let width = header["width"] as? Int, let height = header["height"] as? Int,
+              let modeName = header["mode"] as? String, let mode = RedactionOptions.Mode(rawValue: modeName),
+              let shape = header["shape"] as? String, ["ellipse", "box"].contains(shape),
+              let scale = (header["maskScale"] as? NSNumber)?.floatValue, scale.isFinite, (1...4).contains(scale) else {
+            throw Invalid(description: "the masks file's header lacks width, height, mode, shape or maskScale, or has one out of range")
+        }
+        (self.width, self.height) = (width, height)
+        options = RedactionOptions(mode: mode, ellipse: shape == "ellipse", maskScale: scale)
+        frames = []
+        while let line = lines.next() {
+            let json = try object(line, "line \(frames.count + 2)")
+            if json["record"] as? String == "end" {
+                guard json["frames"] as? Int == frames.count else {
+                    throw Invalid(description: "the masks file's end says \(json["frames"] ?? "?") frames, it lists \(frames.count)")
+                }
+                guard lines.next() == nil else { throw Invalid(description: "the masks file goes on after its end") }
+                return
+            }
+            guard json["frame"] as? Int == frames.count, let masks = json["masks"] as? [[String: Any]] else {
+                throw Invalid(description: "line \(frames.count + 2) is not frame \(frames.count) with its masks")
+            }
+            var boxes: [NormalizedRect] = []
+            for m in masks {
+                guard let r = (m["relativeBox"] as? [NSNumber])?.map(\.floatValue), r.count == 4, r.allSatisfy(\.isFinite), r[2] >= 0, r[3] >= 0 else {
+                    throw Invalid(description: "frame \(frames.count): a mask without a relativeBox of 4 numbers")
+                }
+                boxes.append(NormalizedRect(xMin: r[0], yMin: r[1], width: r[2], height: r[3]))
+            }
+            frames.append(boxes)
+        }
+        throw Invalid(description: "the masks file has no end line: it is incomplete")
+    }
+}
+
+extension RecordingRedactor {
+    /// Draws exactly `masks` on every frame of `source` and writes it to `sink`, with no
+    /// detection (a reviewed masks file made the published video): the same drawing as `run`.
+    /// The source must have exactly the file's frames, of its size; otherwise the sink is
+    /// cancelled and a `Failure` says why. Returns the frames written.
+    @discardableResult
+    public static func render(from source: any VideoFrameSource, to sink: any VideoFrameSink, masks: MasksFile,
+                              progress: ((Int) -> Void)? = nil) throws(Failure) -> Int {
+        var index = 0
+        do {
+            while var frame = try source.nextFrame() {
+                guard index < masks.frames.count else {
+                    throw MasksFile.Invalid(description: "the input has more frames than the masks file's \(masks.frames.count)")
+                }
+                guard frame.width == masks.width, frame.height == masks.height else {
+                    throw MasksFile.Invalid(description: "the input's frames are \(frame.width)x\(frame.height), the masks file's \(masks.width)x\(masks.height)")
+                }
+                let fullRange = frame.fullRange, boxes = masks.frames[index]
+                try frame.withPixelBuffer { FaceMask.apply(to: $0, boxes: boxes, options: masks.options, fullRange: fullRange) }
+                try sink.write(frame)
+                index += 1
+                progress?(index)
+            }
+            guard index == masks.frames.count else {
+                throw MasksFile.Invalid(description: "the input has \(index) frames, the masks file \(masks.frames.count)")
+            }
+            try sink.finish()
+        } catch {
+            sink.cancel()
+            throw Failure(frame: index, error: error)
+        }
+        return index
     }
 }

@@ -29,6 +29,10 @@ public final class RecordingRedactor {
         public var backfilledMasks = 0
         /// Of those, masks placed where the face was found by following it back frame by frame.
         public var retracedMasks = 0
+
+        public init(frames: Int = 0, backfilledMasks: Int = 0, retracedMasks: Int = 0) {
+            (self.frames, self.backfilledMasks, self.retracedMasks) = (frames, backfilledMasks, retracedMasks)
+        }
     }
 
     /// Why a run stopped: the frame (counted from 0) and what failed there.

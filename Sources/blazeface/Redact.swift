@@ -5,6 +5,7 @@ import BlazeImageIO
 import BlazeVideoIO
 import FaceRedaction
 import Foundation
+import TFLiteImport
 
 /// `blazeface redact INPUT OUTPUT`: faces hidden in a photo, a folder or a video.
 struct Redact: ParsableCommand {
@@ -130,6 +131,9 @@ struct Redact: ParsableCommand {
     @Option(help: "Write every mask drawn to this JSON Lines file, frame by frame: its box, its face's tracking ID and why it was drawn (detected, tracked, retraced, before-found, held-to-end); one photo or video (Docs/anonymisation.md, \"Masks file\").")
     var masks: String?
 
+    @Option(help: "Draw exactly the masks of this masks file (one written by --masks, edited or not), with no detection: the same bytes every time; a file for another input is refused (exit 65).")
+    var applyMasks: String?
+
     @OptionGroup var batch: ShardOptions
 
     @Option(help: "Folders and lists: the shard's manifest (JSON Lines; default: OUTPUT/.blazeface/manifest-I-of-N.jsonl).")
@@ -211,6 +215,9 @@ struct Redact: ParsableCommand {
         }
         let kind = try MediaKind.of(input)
         if masks != nil, kind == .folder { throw ValidationError("--masks takes one photo or video, not a folder") }
+        if applyMasks != nil, kind == .folder { throw ValidationError("--apply-masks takes one photo or video, not a folder") }
+        if applyMasks != nil, masks != nil { throw ValidationError("--apply-masks draws a masks file; --masks writes one: give one of them") }
+        let applied = try applyMasks.map { try Self.readMasks($0, for: input) }
         if let masks { try refuseOverwriting(input: input, with: masks) }
         if kind == .folder {
             // A name that says a file type, not there yet, is a file the user meant, not a folder.
@@ -241,7 +248,7 @@ struct Redact: ParsableCommand {
         let json = batch.progress == .json
         if kind == .photo {
             Self.removeStaleTemporaries(of: target)
-            let faces = try redactPhoto(redactor, input, target, masksPath: masks)
+            let faces = try redactPhoto(redactor, input, target, masksPath: masks, applying: applied)
             if json {
                 Self.jsonLine(["\"input\":\(DetectionJSON.string(input))", "\"output\":\(DetectionJSON.string(target))",
                                "\"status\":\"done\"", "\"faces\":\(faces)"])
@@ -250,8 +257,30 @@ struct Redact: ParsableCommand {
             }
         } else {
             if target != "-" { Self.removeStaleTemporaries(of: target) }
-            try redactVideo(redactor, input, target, kind: kind, jsonLines: json, masksPath: masks)
+            try redactVideo(redactor, input, target, kind: kind, jsonLines: json, masksPath: masks, applying: applied)
         }
+    }
+
+    /// The masks file at `path`, checked against `input` (its size and SHA-256, when the file
+    /// names them): a file that cannot be used, or is for another input, ends the run with 65
+    /// and a one-line reason.
+    static func readMasks(_ path: String, for input: String) throws -> MasksFile {
+        let file: MasksFile
+        do {
+            let data = try ImageFile.contents(of: path)
+            file = try MasksFile(data: data)
+        } catch {
+            printError("redact: --apply-masks \(path): \(error)")
+            throw ExitCode(BatchExit.refused)
+        }
+        if input != "-" {
+            let size = (try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? Int
+            if let expected = file.inputSize, expected != size || file.inputSHA256.map({ $0 != SHA256.hexDigest(ofFile: input) }) == true {
+                printError("redact: --apply-masks \(path) is for another input (\(expected) bytes, SHA-256 \(file.inputSHA256 ?? "?")), not \(input)")
+                throw ExitCode(BatchExit.refused)
+            }
+        }
+        return file
     }
 
     /// One JSON object of `fields` on a line of stderr (`--progress json` on a single input).
@@ -264,7 +293,8 @@ struct Redact: ParsableCommand {
     /// Redacts one photo to `target`, in the format its name says (JPEG at the input's own
     /// quality unless --jpeg-quality); returns the faces masked. The ICC profile is kept; EXIF
     /// only with --keep-metadata, and its location only with --keep-location.
-    func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String, masksPath: String? = nil) throws -> Int {
+    func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String, masksPath: String? = nil,
+                     applying applied: MasksFile? = nil) throws -> Int {
         guard let format = ImageFormat.forOutput(path: target) else {
             throw ValidationError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", "))
         }
@@ -272,10 +302,20 @@ struct Redact: ParsableCommand {
         var photo: Photo
         do { photo = try Pictures.readPhoto(contentsOf: source) } catch { throw ToolError("\(error)") }
         let drawn: [DrawnMask]
-        do { drawn = try redactor.redactReportingMasks(image: &photo.image) } catch { throw ToolError("\(source): \(error.description)") }
+        if let applied {
+            guard applied.frames.count == 1, applied.width == photo.image.width, applied.height == photo.image.height else {
+                printError("redact: --apply-masks: the masks file is for a \(applied.width)x\(applied.height) picture of \(applied.frames.count) frame(s), "
+                           + "\(source) is a \(photo.image.width)x\(photo.image.height) photo")
+                throw ExitCode(BatchExit.refused)
+            }
+            FaceMask.apply(to: &photo.image, boxes: applied.frames[0], options: applied.options)
+            drawn = applied.frames[0].map { DrawnMask(box: $0, trackingID: -1, reason: .detected) }
+        } else {
+            do { drawn = try redactor.redactReportingMasks(image: &photo.image) } catch { throw ToolError("\(source): \(error.description)") }
+        }
         let faces = drawn.count
         let masksFile = try masksPath.map {
-            try MasksFile(path: $0, input: source, width: photo.image.width, height: photo.image.height, options: redactor.options,
+            try MasksFileWriter(path: $0, input: source, width: photo.image.width, height: photo.image.height, options: redactor.options,
                           settings: settingsString)
         }
         defer { masksFile?.discard() }
@@ -315,7 +355,7 @@ struct Redact: ParsableCommand {
     /// --accept-truncated what the input was missing.
     @discardableResult
     func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind, jsonLines: Bool = false,
-                     masksPath: String? = nil)
+                     masksPath: String? = nil, applying applied: MasksFile? = nil)
         throws -> (frames: Int, faces: Int, truncation: String?, damage: String?) {
         var frames: any VideoFrameSource, sink: any VideoFrameSink
         try VideoMedia.checkOutput(target)
@@ -355,7 +395,7 @@ struct Redact: ParsableCommand {
         do { recording = try RecordingRedactor(redactor: redactor, lookBehind: depth) } catch { throw ToolError(error.description) }
         let masksFile = try masksPath.map { path in
             let (w, h) = VideoMedia.frameSize(of: frames) ?? (0, 0)
-            return try MasksFile(path: path, input: source, width: w, height: h, options: redactor.options, settings: settingsString)
+            return try MasksFileWriter(path: path, input: source, width: w, height: h, options: redactor.options, settings: settingsString)
         }
         defer { masksFile?.discard() }
         let total = frames.expectedFrameCount
@@ -372,10 +412,20 @@ struct Redact: ParsableCommand {
             Self.jsonLine(["\"input\":\(DetectionJSON.string(name))", "\"frames\":\(done)"] + (total.map { ["\"of\":\($0)"] } ?? []))
         }
         do {
-            summary = try recording.run(from: InterruptibleSource(frames), to: sink, progress: { progress?.update(done: $0); frameLine($0) },
-                                        masks: masksFile.map { file in { file.frame(index: $0.index, timestampInMilliseconds: $0.timestampInMilliseconds, masks: $0.masks) } })
+            if let applied {
+                // A masks file drawn as it is: no detection, exactly its masks.
+                summary = RecordingRedactor.Summary(frames: try RecordingRedactor.render(
+                    from: InterruptibleSource(frames), to: sink, masks: applied, progress: { progress?.update(done: $0); frameLine($0) }))
+            } else {
+                summary = try recording.run(from: InterruptibleSource(frames), to: sink, progress: { progress?.update(done: $0); frameLine($0) },
+                                            masks: masksFile.map { file in { file.frame(index: $0.index, timestampInMilliseconds: $0.timestampInMilliseconds, masks: $0.masks) } })
+            }
         } catch {
             try Interruption.check()   // stopped by a signal: the sink removed its temporary file
+            if applied != nil, error.error is MasksFile.Invalid {
+                printError("redact: --apply-masks \(applyMasks ?? ""): \(error.error) (\(source))")
+                throw ExitCode(BatchExit.refused)
+            }
             // A reader's or writer's error names the file and the frame itself: said once.
             let cause = "\(error.error)"
             if source != "-", cause.contains(source) { throw ToolError(cause) }
@@ -396,7 +446,11 @@ struct Redact: ParsableCommand {
                           "\"lingering\":\(s.lingeringMasks)", "\"before_found\":\(summary.backfilledMasks)", "\"regions\":\(s.regionsSearched)"]
             if let truncation { fields.append("\"truncated\":\(DetectionJSON.string(truncation))") }
             if let damage { fields.append("\"damaged\":\(DetectionJSON.string(damage))") }
+            if let applied { fields.append("\"applied_masks\":\(applied.frames.reduce(0) { $0 + $1.count })") }
             Self.jsonLine(fields)
+        } else if let applied, batch.progress != .json {
+            FileHandle.standardError.write(Data(("redact: \(name): \(summary.frames) frame(s), \(applied.frames.reduce(0) { $0 + $1.count }) "
+                + "mask(s) drawn from \(applyMasks ?? "") (no detection)\n").utf8))
         } else if batch.progress != .json {
             FileHandle.standardError.write(Data(("redact: \(name): \(summary.frames) frame(s), \(s.facesMasked) face mask(s), "
             + "\(s.lingeringMasks) bridged by lingering, \(summary.backfilledMasks) drawn before a face was found, "

@@ -222,6 +222,76 @@ import Testing
         #expect(folder.status == 64 && folder.stderr.contains("--masks takes one photo or video"), "\(folder.stderr)")
     }
 
+    /// `--apply-masks`: an unedited masks file redraws the output byte for byte (twice the same);
+    /// an edited one (a mask dropped on frame 5, a box added on frame 8) changes the frames there
+    /// and only there, and only inside those masks; a masks file for another input is refused (65).
+    @Test func appliedMasksRedrawExactlyAndEditsChangeOnlyTheirPlace() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in.mp4", masks = dir + "/m.jsonl"
+        try Self.makeClip(input, frames: 12)
+        let first = try CLITests.run(["redact", input, dir + "/a.y4m", "--masks", masks])
+        #expect(first.status == 0, "\(first.stderr)")
+        for name in ["b", "c"] {
+            let again = try CLITests.run(["redact", input, dir + "/\(name).y4m", "--apply-masks", masks])
+            #expect(again.status == 0 && again.stderr.contains("drawn from"), "\(again.stderr)")
+        }
+        let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/a.y4m"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/b.y4m")) == a && Data(contentsOf: URL(fileURLWithPath: dir + "/c.y4m")) == a)
+
+        // The edit a reviewer makes: frame 5's first mask removed, a box added on frame 8.
+        var lines = try String(contentsOfFile: masks, encoding: .utf8).split(separator: "\n").map { String($0) }
+        func edit(_ frame: Int, _ change: (inout [[String: Any]]) -> Void) throws {
+            var json = try #require(try JSONSerialization.jsonObject(with: Data(lines[frame + 1].utf8)) as? [String: Any])
+            var list = try #require(json["masks"] as? [[String: Any]])
+            change(&list)
+            json["masks"] = list
+            lines[frame + 1] = String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
+        }
+        var removed: [Double] = []
+        try edit(5) { removed = ($0[0]["relativeBox"] as? [Double]) ?? []; $0.removeFirst() }
+        let added: [Double] = [0.4, 0.05, 0.15, 0.2]
+        try edit(8) { $0.append(["trackingId": -1, "reason": "detected", "box": [0, 0, 0, 0], "relativeBox": added]) }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/edited.jsonl", atomically: true, encoding: .utf8)
+        let edited = try CLITests.run(["redact", input, dir + "/e.y4m", "--apply-masks", dir + "/edited.jsonl"])
+        #expect(edited.status == 0 && removed.count == 4, "\(edited.stderr)")
+        // Frame by frame (Y4M 4:2:0, 320x180): where the two outputs differ.
+        let (w, h) = (320, 180), frameBytes = 320 * 180 * 3 / 2
+        func frames(_ data: Data) -> [[UInt8]] {
+            let bytes = [UInt8](data)
+            var i = bytes.firstIndex(of: 0x0A)! + 1, out: [[UInt8]] = []
+            while i < bytes.count {
+                i = bytes[i...].firstIndex(of: 0x0A)! + 1   // FRAME line
+                out.append(Array(bytes[i..<(i + frameBytes)]))
+                i += frameBytes
+            }
+            return out
+        }
+        let before = frames(a), after = frames(try Data(contentsOf: URL(fileURLWithPath: dir + "/e.y4m")))
+        #expect(before.count == 12 && after.count == 12)
+        /// Whether luma pixel (x, y) lies in `box` (normalized) grown by the mask scale 1.3 and a pixel.
+        func inside(_ box: [Double], _ x: Int, _ y: Int) -> Bool {
+            let (cx, cy) = ((box[0] + box[2] / 2) * Double(w), (box[1] + box[3] / 2) * Double(h))
+            return abs(Double(x) + 0.5 - cx) <= box[2] * Double(w) * 0.65 + 2 && abs(Double(y) + 0.5 - cy) <= box[3] * Double(h) * 0.65 + 2
+        }
+        for k in 0..<12 {
+            var changed = 0, outside = 0
+            for y in 0..<h { for x in 0..<w where before[k][y * w + x] != after[k][y * w + x] {
+                changed += 1
+                if !(k == 5 && inside(removed, x, y)) && !(k == 8 && inside(added, x, y)) { outside += 1 }
+            } }
+            #expect(outside == 0 && (k == 5 || k == 8 ? changed > 0 : changed == 0), "frame \(k): \(changed) luma pixels changed, \(outside) outside the edits")
+        }
+
+        // A masks file for another input: refused with one line, nothing written.
+        try Self.makeClip(dir + "/other.mp4", frames: 13)
+        let other = try CLITests.run(["redact", dir + "/other.mp4", dir + "/o.mp4", "--apply-masks", masks])
+        #expect(other.status == 65 && other.stderr.contains("is for another input")
+                && other.stderr.split(separator: "\n").count == 1, "\(other.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.mp4"))
+    }
+
     @Test func aTruncatedVideoFailsAndLeavesNothing() throws {
         try Self.requireFFmpeg()
         let dir = try Self.folder()

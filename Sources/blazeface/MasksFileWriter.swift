@@ -6,7 +6,7 @@ import TFLiteImport
 /// `redact --masks FILE`: the masks file (`MasksJSON`) streamed to a hidden temporary file
 /// beside FILE and renamed into place only once the output is complete; a failed or killed run
 /// leaves no masks file, as it leaves no output.
-final class MasksFile {
+final class MasksFileWriter {
     private let file: PendingFile
     private var pending: [UInt8] = []
     private(set) var frames = 0, masks = 0
