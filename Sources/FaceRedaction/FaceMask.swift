@@ -59,6 +59,31 @@ public enum FaceMask {
     /// must be writable (a camera frame's, or any buffer the caller owns): every format, YUV
     /// planes at their own resolution, alpha left alone. YUV is taken as limited range (solid
     /// black is Y 16) unless `fullRange`.
+    /// Draws `masks` as a redaction draws them: faces' masks as `options` say, fixed regions
+    /// (`.region`) as exact boxes with `options.mode`, kept masks (`.kept`) not at all.
+    public static func apply(to pixelBuffer: PixelBuffer, masks: [DrawnMask], options: RedactionOptions, fullRange: Bool = false) {
+        let (faces, regions) = split(masks)
+        if !faces.isEmpty { apply(to: pixelBuffer, boxes: faces, options: options, fullRange: fullRange) }
+        if !regions.isEmpty { apply(to: pixelBuffer, boxes: regions, options: regionOptions(options), fullRange: fullRange) }
+    }
+
+    /// `apply(to:masks:options:fullRange:)` on an `RGBImage`.
+    public static func apply(to image: inout RGBImage, masks: [DrawnMask], options: RedactionOptions) {
+        let (faces, regions) = split(masks)
+        if !faces.isEmpty { apply(to: &image, boxes: faces, options: options) }
+        if !regions.isEmpty { apply(to: &image, boxes: regions, options: regionOptions(options)) }
+    }
+
+    /// The faces' boxes and the regions' boxes to draw.
+    private static func split(_ masks: [DrawnMask]) -> (faces: [NormalizedRect], regions: [NormalizedRect]) {
+        (masks.filter { $0.reason != .kept && $0.reason != .region }.map(\.box), masks.filter { $0.reason == .region }.map(\.box))
+    }
+
+    /// A region is masked whole, as given: a box at scale 1, filled as the faces are.
+    private static func regionOptions(_ options: RedactionOptions) -> RedactionOptions {
+        RedactionOptions(mode: options.mode, ellipse: false, maskScale: 1)
+    }
+
     public static func apply(to pixelBuffer: PixelBuffer, boxes: [NormalizedRect], options: RedactionOptions, fullRange: Bool = false) {
         let (w, h) = (pixelBuffer.width, pixelBuffer.height)
         let (cw, ch) = ((w + 1) / 2, (h + 1) / 2)

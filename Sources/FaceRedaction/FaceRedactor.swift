@@ -204,13 +204,16 @@ public final class FaceRedactor {
         try redactReportingMasks(image: &image).count
     }
 
-    /// `redact(image:)`, returning the masks it drew (each `.detected`, with its score).
-    public func redactReportingMasks(image: inout RGBImage) throws(VisionTaskError) -> [DrawnMask] {
+    /// `redact(image:)`, returning the masks it drew (each `.detected`, with its score), after
+    /// `policy` (its regions added, its kept masks recorded and not drawn).
+    public func redactReportingMasks(image: inout RGBImage, policy: MaskPolicy = MaskPolicy()) throws(VisionTaskError) -> [DrawnMask] {
         let faces = try faces(inPicture: image).detections
         statistics.frames += 1
         statistics.facesMasked += faces.count
-        FaceMask.apply(to: &image, boxes: faces.map(\.relativeBoundingBox), options: options)
-        return faces.map { DrawnMask(box: $0.relativeBoundingBox, trackingID: -1, reason: .detected, score: $0.categories.first?.score) }
+        let masks = policy.applied(to: faces.map { DrawnMask(box: $0.relativeBoundingBox, trackingID: -1, reason: .detected,
+                                                             score: $0.categories.first?.score) }, at: nil)
+        FaceMask.apply(to: &image, masks: masks, options: options)
+        return masks
     }
 
     /// Masks the faces of one still picture in the (writable) memory of `pixelBuffer`; YUV

@@ -101,8 +101,9 @@ public struct MasksFile: Sendable, Equatable {
     public var width: Int, height: Int
     /// How the masks are drawn (the header's mode, shape and maskScale).
     public var options: RedactionOptions
-    /// Each frame's masks, by frame index (a photo: frame 0); every frame of the input has a line.
-    public var frames: [[NormalizedRect]]
+    /// Each frame's masks, by frame index (a photo: frame 0), with their reasons (a `kept` mask
+    /// is not drawn, a `region` is drawn whole); every frame of the input has a line.
+    public var frames: [[DrawnMask]]
 
     /// Why a masks file cannot be used.
     public struct Invalid: Error, CustomStringConvertible {
@@ -149,12 +150,15 @@ public struct MasksFile: Sendable, Equatable {
             guard json["frame"] as? Int == frames.count, let masks = json["masks"] as? [[String: Any]] else {
                 throw Invalid(description: "line \(frames.count + 2) is not frame \(frames.count) with its masks")
             }
-            var boxes: [NormalizedRect] = []
+            var boxes: [DrawnMask] = []
             for m in masks {
                 guard let r = (m["relativeBox"] as? [NSNumber])?.map(\.floatValue), r.count == 4, r.allSatisfy(\.isFinite), r[2] >= 0, r[3] >= 0 else {
                     throw Invalid(description: "frame \(frames.count): a mask without a relativeBox of 4 numbers")
                 }
-                boxes.append(NormalizedRect(xMin: r[0], yMin: r[1], width: r[2], height: r[3]))
+                // An unknown or missing reason is drawn as a face's mask: never less masked.
+                let reason = (m["reason"] as? String).flatMap(MaskReason.init(rawValue:)) ?? .detected
+                boxes.append(DrawnMask(box: NormalizedRect(xMin: r[0], yMin: r[1], width: r[2], height: r[3]),
+                                       trackingID: (m["trackingId"] as? Int) ?? -1, reason: reason))
             }
             frames.append(boxes)
         }
@@ -179,8 +183,8 @@ extension RecordingRedactor {
                 guard frame.width == masks.width, frame.height == masks.height else {
                     throw MasksFile.Invalid(description: "the input's frames are \(frame.width)x\(frame.height), the masks file's \(masks.width)x\(masks.height)")
                 }
-                let fullRange = frame.fullRange, boxes = masks.frames[index]
-                try frame.withPixelBuffer { FaceMask.apply(to: $0, boxes: boxes, options: masks.options, fullRange: fullRange) }
+                let fullRange = frame.fullRange, drawn = masks.frames[index]
+                try frame.withPixelBuffer { FaceMask.apply(to: $0, masks: drawn, options: masks.options, fullRange: fullRange) }
                 try sink.write(frame)
                 index += 1
                 progress?(index)

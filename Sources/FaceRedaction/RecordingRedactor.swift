@@ -76,11 +76,13 @@ public final class RecordingRedactor {
 
     /// Reads every frame of `source`, masks its faces and writes it to `sink`, then finishes
     /// the sink. `progress` is called with the number of frames searched so far, `masks` with
-    /// each frame's masks as it is handed to be drawn and written, in order. On any error the
-    /// sink is cancelled and a `Failure` naming the frame is thrown.
+    /// each frame's masks as it is handed to be drawn and written, in order; `policy` adds fixed
+    /// regions and leaves chosen faces undrawn (recorded as `.kept`). On any error the sink is
+    /// cancelled and a `Failure` naming the frame is thrown.
     @discardableResult
     public func run(from source: any VideoFrameSource, to sink: any VideoFrameSink,
-                    progress: ((Int) -> Void)? = nil, masks: ((MaskedFrame) -> Void)? = nil) throws(Failure) -> Summary {
+                    progress: ((Int) -> Void)? = nil, masks: ((MaskedFrame) -> Void)? = nil,
+                    policy: MaskPolicy = MaskPolicy()) throws(Failure) -> Summary {
         let writer = FrameWriter(sink, options: redactor.options)
         var window: LookBehind<VideoFrame>
         // A face found late is followed back through the waiting frames by the redactor's detector.
@@ -93,9 +95,10 @@ public final class RecordingRedactor {
         var index = 0, read = 0, lastTimestamp = Int.min, released = 0
         /// Hands a frame leaving the window to the writer, telling `masks` first.
         func submit(_ done: (frame: VideoFrame, masks: [DrawnMask])) throws {
-            masks?(MaskedFrame(index: released, timestampInMilliseconds: done.frame.timestampInMilliseconds, masks: done.masks))
+            let t = done.frame.timestampInMilliseconds, drawn = policy.applied(to: done.masks, at: t)
+            masks?(MaskedFrame(index: released, timestampInMilliseconds: t, masks: drawn))
             released += 1
-            try writer.submit(done.frame, boxes: done.masks.map(\.box))
+            try writer.submit(done.frame, masks: drawn)
         }
         /// The next frame; a read error is the frame being read's.
         func next() throws -> VideoFrame? {
@@ -148,9 +151,9 @@ private final class FrameWriter: @unchecked Sendable {
     /// The frame whose masking or writing failed, if one did.
     var failedFrame: Int? { lock.withLock { failure?.frame } }
 
-    /// Queues `frame` to be masked over `boxes` and written. The frame moves into the job,
+    /// Queues `frame` to be masked with `masks` and written. The frame moves into the job,
     /// which takes it out: its one reference, so that masking it in place copies nothing.
-    func submit(_ frame: VideoFrame, boxes: [NormalizedRect]) throws {
+    func submit(_ frame: VideoFrame, masks: [DrawnMask]) throws {
         if let error { throw error }
         let held = Handed(frame), options = self.options, number = submitted
         submitted += 1
@@ -159,7 +162,7 @@ private final class FrameWriter: @unchecked Sendable {
             do {
                 var frame = held.take()
                 let fullRange = frame.fullRange
-                try frame.withPixelBuffer { FaceMask.apply(to: $0, boxes: boxes, options: options, fullRange: fullRange) }
+                try frame.withPixelBuffer { FaceMask.apply(to: $0, masks: masks, options: options, fullRange: fullRange) }
                 try self.sink.write(frame)
             } catch { self.lock.withLock { self.failure = (number, error) } }
         }

@@ -43,7 +43,57 @@ public enum MaskReason: String, Sendable, CaseIterable {
     case beforeFound = "before-found"
     /// Near the end of a video, after its last mask: held where it was, growing.
     case heldToEnd = "held-to-end"
+    /// A fixed region the user asked to mask (`MaskPolicy.regions`), with no face needed.
+    case region
+    /// A face's mask the user asked to leave undrawn (`MaskPolicy`: a kept track, or a mask
+    /// wholly inside a kept region): recorded, not drawn.
+    case kept
 }
+
+/// What a user adds to and takes from the masks the redactor finds: fixed regions always
+/// masked (a screen, a badge), and faces left unmasked (a presenter who consented). Fail-secure:
+/// a kept region leaves a mask undrawn only when the mask lies wholly inside it.
+public struct MaskPolicy: Sendable, Equatable {
+    /// A region masked on every frame from `from` to `to` (milliseconds, inclusive; nil: open).
+    public struct Region: Sendable, Equatable {
+        public var box: NormalizedRect
+        public var from: Int?, to: Int?
+        public init(box: NormalizedRect, from: Int? = nil, to: Int? = nil) { (self.box, self.from, self.to) = (box, from, to) }
+    }
+    public var regions: [Region]
+    /// Tracking IDs whose masks are not drawn.
+    public var keptTracks: Set<Int>
+    /// A mask wholly inside one of these is not drawn.
+    public var keptRegions: [NormalizedRect]
+
+    public init(regions: [Region] = [], keptTracks: Set<Int> = [], keptRegions: [NormalizedRect] = []) {
+        (self.regions, self.keptTracks, self.keptRegions) = (regions, keptTracks, keptRegions)
+    }
+
+    /// Whether it changes nothing.
+    public var isEmpty: Bool { regions.isEmpty && keptTracks.isEmpty && keptRegions.isEmpty }
+
+    /// `masks` with the kept ones marked `.kept` and the regions of time `t` (nil: a photo, every
+    /// region) added as `.region`.
+    public func applied(to masks: [DrawnMask], at t: Int?) -> [DrawnMask] {
+        guard !isEmpty else { return masks }
+        var out = masks.map { m -> DrawnMask in
+            let inside = keptRegions.contains { k in
+                m.box.xMin >= k.xMin && m.box.yMin >= k.yMin && m.box.xMin + m.box.width <= k.xMin + k.width
+                    && m.box.yMin + m.box.height <= k.yMin + k.height
+            }
+            guard (m.trackingID >= 0 && keptTracks.contains(m.trackingID)) || inside else { return m }
+            var kept = m
+            kept.reason = .kept
+            return kept
+        }
+        for r in regions where t.map({ t in (r.from.map { t >= $0 } ?? true) && (r.to.map { t <= $0 } ?? true) }) ?? true {
+            out.append(DrawnMask(box: r.box, trackingID: -1, reason: .region))
+        }
+        return out
+    }
+}
+
 
 /// One mask as drawn on a frame: the face box it covers (normalized, before
 /// `RedactionOptions.maskScale`; a face's box unioned with its boxes in the frames around),

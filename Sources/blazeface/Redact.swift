@@ -131,6 +131,15 @@ struct Redact: ParsableCommand {
     @Option(help: "Write every mask drawn to this JSON Lines file, frame by frame: its box, its face's tracking ID and why it was drawn (detected, tracked, retraced, before-found, held-to-end); one photo or video (Docs/anonymisation.md, \"Masks file\").")
     var masks: String?
 
+    @Option(help: "Mask this region too, in pixels of the upright picture: X,Y,W,H, for a video optionally only from START to END seconds (X,Y,W,H@START-END; either may be left out). Repeatable.")
+    var maskRegion: [String] = []
+
+    @Option(help: "Leave the face with this tracking ID unmasked (a person who consented; IDs as --masks and track --search redact give them); recorded as kept in the masks file. Repeatable.")
+    var keepTrack: [Int] = []
+
+    @Option(help: "Leave unmasked a face whose mask lies wholly inside this region (X,Y,W,H in pixels); a face reaching outside it stays masked. Repeatable.")
+    var keepRegion: [String] = []
+
     @Option(help: "Draw exactly the masks of this masks file (one written by --masks, edited or not), with no detection: the same bytes every time; a file for another input is refused (exit 65).")
     var applyMasks: String?
 
@@ -142,7 +151,43 @@ struct Redact: ParsableCommand {
     @Flag(help: "Folders and lists: redo every input, even those the manifest records as done.")
     var force = false
 
+    /// A region in pixels, with a time range in milliseconds for `--mask-region`.
+    struct PixelRegion {
+        var x, y, w, h: Float
+        var from: Int?, to: Int?
+    }
+
+    /// X,Y,W,H (pixels) and, where `timed`, @START-END (seconds, either left out).
+    static func region(_ text: String, timed: Bool, flag: String) throws -> PixelRegion {
+        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        let numbers = parts[0].split(separator: ",").map { Float($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == 4, numbers.allSatisfy({ $0 != nil && $0!.isFinite && $0! >= 0 }), numbers[2]! > 0, numbers[3]! > 0 else {
+            throw ValidationError("\(flag) \(text): expected X,Y,W,H in pixels (W and H above 0)" + (timed ? ", then optionally @START-END in seconds" : ""))
+        }
+        var region = PixelRegion(x: numbers[0]!, y: numbers[1]!, w: numbers[2]!, h: numbers[3]!)
+        if parts.count == 2 {
+            let ends = parts[1].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            let seconds = ends.map { $0.isEmpty ? nil : Double($0) }
+            guard timed, ends.count == 2, zip(ends, seconds).allSatisfy({ $0.isEmpty || ($1 != nil && $1! >= 0 && $1!.isFinite) }) else {
+                throw ValidationError("\(flag) \(text): " + (timed ? "the time range is START-END in seconds (e.g. @12.5-30, @-30, @12.5-)" : "takes no time range"))
+            }
+            (region.from, region.to) = (seconds[0].map { Int(($0 * 1000).rounded()) }, seconds[1].map { Int(($0 * 1000).rounded()) })
+            if let from = region.from, let to = region.to, to < from { throw ValidationError("\(flag) \(text): END is before START") }
+        }
+        return region
+    }
+
+    /// The --mask-region, --keep-track and --keep-region policy for a picture of this size.
+    func policy(width: Int, height: Int) throws -> MaskPolicy {
+        let (w, h) = (Float(max(width, 1)), Float(max(height, 1)))
+        func normalized(_ r: PixelRegion) -> NormalizedRect { NormalizedRect(xMin: r.x / w, yMin: r.y / h, width: r.w / w, height: r.h / h) }
+        return MaskPolicy(regions: try maskRegion.map { let r = try Self.region($0, timed: true, flag: "--mask-region"); return .init(box: normalized(r), from: r.from, to: r.to) },
+                          keptTracks: Set(keepTrack),
+                          keptRegions: try keepRegion.map { normalized(try Self.region($0, timed: false, flag: "--keep-region")) })
+    }
+
     func validate() throws {
+        _ = try policy(width: 1, height: 1)
         _ = try threadCount
         try checkRange(linger, 0...100, "--linger")
         try checkRange(every, 1...100, "--every")
@@ -308,12 +353,13 @@ struct Redact: ParsableCommand {
                            + "\(source) is a \(photo.image.width)x\(photo.image.height) photo")
                 throw ExitCode(BatchExit.refused)
             }
-            FaceMask.apply(to: &photo.image, boxes: applied.frames[0], options: applied.options)
-            drawn = applied.frames[0].map { DrawnMask(box: $0, trackingID: -1, reason: .detected) }
+            FaceMask.apply(to: &photo.image, masks: applied.frames[0], options: applied.options)
+            drawn = applied.frames[0]
         } else {
-            do { drawn = try redactor.redactReportingMasks(image: &photo.image) } catch { throw ToolError("\(source): \(error.description)") }
+            let policy = try policy(width: photo.image.width, height: photo.image.height)
+            do { drawn = try redactor.redactReportingMasks(image: &photo.image, policy: policy) } catch { throw ToolError("\(source): \(error.description)") }
         }
-        let faces = drawn.count
+        let faces = drawn.filter { $0.reason == .detected }.count
         let masksFile = try masksPath.map {
             try MasksFileWriter(path: $0, input: source, width: photo.image.width, height: photo.image.height, options: redactor.options,
                           settings: settingsString)
@@ -398,6 +444,8 @@ struct Redact: ParsableCommand {
             return try MasksFileWriter(path: path, input: source, width: w, height: h, options: redactor.options, settings: settingsString)
         }
         defer { masksFile?.discard() }
+        let size = VideoMedia.frameSize(of: frames)
+        let policy = try policy(width: size?.width ?? 1, height: size?.height ?? 1)
         let total = frames.expectedFrameCount
         let progress = ProgressBar.wanted(count: total, disabled: noProgress || batch.progress == .json) ? ProgressBar(total: total, unit: "frames") : nil
         defer { progress?.clear() }
@@ -418,7 +466,8 @@ struct Redact: ParsableCommand {
                     from: InterruptibleSource(frames), to: sink, masks: applied, progress: { progress?.update(done: $0); frameLine($0) }))
             } else {
                 summary = try recording.run(from: InterruptibleSource(frames), to: sink, progress: { progress?.update(done: $0); frameLine($0) },
-                                            masks: masksFile.map { file in { file.frame(index: $0.index, timestampInMilliseconds: $0.timestampInMilliseconds, masks: $0.masks) } })
+                                            masks: masksFile.map { file in { file.frame(index: $0.index, timestampInMilliseconds: $0.timestampInMilliseconds, masks: $0.masks) } },
+                                            policy: policy)
             }
         } catch {
             try Interruption.check()   // stopped by a signal: the sink removed its temporary file

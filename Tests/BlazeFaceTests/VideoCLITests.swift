@@ -292,6 +292,67 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.mp4"))
     }
 
+    /// `--mask-region` masks a fixed box (whole, in its time range only) and `--keep-track` leaves
+    /// one face unmasked, both recorded in the masks file; on Y4M output, pixel by pixel, against
+    /// the plain redaction. `--keep-region` on a photo keeps only a face wholly inside it.
+    @Test func regionsAndKeptFacesChangeOnlyTheirPlace() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in.mp4"
+        try Self.makeClip(input, frames: 12)   // 25 fps: frame k at 40k ms
+        let plain = try CLITests.run(["redact", input, dir + "/plain.y4m", "--masks", dir + "/plain.jsonl"])
+        let region = try CLITests.run(["redact", input, dir + "/region.y4m", "--masks", dir + "/region.jsonl",
+                                       "--mask-region", "10,10,50,40@0.12-0.2"])
+        let kept = try CLITests.run(["redact", input, dir + "/kept.y4m", "--masks", dir + "/kept.jsonl", "--keep-track", "2"])
+        #expect(plain.status == 0 && region.status == 0 && kept.status == 0, "\(region.stderr) \(kept.stderr)")
+        let (w, h) = (320, 180), frameBytes = 320 * 180 * 3 / 2
+        func frames(_ path: String) throws -> [[UInt8]] {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + path)))
+            var i = bytes.firstIndex(of: 0x0A)! + 1, out: [[UInt8]] = []
+            while i < bytes.count {
+                i = bytes[i...].firstIndex(of: 0x0A)! + 1
+                out.append(Array(bytes[i..<(i + frameBytes)]))
+                i += frameBytes
+            }
+            return out
+        }
+        func masks(_ path: String) throws -> [[[String: Any]]] {
+            try String(contentsOfFile: dir + "/" + path, encoding: .utf8).split(separator: "\n").dropFirst().dropLast()
+                .map { (try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["masks"] as? [[String: Any]] ?? [] }
+        }
+        let base = try frames("plain.y4m"), withRegion = try frames("region.y4m"), withKept = try frames("kept.y4m")
+        // The region: frames 3 to 5 (120 to 200 ms), inside the box exactly (luma), and recorded.
+        let regionMasks = try masks("region.jsonl")
+        for k in 0..<12 {
+            var inside = 0, outside = 0
+            for y in 0..<h { for x in 0..<w where base[k][y * w + x] != withRegion[k][y * w + x] {
+                if (10..<60).contains(x) && (10..<50).contains(y) { inside += 1 } else { outside += 1 }
+            } }
+            let timed = (3...5).contains(k)
+            #expect(outside == 0 && (timed ? inside > 1000 : inside == 0), "frame \(k): \(inside) inside, \(outside) outside")
+            #expect(regionMasks[k].contains { $0["reason"] as? String == "region" } == timed)
+        }
+        // The kept face: its masks recorded as kept, its pixels as the input's (the other face still masked).
+        let keptMasks = try masks("kept.jsonl")
+        #expect(keptMasks.allSatisfy { frame in frame.contains { $0["trackingId"] as? Int == 2 && $0["reason"] as? String == "kept" }
+                                             && !frame.contains { $0["trackingId"] as? Int == 2 && $0["reason"] as? String != "kept" } })
+        #expect(keptMasks.allSatisfy { frame in frame.contains { $0["trackingId"] as? Int == 1 && $0["reason"] as? String == "detected" } })
+        #expect(zip(base, withKept).allSatisfy { $0 != $1 }, "every frame shows the kept face")
+        let faces = try CLITests.run(["detect", dir + "/kept.y4m", "--min-detection-confidence", "0.75"])
+        #expect(faces.lines.count == 12 && faces.lines.allSatisfy { $0.components(separatedBy: "\"boundingBox\"").count - 1 == 1 },
+                "one face shows on every frame: \(faces.lines.first ?? "")")
+
+        // A photo: a kept region holding one of the two faces whole keeps it; one cutting a face keeps nothing.
+        let photo = Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path
+        let whole = try CLITests.run(["redact", photo, dir + "/whole.png", "--keep-region", "0,0,640,853"])
+        let cut = try CLITests.run(["redact", photo, dir + "/cut.png", "--keep-region", "0,0,300,853"])
+        #expect(whole.status == 0 && cut.status == 0)
+        #expect(try PhotoCLITests.faces(dir + "/whole.png") == 1 && PhotoCLITests.faces(dir + "/cut.png") == 0)
+        let bad = try CLITests.run(["redact", photo, dir + "/x.png", "--mask-region", "1,2,3"])
+        #expect(bad.status == 64 && bad.stderr.contains("--mask-region 1,2,3"), "\(bad.stderr)")
+    }
+
     @Test func aTruncatedVideoFailsAndLeavesNothing() throws {
         try Self.requireFFmpeg()
         let dir = try Self.folder()
