@@ -177,25 +177,10 @@ struct Analyze: ParsableCommand {
     /// Analyses every `--every`-th frame of the video at `path` as a picture, one line per frame
     /// (after `orientation`, as pictures); false, with an error record, if it stopped short.
     private func analyzeVideo(_ path: String, pipeline: FaceAnalysisPipeline) -> Bool {
-        var index = 0
-        do {
-            let frames = try VideoMedia.open(path, kind: try MediaKind.of(path))
-            while let frame = try frames.nextFrame() {
-                defer { index += 1 }
-                guard index % every == 0 else { continue }
-                var image = RGBImage(videoFrame: frame)
-                if orientation != .up { image = RGBImage(upright: image, orientation: orientation) }
-                let (result, objects) = try pipeline.analyze(image: image, eachFace: Self.faceObject)
-                print(Self.line(image: path, frame: (index, frame.timestampInMilliseconds), width: result.imageWidth,
-                                height: result.imageHeight, faceObjects: objects))
-                fflush(nil)
-            }
-            return true
-        } catch {
-            let message = "\(path): frame \(index): \(error)"
-            print(ErrorRecord.line(image: path, message: message))
-            printError(message)
-            return false
+        VideoMedia.eachFrame(of: path, every: every) { frame, index, timestamp in
+            let image = orientation != .up ? RGBImage(upright: frame, orientation: orientation) : frame
+            let (result, objects) = try pipeline.analyze(image: image, eachFace: Self.faceObject)
+            print(Self.line(image: path, frame: (index, timestamp), width: result.imageWidth, height: result.imageHeight, faceObjects: objects))
         }
     }
 

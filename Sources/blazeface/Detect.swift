@@ -194,38 +194,26 @@ struct Detect: ParsableCommand {
                 }
                 continue
             }
-            var index = 0
-            do {
-                let frames = try VideoMedia.open(path, kind: try MediaKind.of(path))
-                while let frame = try frames.nextFrame() {
-                    defer { index += 1 }
-                    guard index % every == 0 else { continue }
-                    let image = RGBImage(videoFrame: frame)
-                    let result = try detector.faces(in: image, processing: processing, tiles: tileSizes)
-                    var json = JSONWriter(capacity: 256 + 400 * result.detections.count)
-                    json.literal("{\"image\":")
-                    json.string(path)
-                    json.literal(",\"frame\":")
-                    json.integer(index)
-                    json.literal(",\"timestampMs\":")
-                    json.integer(frame.timestampInMilliseconds)
-                    json.literal(",\"width\":")
-                    json.integer(image.width)
-                    json.literal(",\"height\":")
-                    json.integer(image.height)
-                    json.literal(",\"detections\":")
-                    json.detections(result.detections)
-                    json.coordinatesField(DetectionJSON.coordinates)
-                    json.byte("}")
-                    print(json.text)
-                    fflush(nil)
-                }
-            } catch {
-                let message = "\(path): frame \(index): \(error)"
-                print(ErrorRecord.line(image: path, message: message))
-                printError(message)
-                failures += 1
+            let whole = VideoMedia.eachFrame(of: path, every: every) { image, index, timestamp in
+                let result = try detector.faces(in: image, processing: processing, tiles: tileSizes)
+                var json = JSONWriter(capacity: 256 + 400 * result.detections.count)
+                json.literal("{\"image\":")
+                json.string(path)
+                json.literal(",\"frame\":")
+                json.integer(index)
+                json.literal(",\"timestampMs\":")
+                json.integer(timestamp)
+                json.literal(",\"width\":")
+                json.integer(image.width)
+                json.literal(",\"height\":")
+                json.integer(image.height)
+                json.literal(",\"detections\":")
+                json.detections(result.detections)
+                json.coordinatesField(DetectionJSON.coordinates)
+                json.byte("}")
+                print(json.text)
             }
+            if !whole { failures += 1 }
         }
         try BatchExit.finish(refused: failures)
     }

@@ -70,6 +70,28 @@ enum VideoMedia {
         }
     }
 
+    /// Calls `body` with every `every`-th frame of the video at `path` as a picture, its index and
+    /// its time, each line flushed; a failure gives an error record in the place of the frame
+    /// it stopped at (stdout) and its message (stderr), and false.
+    static func eachFrame(of path: String, every: Int, _ body: (RGBImage, Int, Int) throws -> Void) -> Bool {
+        var index = 0
+        do {
+            let frames = try open(path, kind: try MediaKind.of(path))
+            while let frame = try frames.nextFrame() {
+                defer { index += 1 }
+                guard index % every == 0 else { continue }
+                try body(RGBImage(videoFrame: frame), index, frame.timestampInMilliseconds)
+                fflush(nil)
+            }
+            return true
+        } catch {
+            let message = "\(path): frame \(index): \(error)"
+            print(ErrorRecord.line(image: path, message: message))
+            printError(message)
+            return false
+        }
+    }
+
     /// Refuses an output name that is no video type this tool writes, before anything is read.
     static func checkOutput(_ path: String) throws {
         let ext = (path as NSString).pathExtension.lowercased()

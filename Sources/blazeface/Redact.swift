@@ -128,7 +128,7 @@ struct Redact: ParsableCommand {
     @Flag(help: "No progress bar on stderr (it is shown only on a terminal).")
     var noProgress = false
 
-    @Option(help: "Write every mask drawn to this JSON Lines file, frame by frame: its box, its face's tracking ID and why it was drawn (detected, tracked, retraced, before-found, held-to-end); one photo or video (Docs/anonymisation.md, \"Masks file\").")
+    @Option(help: "Write every mask drawn to this JSON Lines file, frame by frame: its box, its face's tracking ID and why it was drawn (detected, tracked, retraced, before-found, held-to-end, region, kept); one photo or video (Docs/anonymisation.md, \"Masks file\").")
     var masks: String?
 
     @Option(help: "Mask this region too, in pixels of the upright picture: X,Y,W,H, for a video optionally only from START to END seconds (X,Y,W,H@START-END; either may be left out). Repeatable.")

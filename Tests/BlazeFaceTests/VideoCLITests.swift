@@ -222,6 +222,17 @@ import Testing
         #expect(folder.status == 64 && folder.stderr.contains("--masks takes one photo or video"), "\(folder.stderr)")
     }
 
+    /// The frames of a 4:2:0 Y4M file's bytes (header line, then FRAME lines and planes).
+    static func y4mFrames(_ data: Data, width: Int, height: Int) -> [[UInt8]] {
+        let bytes = [UInt8](data), frameBytes = width * height + 2 * ((width + 1) / 2) * ((height + 1) / 2)
+        var i = (bytes.firstIndex(of: 0x0A) ?? bytes.count) + 1, out: [[UInt8]] = []
+        while i < bytes.count, let end = bytes[i...].firstIndex(of: 0x0A), end + 1 + frameBytes <= bytes.count {
+            out.append(Array(bytes[(end + 1)..<(end + 1 + frameBytes)]))
+            i = end + 1 + frameBytes
+        }
+        return out
+    }
+
     /// `--apply-masks`: an unedited masks file redraws the output byte for byte (twice the same);
     /// an edited one (a mask dropped on frame 5, a box added on frame 8) changes the frames there
     /// and only there, and only inside those masks; a masks file for another input is refused (65).
@@ -257,18 +268,8 @@ import Testing
         let edited = try CLITests.run(["redact", input, dir + "/e.y4m", "--apply-masks", dir + "/edited.jsonl"])
         #expect(edited.status == 0 && removed.count == 4, "\(edited.stderr)")
         // Frame by frame (Y4M 4:2:0, 320x180): where the two outputs differ.
-        let (w, h) = (320, 180), frameBytes = 320 * 180 * 3 / 2
-        func frames(_ data: Data) -> [[UInt8]] {
-            let bytes = [UInt8](data)
-            var i = bytes.firstIndex(of: 0x0A)! + 1, out: [[UInt8]] = []
-            while i < bytes.count {
-                i = bytes[i...].firstIndex(of: 0x0A)! + 1   // FRAME line
-                out.append(Array(bytes[i..<(i + frameBytes)]))
-                i += frameBytes
-            }
-            return out
-        }
-        let before = frames(a), after = frames(try Data(contentsOf: URL(fileURLWithPath: dir + "/e.y4m")))
+        let (w, h) = (320, 180)
+        let before = Self.y4mFrames(a, width: w, height: h), after = Self.y4mFrames(try Data(contentsOf: URL(fileURLWithPath: dir + "/e.y4m")), width: w, height: h)
         #expect(before.count == 12 && after.count == 12)
         /// Whether luma pixel (x, y) lies in `box` (normalized) grown by the mask scale 1.3 and a pixel.
         func inside(_ box: [Double], _ x: Int, _ y: Int) -> Bool {
@@ -306,16 +307,9 @@ import Testing
                                        "--mask-region", "10,10,50,40@0.12-0.2"])
         let kept = try CLITests.run(["redact", input, dir + "/kept.y4m", "--masks", dir + "/kept.jsonl", "--keep-track", "2"])
         #expect(plain.status == 0 && region.status == 0 && kept.status == 0, "\(region.stderr) \(kept.stderr)")
-        let (w, h) = (320, 180), frameBytes = 320 * 180 * 3 / 2
+        let (w, h) = (320, 180)
         func frames(_ path: String) throws -> [[UInt8]] {
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + path)))
-            var i = bytes.firstIndex(of: 0x0A)! + 1, out: [[UInt8]] = []
-            while i < bytes.count {
-                i = bytes[i...].firstIndex(of: 0x0A)! + 1
-                out.append(Array(bytes[i..<(i + frameBytes)]))
-                i += frameBytes
-            }
-            return out
+            Self.y4mFrames(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + path)), width: w, height: h)
         }
         func masks(_ path: String) throws -> [[[String: Any]]] {
             try String(contentsOfFile: dir + "/" + path, encoding: .utf8).split(separator: "\n").dropFirst().dropLast()
