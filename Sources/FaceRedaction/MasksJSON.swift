@@ -6,7 +6,8 @@ import Foundation
 /// Lines recording every mask drawn, so that a person can check what was hidden and why.
 ///
 /// - a header: `{"record":"header","format":"blazeface-masks","version":1,"input":{...},"width":W,
-///   "height":H,"mode":M,"shape":"ellipse"|"box","maskScale":S,"settings":...,"tool":...}`;
+///   "height":H,"mode":M,"shape":"ellipse"|"box","maskScale":S,"blurRadius":B,"blockSize":K,
+///   "settings":...,"tool":...}`;
 /// - one line per frame (a photo is frame 0), in order:
 ///   `{"frame":N,"timestampMs":T,"masks":[{"trackingId":I,"reason":R,"score":F,"box":[x,y,w,h],
 ///   "relativeBox":[x,y,w,h]}]}`: `box` in pixels (the face box, before `maskScale`), `relativeBox`
@@ -42,6 +43,10 @@ public enum MasksJSON {
         json.literal(options.ellipse ? ",\"shape\":\"ellipse\"" : ",\"shape\":\"box\"")
         json.literal(",\"maskScale\":")
         json.interpolated(options.maskScale)
+        json.literal(",\"blurRadius\":")
+        json.interpolated(options.blurRadius)
+        json.literal(",\"blockSize\":")
+        json.interpolated(options.blockSize)
         json.literal(",\"settings\":")
         json.string(settings)
         json.literal(",\"tool\":")
@@ -136,7 +141,11 @@ public struct MasksFile: Sendable, Equatable {
             throw Invalid(description: "the masks file's header lacks width, height, mode, shape or maskScale, or has one out of range")
         }
         (self.width, self.height) = (width, height)
-        options = RedactionOptions(mode: mode, ellipse: shape == "ellipse", maskScale: scale)
+        let blur = (header["blurRadius"] as? NSNumber)?.floatValue ?? 0.25, block = (header["blockSize"] as? NSNumber)?.floatValue ?? 0.125
+        guard (0.125...1).contains(blur), (0.125...0.5).contains(block) else {
+            throw Invalid(description: "the masks file's blurRadius or blockSize is out of range")
+        }
+        options = RedactionOptions(mode: mode, ellipse: shape == "ellipse", maskScale: scale, blurRadius: blur, blockSize: block)
         frames = []
         while let line = lines.next() {
             let json = try object(line, "line \(frames.count + 2)")

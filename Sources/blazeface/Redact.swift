@@ -131,6 +131,12 @@ struct Redact: ParsableCommand {
     @Option(help: "Write every mask drawn to this JSON Lines file, frame by frame: its box, its face's tracking ID and why it was drawn (detected, tracked, retraced, before-found, held-to-end, region, kept); one photo or video (Docs/anonymisation.md, \"Masks file\").")
     var masks: String?
 
+    @Option(help: "--mode blur: the blur's radius as a share of the mask's shorter side (0.125...1, default 0.25; larger is stronger).")
+    var blurRadius: Float?
+
+    @Option(help: "--mode pixelate: the blocks' side as a share of the mask's shorter side (0.125...0.5, default 0.125; larger is coarser).")
+    var blockSize: Float?
+
     @Option(help: "Mask this region too, in pixels of the upright picture: X,Y,W,H, for a video optionally only from START to END seconds (X,Y,W,H@START-END; either may be left out). Repeatable.")
     var maskRegion: [String] = []
 
@@ -193,6 +199,8 @@ struct Redact: ParsableCommand {
         try checkRange(every, 1...100, "--every")
         try checkRange(lookBehind, 0...300, "--look-behind")
         guard maskScale.isFinite, (1...4).contains(maskScale) else { throw ValidationError("--mask-scale must be in 1...4, not \(maskScale)") }
+        if let blurRadius, !(blurRadius.isFinite && (0.125...1).contains(blurRadius)) { throw ValidationError("--blur-radius must be in 0.125...1, not \(blurRadius)") }
+        if let blockSize, !(blockSize.isFinite && (0.125...0.5).contains(blockSize)) { throw ValidationError("--block-size must be in 0.125...0.5, not \(blockSize)") }
         try checkRange(jpegQuality, 1...100, "--jpeg-quality")
         try checkRange(crf, 0...63, "--crf")
         try checkUnitInterval(minDetectionConfidence, "--min-detection-confidence")
@@ -235,7 +243,8 @@ struct Redact: ParsableCommand {
             return try FaceRedactor(
                 detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: minDetectionConfidence,
                                                      threadPool: pool),
-                options: RedactionOptions(mode: preview ? .outline : mode, ellipse: !boxes, maskScale: maskScale),
+                options: RedactionOptions(mode: preview ? .outline : mode, ellipse: !boxes, maskScale: maskScale, blurRadius: blurRadius ?? 0.25,
+                                          blockSize: blockSize ?? 0.125),
                 linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore,
                 secondOpinion: noSecondOpinion ? .off : .otherModel, wideSearch: wideSearch())
         } catch { throw ToolError(error.description) }

@@ -74,6 +74,44 @@ import Testing
         #expect(alphaIn == alphaOut && Set(alphaIn).count > 1, "the alpha is kept byte for byte")
     }
 
+    /// `--blur-radius` and `--block-size` change how the masks are filled, only inside them; the
+    /// faces stay hidden; values that would hide less are refused.
+    @Test func blurRadiusAndBlockSizeChangeOnlyTheMasks() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path
+        let runs = [("plain", [String]()), ("blur", ["--blur-radius", "0.5"]), ("pixel", ["--mode", "pixelate"]),
+                    ("coarse", ["--mode", "pixelate", "--block-size", "0.25"])]
+        var pictures: [String: RGBImage] = [:]
+        for (name, flags) in runs {
+            let run = try CLITests.run(["redact", photo, dir + "/\(name).png", "--masks", dir + "/\(name).jsonl"] + flags)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try Self.faces(dir + "/\(name).png") == 0, "\(name)")
+            pictures[name] = try PNG.read(contentsOf: dir + "/\(name).png")
+        }
+        // The masks (the same in every run), as boxes in pixels grown by the mask scale.
+        let masks = try String(contentsOfFile: dir + "/plain.jsonl", encoding: .utf8).split(separator: "\n")[1]
+        let boxes = try #require((try JSONSerialization.jsonObject(with: Data(masks.utf8)) as? [String: Any])?["masks"] as? [[String: Any]])
+            .compactMap { $0["box"] as? [Double] }
+        #expect(boxes.count == 2)
+        func inside(_ x: Int, _ y: Int) -> Bool {
+            boxes.contains { b in abs(Double(x) + 0.5 - b[0] - b[2] / 2) <= b[2] * 0.65 + 1 && abs(Double(y) + 0.5 - b[1] - b[3] / 2) <= b[3] * 0.65 + 1 }
+        }
+        for (a, b) in [("plain", "blur"), ("pixel", "coarse")] {
+            let (p, q) = (pictures[a]!, pictures[b]!)
+            var changed = 0, outside = 0
+            for y in 0..<p.height { for x in 0..<p.width where p.pixels[3 * (y * p.width + x)] != q.pixels[3 * (y * p.width + x)] {
+                changed += 1
+                if !inside(x, y) { outside += 1 }
+            } }
+            #expect(changed > 1000 && outside == 0, "\(a) / \(b): \(changed) changed, \(outside) outside the masks")
+        }
+        for flags in [["--blur-radius", "0.1"], ["--block-size", "0.05"], ["--block-size", "0.75"]] {
+            let bad = try CLITests.run(["redact", photo, dir + "/bad.png"] + flags)
+            #expect(bad.status == 64 && bad.stderr.contains(flags[0]), "\(flags): \(bad.stderr)")
+        }
+    }
+
     @Test func theColourProfileStaysAndEXIFGoes() throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }

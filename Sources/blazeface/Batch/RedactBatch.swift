@@ -22,6 +22,7 @@ extension Redact {
             ("audio", noAudio ? "off" : "copy"), ("video-codec", videoCodec.rawValue), ("crf", crf.map { "\($0)" } ?? "default"),
             ("preset", preset ?? "default")] + (acceptTruncated ? [("accept-truncated", "true")] : [])
             + (skipDamagedFrames ? [("skip-damaged-frames", "true")] : [])
+            + (blurRadius.map { [("blur-radius", "\($0)")] } ?? []) + (blockSize.map { [("block-size", "\($0)")] } ?? [])
             + maskRegion.map { ("mask-region", $0) } + keepTrack.map { ("keep-track", "\($0)") } + keepRegion.map { ("keep-region", $0) }
         return (parts + centerfaceSettings).map { "\($0.0)=\($0.1)" }.joined(separator: " ")
     }
