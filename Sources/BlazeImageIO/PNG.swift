@@ -16,6 +16,13 @@ public enum PNG {
     /// profile), alpha and tRNS dropped without compositing, gray replicated to R=G=B,
     /// 16-bit scaled with rounding. The header's size is checked against `limits` first.
     public static func decode(_ bytes: [UInt8], limits: ImageLimits = .default) throws(ImageError) -> RGBImage {
+        let (w, h, pixels) = try decodePixels(bytes, limits: limits, channels: 3)
+        return RGBImage(unchecked: w, h, pixels)
+    }
+
+    /// The header checked against `limits`, then the pixels as 8-bit RGB (3 `channels`) or
+    /// RGBA (4: `bpng_decode_rgba8`), row after row.
+    private static func decodePixels(_ bytes: [UInt8], limits: ImageLimits, channels: Int) throws(ImageError) -> (Int, Int, [UInt8]) {
         let cLimits = BPNGLimits(
             max_width: UInt32(clamping: limits.maxWidth),
             max_height: UInt32(clamping: limits.maxHeight),
@@ -32,19 +39,20 @@ public enum PNG {
         let (w, h) = (Int(width), Int(height))
         if let error = decodeError(headerStatus, message, width: w, height: h, limits: limits) { throw error }
 
-        let count = try RGBImage.byteCount(width: w, height: h)
+        let count = try RGBImage.byteCount(width: w, height: h) / 3 * channels
         var status = BPNG_OK
         let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
             status = bytes.withUnsafeBufferPointer { data in
                 message.withUnsafeMutableBufferPointer { text in
-                    bpng_decode_rgb8(data.baseAddress, data.count, cLimits, buffer.baseAddress, count,
-                                     text.baseAddress, text.count)
+                    channels == 4
+                        ? bpng_decode_rgba8(data.baseAddress, data.count, cLimits, buffer.baseAddress, count, text.baseAddress, text.count)
+                        : bpng_decode_rgb8(data.baseAddress, data.count, cLimits, buffer.baseAddress, count, text.baseAddress, text.count)
                 }
             }
             initializedCount = status == BPNG_OK ? count : 0
         }
         if let error = decodeError(status, message, width: w, height: h, limits: limits) { throw error }
-        return RGBImage(unchecked: w, h, pixels)
+        return (w, h, pixels)
     }
 
     /// Reads and decodes the PNG file at `path`. A file that cannot be read gives `.io`,
@@ -164,28 +172,7 @@ public enum PNG {
     /// Decodes as `decode(_:limits:)` and keeps the alpha (tRNS made alpha; 255 where the
     /// file has none): the RGB picture and one alpha byte a pixel.
     public static func decodeWithAlpha(_ bytes: [UInt8], limits: ImageLimits = .default) throws(ImageError) -> (RGBImage, [UInt8]) {
-        let cLimits = BPNGLimits(max_width: UInt32(clamping: limits.maxWidth), max_height: UInt32(clamping: limits.maxHeight),
-                                 max_pixels: UInt64(clamping: limits.maxPixels))
-        var message = [CChar](repeating: 0, count: 256)
-        var width: UInt32 = 0, height: UInt32 = 0
-        let headerStatus = bytes.withUnsafeBufferPointer { data in
-            message.withUnsafeMutableBufferPointer { text in
-                bpng_read_header(data.baseAddress, data.count, cLimits, &width, &height, text.baseAddress, text.count)
-            }
-        }
-        let (w, h) = (Int(width), Int(height))
-        if let error = decodeError(headerStatus, message, width: w, height: h, limits: limits) { throw error }
-        let count = try RGBImage.byteCount(width: w, height: h) / 3 * 4
-        var status = BPNG_OK
-        let rgba = [UInt8](unsafeUninitializedCapacity: count) { buffer, initializedCount in
-            status = bytes.withUnsafeBufferPointer { data in
-                message.withUnsafeMutableBufferPointer { text in
-                    bpng_decode_rgba8(data.baseAddress, data.count, cLimits, buffer.baseAddress, count, text.baseAddress, text.count)
-                }
-            }
-            initializedCount = status == BPNG_OK ? count : 0
-        }
-        if let error = decodeError(status, message, width: w, height: h, limits: limits) { throw error }
+        let (w, h, rgba) = try decodePixels(bytes, limits: limits, channels: 4)
         var rgb = [UInt8](repeating: 0, count: w * h * 3), alpha = [UInt8](repeating: 0, count: w * h)
         for i in 0..<(w * h) {
             (rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2], alpha[i]) = (rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2], rgba[4 * i + 3])
