@@ -14,6 +14,9 @@ public struct RedactionOptions: Sendable, Equatable {
         case pixelate
         /// Black.
         case solid
+        /// A picture (`RedactionOptions.replacement`) stretched over the mask, in its shape
+        /// (deface's `--replacewith img`): an emoji, a logo, a grey card.
+        case image
         /// Nothing hidden: the mask's outline drawn in white, 2 pixels wide, so that a person can
         /// see what would be hidden (`blazeface redact --preview`). Not anonymisation.
         case outline
@@ -31,11 +34,14 @@ public struct RedactionOptions: Sendable, Equatable {
     /// `.pixelate`'s block side as a share of the mask's shorter side (default 1/8; 1/8...1/2:
     /// smaller blocks keep a small face's structure).
     public var blockSize: Float
+    /// `.image`'s picture, stretched over each mask (required by `.image`, ignored otherwise).
+    public var replacement: RGBImage?
 
     /// Blurred ellipses 1.3 times the face box, by default.
-    public init(mode: Mode = .blur, ellipse: Bool = true, maskScale: Float = 1.3, blurRadius: Float = 0.25, blockSize: Float = 0.125) {
+    public init(mode: Mode = .blur, ellipse: Bool = true, maskScale: Float = 1.3, blurRadius: Float = 0.25, blockSize: Float = 0.125,
+                replacement: RGBImage? = nil) {
         (self.mode, self.ellipse, self.maskScale) = (mode, ellipse, maskScale)
-        (self.blurRadius, self.blockSize) = (blurRadius, blockSize)
+        (self.blurRadius, self.blockSize, self.replacement) = (blurRadius, blockSize, replacement)
     }
 
     func validated() throws(VisionTaskError) -> RedactionOptions {
@@ -47,6 +53,9 @@ public struct RedactionOptions: Sendable, Equatable {
         }
         guard blockSize.isFinite, (0.125...0.5).contains(blockSize) else {
             throw .invalidOption(name: "blockSize", value: "\(blockSize)", allowed: "in 0.125...0.5")
+        }
+        if mode == .image, replacement.map({ $0.pixels.count != $0.width * $0.height * 3 }) ?? true {
+            throw .invalidOption(name: "replacement", value: "none", allowed: "a picture, for mode image")
         }
         return self
     }
@@ -63,7 +72,8 @@ public enum FaceMask {
         let (w, h) = (image.width, image.height)
         image.pixels.withUnsafeMutableBufferPointer { p in
             guard let base = p.baseAddress else { return }
-            let plane = Plane(base: base, width: w, height: h, rowStride: 3 * w, channels: 3, masked: 3, black: 0, scale: 1)
+            let plane = Plane(base: base, width: w, height: h, rowStride: 3 * w, channels: 3, masked: 3, black: 0, scale: 1,
+                              holds: [.red, .green, .blue])
             apply(to: [plane], imageWidth: w, imageHeight: h, boxes: boxes, options: options)
         }
     }
@@ -94,41 +104,51 @@ public enum FaceMask {
 
     /// A region is masked whole, as given: a box at scale 1, filled as the faces are.
     private static func regionOptions(_ options: RedactionOptions) -> RedactionOptions {
-        RedactionOptions(mode: options.mode, ellipse: false, maskScale: 1, blurRadius: options.blurRadius, blockSize: options.blockSize)
+        RedactionOptions(mode: options.mode, ellipse: false, maskScale: 1, blurRadius: options.blurRadius, blockSize: options.blockSize,
+                         replacement: options.replacement)
     }
 
     public static func apply(to pixelBuffer: PixelBuffer, boxes: [NormalizedRect], options: RedactionOptions, fullRange: Bool = false) {
         let (w, h) = (pixelBuffer.width, pixelBuffer.height)
         let (cw, ch) = ((w + 1) / 2, (h + 1) / 2)
-        func plane(_ p: PixelBuffer.Plane, _ width: Int, _ height: Int, channels: Int, masked: Int, black: UInt8, scale: Float) -> Plane {
+        func plane(_ p: PixelBuffer.Plane, _ width: Int, _ height: Int, channels: Int, black: UInt8, scale: Float,
+                   holds: [Plane.Channel]) -> Plane {
             Plane(base: UnsafeMutablePointer(mutating: p.base.assumingMemoryBound(to: UInt8.self)), width: width, height: height,
-                  rowStride: p.rowStride, channels: channels, masked: masked, black: black, scale: scale)
+                  rowStride: p.rowStride, channels: channels, masked: holds.count, black: black, scale: scale, holds: holds,
+                  fullRange: fullRange, hd: h >= 720)
         }
         let luma: UInt8 = fullRange ? 0 : 16
         var planes: [Plane] = []
         switch pixelBuffer.format {
-        case .rgb: planes = [plane(pixelBuffer.plane0, w, h, channels: 3, masked: 3, black: 0, scale: 1)]
-        case .rgba, .bgra: planes = [plane(pixelBuffer.plane0, w, h, channels: 4, masked: 3, black: 0, scale: 1)]
-        case .gray: planes = [plane(pixelBuffer.plane0, w, h, channels: 1, masked: 1, black: 0, scale: 1)]
+        case .rgb: planes = [plane(pixelBuffer.plane0, w, h, channels: 3, black: 0, scale: 1, holds: [.red, .green, .blue])]
+        case .rgba: planes = [plane(pixelBuffer.plane0, w, h, channels: 4, black: 0, scale: 1, holds: [.red, .green, .blue])]
+        case .bgra: planes = [plane(pixelBuffer.plane0, w, h, channels: 4, black: 0, scale: 1, holds: [.blue, .green, .red])]
+        case .gray: planes = [plane(pixelBuffer.plane0, w, h, channels: 1, black: 0, scale: 1, holds: [.gray])]
         case .i420:
             guard let u = pixelBuffer.plane1, let v = pixelBuffer.plane2 else { return }
-            planes = [plane(pixelBuffer.plane0, w, h, channels: 1, masked: 1, black: luma, scale: 1),
-                      plane(u, cw, ch, channels: 1, masked: 1, black: 128, scale: 0.5),
-                      plane(v, cw, ch, channels: 1, masked: 1, black: 128, scale: 0.5)]
+            planes = [plane(pixelBuffer.plane0, w, h, channels: 1, black: luma, scale: 1, holds: [.luma]),
+                      plane(u, cw, ch, channels: 1, black: 128, scale: 0.5, holds: [.cb]),
+                      plane(v, cw, ch, channels: 1, black: 128, scale: 0.5, holds: [.cr])]
         case .nv12, .nv21:
             guard let c = pixelBuffer.plane1 else { return }
-            planes = [plane(pixelBuffer.plane0, w, h, channels: 1, masked: 1, black: luma, scale: 1),
-                      plane(c, cw, ch, channels: 2, masked: 2, black: 128, scale: 0.5)]
+            planes = [plane(pixelBuffer.plane0, w, h, channels: 1, black: luma, scale: 1, holds: [.luma]),
+                      plane(c, cw, ch, channels: 2, black: 128, scale: 0.5, holds: pixelBuffer.format == .nv12 ? [.cb, .cr] : [.cr, .cb])]
         }
         apply(to: planes, imageWidth: w, imageHeight: h, boxes: boxes, options: options)
     }
 
     /// One plane of a picture: `channels` interleaved bytes a pixel, the first `masked` of them
-    /// masked (alpha is not), `black` their solid fill, `scale` its pixels per picture pixel.
+    /// masked (alpha is not), `black` their solid fill, `scale` its pixels per picture pixel;
+    /// `holds` what each masked byte is (for `.image`), YUV in full or limited range, BT.709
+    /// (`hd`, pictures 720 lines and taller, as players take untagged video) or BT.601.
     struct Plane {
         let base: UnsafeMutablePointer<UInt8>
         let width: Int, height: Int, rowStride: Int, channels: Int, masked: Int
         let black: UInt8, scale: Float
+        var holds: [Channel] = [.red, .green, .blue]
+        var fullRange = true, hd = false
+
+        enum Channel { case red, green, blue, gray, luma, cb, cr }
     }
 
     static func apply(to planes: [Plane], imageWidth: Int, imageHeight: Int, boxes: [NormalizedRect], options: RedactionOptions) {
@@ -157,7 +177,7 @@ public enum FaceMask {
             outline(plane, x0: x0, y0: y0, x1: x1, y1: y1, cx: cx, cy: cy, rx: rx, ry: ry, ellipse: options.ellipse)
             return
         }
-        let fill = Filling(plane, x0: x0, y0: y0, x1: x1, y1: y1, side: side, options: options)
+        let fill = Filling(plane, x0: x0, y0: y0, x1: x1, y1: y1, side: side, options: options, mask: (cx, cy, mw, mh))
         for y in y0..<y1 {
             var (from, to) = (x0, x1)
             if options.ellipse {
@@ -215,14 +235,25 @@ public enum FaceMask {
             /// A blurred grid of `k` x `k` block means (`columns` x `rows`), scaled back up
             /// bilinearly from the block centres; each rectangle column's two grid columns and weight.
             case smooth(grid: [Float], columns: Int, rows: Int, k: Int, left: [Int], right: [Int], weight: [Float])
+            /// A picture stretched over the mask, whose top left corner is at (`left`, `top`) and
+            /// each plane pixel `step` picture pixels; sampled bilinearly.
+            case picture(RGBImage, left: Float, top: Float, stepX: Float, stepY: Float)
         }
 
-        init(_ plane: Plane, x0: Int, y0: Int, x1: Int, y1: Int, side: Float, options: RedactionOptions) {
+        init(_ plane: Plane, x0: Int, y0: Int, x1: Int, y1: Int, side: Float, options: RedactionOptions,
+             mask: (cx: Float, cy: Float, width: Float, height: Float)) {
             (self.plane, self.x0, self.y0) = (plane, x0, y0)
             let (w, h, n) = (x1 - x0, y1 - y0, plane.masked)
             switch options.mode {
             case .solid:
                 kind = .solid(plane.black)
+            case .image:
+                guard let picture = options.replacement, picture.pixels.count == picture.width * picture.height * 3 else {
+                    kind = .solid(plane.black)   // unreachable: validated; never less hidden
+                    return
+                }
+                kind = .picture(picture, left: mask.cx - mask.width / 2, top: mask.cy - mask.height / 2,
+                                stepX: Float(picture.width) / mask.width, stepY: Float(picture.height) / mask.height)
             case .pixelate:
                 // An eighth of the mask (`blockSize`), at least 2 picture pixels: each block its mean.
                 let block = max(1, Int((max(2 * plane.scale, side * options.blockSize)).rounded(.down)))
@@ -287,6 +318,25 @@ public enum FaceMask {
                             let bottom = rowB[n * xa + ch] + (rowB[n * xb + ch] - rowB[n * xa + ch]) * tx
                             row[c * x + ch] = UInt8(min(max((top + (bottom - top) * ty).rounded(), 0), 255))
                         }
+                    }
+                }
+            case .picture(let picture, let left, let top, let stepX, let stepY):
+                let (pw, ph) = (picture.width, picture.height)
+                let fy = min(max((Float(y) + 0.5 - top) * stepY - 0.5, 0), Float(ph - 1))
+                let ya = Int(fy), yb = min(ya + 1, ph - 1), ty = fy - Float(ya)
+                picture.pixels.withUnsafeBufferPointer { p in
+                    for x in from..<to {
+                        let fx = min(max((Float(x) + 0.5 - left) * stepX - 0.5, 0), Float(pw - 1))
+                        let xa = Int(fx), xb = min(xa + 1, pw - 1), tx = fx - Float(xa)
+                        var rgb: (Float, Float, Float) = (0, 0, 0)
+                        for k in 0..<3 {
+                            let a = Float(p[3 * (ya * pw + xa) + k]), b = Float(p[3 * (ya * pw + xb) + k])
+                            let cc = Float(p[3 * (yb * pw + xa) + k]), d = Float(p[3 * (yb * pw + xb) + k])
+                            let top = a + (b - a) * tx, bottom = cc + (d - cc) * tx
+                            let v = top + (bottom - top) * ty
+                            if k == 0 { rgb.0 = v } else if k == 1 { rgb.1 = v } else { rgb.2 = v }
+                        }
+                        for ch in 0..<n { row[c * x + ch] = plane.value(plane.holds[ch], rgb) }
                     }
                 }
             }
@@ -355,5 +405,25 @@ public enum FaceMask {
                 sum[x] += add[x] - remove[x]
             }
         }
+    }
+}
+
+extension FaceMask.Plane {
+    /// A byte of this plane for an RGB colour (0...255 each): YCbCr by the plane's matrix and range.
+    func value(_ channel: Channel, _ rgb: (Float, Float, Float)) -> UInt8 {
+        let (r, g, b) = rgb
+        let (kr, kb): (Float, Float) = hd ? (0.2126, 0.0722) : (0.299, 0.114)
+        let y = kr * r + (1 - kr - kb) * g + kb * b
+        let v: Float
+        switch channel {
+        case .red: v = r
+        case .green: v = g
+        case .blue: v = b
+        case .gray: v = y
+        case .luma: v = fullRange ? y : 16 + y * 219 / 255
+        case .cb: v = 128 + (b - y) / (2 * (1 - kb)) * (fullRange ? 1 : 224 / 255)
+        case .cr: v = 128 + (r - y) / (2 * (1 - kr)) * (fullRange ? 1 : 224 / 255)
+        }
+        return UInt8(min(max(v.rounded(), 0), 255))
     }
 }

@@ -7,7 +7,8 @@ import Foundation
 ///
 /// - a header: `{"record":"header","format":"blazeface-masks","version":1,"input":{...},"width":W,
 ///   "height":H,"mode":M,"shape":"ellipse"|"box","maskScale":S,"blurRadius":B,"blockSize":K,
-///   "settings":...,"tool":...}`;
+///   "settings":...,"tool":...}`, and with mode `image` `"replacement":{"sha256":...,"width":W,"height":H}`
+///   (the picture pasted over faces, which `--apply-masks` must be given again);
 /// - one line per frame (a photo is frame 0), in order:
 ///   `{"frame":N,"timestampMs":T,"masks":[{"trackingId":I,"reason":R,"score":F,"box":[x,y,w,h],
 ///   "relativeBox":[x,y,w,h]}]}`: `box` in pixels (the face box, before `maskScale`), `relativeBox`
@@ -20,7 +21,7 @@ public enum MasksJSON {
     /// The header line. `input` holds the input's name, size in bytes and SHA-256, so that
     /// masks are never applied to another file; `settings` the options that shaped them.
     public static func header(inputPath: String, inputSize: Int?, inputSHA256: String?, width: Int, height: Int,
-                              options: RedactionOptions, settings: String, tool: String) -> String {
+                              options: RedactionOptions, replacementSHA256: String? = nil, settings: String, tool: String) -> String {
         var json = JSONWriter(capacity: 512 + settings.utf8.count)
         json.literal("{\"record\":\"header\",\"format\":\"blazeface-masks\",\"version\":")
         json.integer(version)
@@ -47,6 +48,15 @@ public enum MasksJSON {
         json.interpolated(options.blurRadius)
         json.literal(",\"blockSize\":")
         json.interpolated(options.blockSize)
+        if options.mode == .image, let picture = options.replacement {
+            json.literal(",\"replacement\":{\"sha256\":")
+            json.string(replacementSHA256 ?? "")
+            json.literal(",\"width\":")
+            json.integer(picture.width)
+            json.literal(",\"height\":")
+            json.integer(picture.height)
+            json.byte("}")
+        }
         json.literal(",\"settings\":")
         json.string(settings)
         json.literal(",\"tool\":")
@@ -104,8 +114,12 @@ public struct MasksFile: Sendable, Equatable {
     public var inputSize: Int?, inputSHA256: String?
     /// The frames' size the boxes were measured on.
     public var width: Int, height: Int
-    /// How the masks are drawn (the header's mode, shape and maskScale).
+    /// How the masks are drawn (the header's mode, shape and maskScale). With mode `image`,
+    /// `options.replacement` is nil: the caller supplies the picture whose SHA-256 is
+    /// `replacementSHA256`.
     public var options: RedactionOptions
+    /// Mode `image`'s picture's SHA-256, as the header names it.
+    public var replacementSHA256: String?
     /// Each frame's masks, by frame index (a photo: frame 0), with their reasons (a `kept` mask
     /// is not drawn, a `region` is drawn whole); every frame of the input has a line.
     public var frames: [[DrawnMask]]
@@ -146,6 +160,10 @@ public struct MasksFile: Sendable, Equatable {
             throw Invalid(description: "the masks file's blurRadius or blockSize is out of range")
         }
         options = RedactionOptions(mode: mode, ellipse: shape == "ellipse", maskScale: scale, blurRadius: blur, blockSize: block)
+        replacementSHA256 = (header["replacement"] as? [String: Any])?["sha256"] as? String
+        if mode == .image, (replacementSHA256 ?? "").isEmpty {
+            throw Invalid(description: "the masks file's mode is image but its header names no replacement picture")
+        }
         frames = []
         while let line = lines.next() {
             let json = try object(line, "line \(frames.count + 2)")

@@ -13,13 +13,14 @@ final class MasksFileWriter {
     let width: Int, height: Int
 
     /// Starts the file with its header, naming the input by path, size and SHA-256.
-    init(path: String, input: String, width: Int, height: Int, options: RedactionOptions, settings: String) throws {
+    init(path: String, input: String, width: Int, height: Int, options: RedactionOptions, replacementSHA256: String?, settings: String) throws {
         do { file = try PendingFile(destination: path) } catch { throw ToolError("\(error)") }
         (self.width, self.height) = (width, height)
         let size = (try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? Int
         let digest = input == "-" ? nil : SHA256.hexDigest(ofFile: input)
         append(MasksJSON.header(inputPath: input, inputSize: input == "-" ? nil : size, inputSHA256: digest, width: width,
-                                height: height, options: options, settings: settings, tool: ToolVersion.string))
+                                height: height, options: options, replacementSHA256: replacementSHA256, settings: settings,
+                                tool: ToolVersion.string))
     }
 
     /// One frame's masks (a photo: frame 0, no timestamp).

@@ -30,8 +30,11 @@ struct Redact: ParsableCommand {
     @Argument(help: "Where to write: a photo, a folder, a video, or - (Y4M on stdout).")
     var output: String
 
-    @Option(help: "What fills a face: blur, pixelate, solid (black), or outline (nothing hidden: see --preview).")
+    @Option(help: "What fills a face: blur, pixelate, solid (black), image (see --replace-with), or outline (nothing hidden: see --preview).")
     var mode: RedactionOptions.Mode = .blur
+
+    @Option(help: "Paste this picture (PNG, JPEG or HEIC) over each face, stretched to the mask in its shape (--mode image, as deface's --replacewith img); recorded by its SHA-256 in the masks file.")
+    var replaceWith: String?
 
     @Flag(help: "Preview: draw what would be hidden as white outlines, hiding nothing (the same as --mode outline). The output shows every face: for checking, not for sharing.")
     var preview = false
@@ -211,6 +214,25 @@ struct Redact: ParsableCommand {
             throw ValidationError("--confirmation-score must be a number in 0...1, not \(confirmationScore)")
         }
         _ = try tiling()
+        if mode == .image, replaceWith == nil { throw ValidationError("--mode image needs --replace-with FILE, the picture to paste over faces") }
+        if replaceWith != nil, preview || ![.blur, .image].contains(mode) {
+            throw ValidationError("--replace-with pastes a picture over faces; --\(preview ? "preview" : "mode \(mode.rawValue)") fills them otherwise: give one")
+        }
+    }
+
+    /// What fills the masks: --preview's outlines, --replace-with's picture, or --mode.
+    var filling: RedactionOptions.Mode { preview ? .outline : replaceWith != nil ? .image : mode }
+
+    /// --replace-with's picture (upright) and its file's SHA-256, or nil.
+    func replacement() throws -> (picture: RGBImage, sha256: String)? {
+        guard let replaceWith else { return nil }
+        do {
+            let picture = try Pictures.read(contentsOf: replaceWith, upright: true)
+            guard let digest = SHA256.hexDigest(ofFile: replaceWith) else { throw ToolError("cannot be read") }
+            return (picture, digest)
+        } catch {
+            throw ValidationError("--replace-with \(replaceWith): \(error)")
+        }
     }
 
     /// The CenterFace search, with the hidden tuning options.
@@ -238,13 +260,14 @@ struct Redact: ParsableCommand {
     /// each video (a video's tracks are its own).
     func makeRedactor(_ pool: ThreadPool) throws -> FaceRedactor {
         let tiling = try tiling()
+        let picture = try replacement()?.picture
         let minDetectionConfidence = try aliased(minDetectionConfidence, threshold, "--min-detection-confidence", "--threshold")
         do {
             return try FaceRedactor(
                 detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: minDetectionConfidence,
                                                      threadPool: pool),
-                options: RedactionOptions(mode: preview ? .outline : mode, ellipse: !boxes, maskScale: maskScale, blurRadius: blurRadius ?? 0.25,
-                                          blockSize: blockSize ?? 0.125),
+                options: RedactionOptions(mode: filling, ellipse: !boxes, maskScale: maskScale, blurRadius: blurRadius ?? 0.25,
+                                          blockSize: blockSize ?? 0.125, replacement: picture),
                 linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore,
                 secondOpinion: noSecondOpinion ? .off : .otherModel, wideSearch: wideSearch())
         } catch { throw ToolError(error.description) }
@@ -271,7 +294,7 @@ struct Redact: ParsableCommand {
         if masks != nil, kind == .folder { throw ValidationError("--masks takes one photo or video, not a folder") }
         if applyMasks != nil, kind == .folder { throw ValidationError("--apply-masks takes one photo or video, not a folder") }
         if applyMasks != nil, masks != nil { throw ValidationError("--apply-masks draws a masks file; --masks writes one: give one of them") }
-        let applied = try applyMasks.map { try Self.readMasks($0, for: input) }
+        let applied = try applyMasks.map { try Self.readMasks($0, for: input, replacement: try replacement()) }
         if let masks { try refuseOverwriting(input: input, with: masks) }
         if kind == .folder {
             // A name that says a file type, not there yet, is a file the user meant, not a folder.
@@ -285,6 +308,7 @@ struct Redact: ParsableCommand {
         // One file: into OUTPUT, or into the folder OUTPUT names.
         let target = singleTarget(input: input, output: output, kind: kind)
         try refuseOverwriting(input: input, with: target)
+        if let replaceWith { try refuseOverwriting(input: replaceWith, with: target) }
         if kind == .photo {
             guard ImageFormat.forOutput(path: target) != nil else {
                 throw ValidationError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", ")
@@ -318,8 +342,8 @@ struct Redact: ParsableCommand {
     /// The masks file at `path`, checked against `input` (its size and SHA-256, when the file
     /// names them): a file that cannot be used, or is for another input, ends the run with 65
     /// and a one-line reason.
-    static func readMasks(_ path: String, for input: String) throws -> MasksFile {
-        let file: MasksFile
+    static func readMasks(_ path: String, for input: String, replacement: (picture: RGBImage, sha256: String)?) throws -> MasksFile {
+        var file: MasksFile
         do {
             let data = try ImageFile.contents(of: path)
             file = try MasksFile(data: data)
@@ -333,6 +357,17 @@ struct Redact: ParsableCommand {
                 printError("redact: --apply-masks \(path) is for another input (\(expected) bytes, SHA-256 \(file.inputSHA256 ?? "?")), not \(input)")
                 throw ExitCode(BatchExit.refused)
             }
+        }
+        if file.options.mode == .image {
+            // The picture the masks were drawn with, and no other: the file names it by SHA-256.
+            guard let replacement else {
+                throw ValidationError("--apply-masks \(path) pastes a picture over faces: give it with --replace-with FILE (SHA-256 \(file.replacementSHA256 ?? "?"))")
+            }
+            guard replacement.sha256 == file.replacementSHA256 else {
+                printError("redact: --apply-masks \(path) was drawn with another picture (SHA-256 \(file.replacementSHA256 ?? "?")), not --replace-with's (\(replacement.sha256))")
+                throw ExitCode(BatchExit.refused)
+            }
+            file.options.replacement = replacement.picture
         }
         return file
     }
@@ -371,7 +406,7 @@ struct Redact: ParsableCommand {
         let faces = drawn.filter { $0.reason == .detected }.count
         let masksFile = try masksPath.map {
             try MasksFileWriter(path: $0, input: source, width: photo.image.width, height: photo.image.height, options: redactor.options,
-                          settings: settingsString)
+                                replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
         }
         defer { masksFile?.discard() }
         masksFile?.frame(index: 0, timestampInMilliseconds: nil, masks: drawn)
@@ -450,7 +485,8 @@ struct Redact: ParsableCommand {
         do { recording = try RecordingRedactor(redactor: redactor, lookBehind: depth) } catch { throw ToolError(error.description) }
         let masksFile = try masksPath.map { path in
             let (w, h) = VideoMedia.frameSize(of: frames) ?? (0, 0)
-            return try MasksFileWriter(path: path, input: source, width: w, height: h, options: redactor.options, settings: settingsString)
+            return try MasksFileWriter(path: path, input: source, width: w, height: h, options: redactor.options,
+                                replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
         }
         defer { masksFile?.discard() }
         let size = VideoMedia.frameSize(of: frames)

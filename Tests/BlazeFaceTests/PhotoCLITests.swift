@@ -80,8 +80,10 @@ import Testing
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let photo = Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path
+        // A flat green card to paste over faces (--replace-with).
+        try PNG.write(try RGBImage(width: 4, height: 4, pixels: (0..<48).map { $0 % 3 == 1 ? 255 : 0 }), to: dir + "/green.png")
         let runs = [("plain", [String]()), ("blur", ["--blur-radius", "0.5"]), ("pixel", ["--mode", "pixelate"]),
-                    ("coarse", ["--mode", "pixelate", "--block-size", "0.25"])]
+                    ("coarse", ["--mode", "pixelate", "--block-size", "0.25"]), ("card", ["--replace-with", dir + "/green.png"])]
         var pictures: [String: RGBImage] = [:]
         for (name, flags) in runs {
             let run = try CLITests.run(["redact", photo, dir + "/\(name).png", "--masks", dir + "/\(name).jsonl"] + flags)
@@ -97,7 +99,7 @@ import Testing
         func inside(_ x: Int, _ y: Int) -> Bool {
             boxes.contains { b in abs(Double(x) + 0.5 - b[0] - b[2] / 2) <= b[2] * 0.65 + 1 && abs(Double(y) + 0.5 - b[1] - b[3] / 2) <= b[3] * 0.65 + 1 }
         }
-        for (a, b) in [("plain", "blur"), ("pixel", "coarse")] {
+        for (a, b) in [("plain", "blur"), ("pixel", "coarse"), ("plain", "card")] {
             let (p, q) = (pictures[a]!, pictures[b]!)
             var changed = 0, outside = 0
             for y in 0..<p.height { for x in 0..<p.width where p.pixels[3 * (y * p.width + x)] != q.pixels[3 * (y * p.width + x)] {
@@ -106,7 +108,25 @@ import Testing
             } }
             #expect(changed > 1000 && outside == 0, "\(a) / \(b): \(changed) changed, \(outside) outside the masks")
         }
-        for flags in [["--blur-radius", "0.1"], ["--block-size", "0.05"], ["--block-size", "0.75"]] {
+        // The card covers each mask's centre; re-rendering needs the same card, named by SHA-256.
+        let card = pictures["card"]!
+        for b in boxes {
+            let i = 3 * (Int(b[1] + b[3] / 2) * card.width + Int(b[0] + b[2] / 2))
+            #expect(card.pixels[i..<i + 3] == [0, 255, 0])
+        }
+        let again = try CLITests.run(["redact", photo, dir + "/again.png", "--apply-masks", dir + "/card.jsonl", "--replace-with", dir + "/green.png"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try PNG.read(contentsOf: dir + "/again.png") == card, "the same card, the same bytes")
+        let onto = try CLITests.run(["redact", photo, dir + "/green.png", "--replace-with", dir + "/green.png"])
+        #expect(onto.status == 64, "the picture is never overwritten: \(onto.stderr)")
+        #expect(try PNG.read(contentsOf: dir + "/green.png").width == 4)
+        let missing = try CLITests.run(["redact", photo, dir + "/x.png", "--apply-masks", dir + "/card.jsonl"])
+        #expect(missing.status == 64 && missing.stderr.contains("--replace-with"), "\(missing.stderr)")
+        try PNG.write(try RGBImage(width: 4, height: 4, pixels: [UInt8](repeating: 9, count: 48)), to: dir + "/other.png")
+        let other = try CLITests.run(["redact", photo, dir + "/x.png", "--apply-masks", dir + "/card.jsonl", "--replace-with", dir + "/other.png"])
+        #expect(other.status == 65 && other.stderr.contains("another picture") && !FileManager.default.fileExists(atPath: dir + "/x.png"), "\(other.stderr)")
+        for flags in [["--blur-radius", "0.1"], ["--block-size", "0.05"], ["--block-size", "0.75"], ["--mode", "image"],
+                      ["--mode", "solid", "--replace-with", dir + "/green.png"]] {
             let bad = try CLITests.run(["redact", photo, dir + "/bad.png"] + flags)
             #expect(bad.status == 64 && bad.stderr.contains(flags[0]), "\(flags): \(bad.stderr)")
         }

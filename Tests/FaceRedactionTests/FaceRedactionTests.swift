@@ -28,23 +28,28 @@ import Testing
         return (inside, outside)
     }
 
-    /// Each mode changes the pixels of the scaled box and nothing outside it; solid is black; an
-    /// ellipse leaves the box's corners as they were; blur leaves little of the face's detail.
+    /// A flat card for `.image`: (0, 200, 100) everywhere.
+    static let card = try! RGBImage(width: 3, height: 2, pixels: [UInt8](repeating: 0, count: 18).enumerated().map { [0, 200, 100][$0.offset % 3] })
+
+    /// Each mode changes the pixels of the scaled box and nothing outside it; solid is black, an
+    /// image its picture; an ellipse leaves the box's corners as they were; blur leaves little of
+    /// the face's detail.
     @Test(arguments: RedactionOptions.Mode.allCases.filter { $0 != .outline })
     func masksStayInTheirBox(_ mode: RedactionOptions.Mode) throws {
         let image = try Self.photo()
         let box = NormalizedRect(xMin: 0.2, yMin: 0.4, width: 0.2, height: 0.3)
         for ellipse in [true, false] {
             var masked = image
-            FaceMask.apply(to: &masked, boxes: [box], options: RedactionOptions(mode: mode, ellipse: ellipse, maskScale: 1))
+            FaceMask.apply(to: &masked, boxes: [box], options: RedactionOptions(mode: mode, ellipse: ellipse, maskScale: 1,
+                                                                                 replacement: mode == .image ? Self.card : nil))
             let r = (x0: 256, y0: 341, x1: 512, y1: 598)   // the box in pixels (y 341.2 to 597.2), rounded outwards
             let c = Self.changed(image, masked, inside: r)
             #expect(c.outside == 0 && c.inside > 10_000, "\(mode) ellipse \(ellipse): \(c)")
             let corner = 3 * ((r.y0 + 2) * image.width + r.x0 + 2)
             #expect(ellipse == (masked.pixels[corner..<corner + 3] == image.pixels[corner..<corner + 3]), "\(mode) corner")
-            if mode == .solid {
+            if mode == .solid || mode == .image {
                 let centre = 3 * (469 * image.width + 384)
-                #expect(masked.pixels[centre..<centre + 3] == [0, 0, 0])
+                #expect(masked.pixels[centre..<centre + 3] == (mode == .solid ? [0, 0, 0] : [0, 200, 100]))
             }
         }
         if mode == .blur {
@@ -126,6 +131,21 @@ import Testing
         for y in 0..<h { for x in 0..<w where !((256..<512).contains(x) && (341..<598).contains(y)) { outside += planes[y * w + x] != original[y * w + x] ? 1 : 0 } }
         #expect(outside == 0)
         #expect(planes[(w * h)...] == original[(w * h)...], "the chroma was 128 everywhere, and solid chroma is 128")
+
+        // A picture over the mask: the card's colour in limited-range BT.709 (the frame is 853
+        // lines tall), 8-bit matrix: Y 145.0, Cb 104.2, Cr 44.2.
+        planes = original
+        try planes.withUnsafeMutableBytes { p in
+            let f = UnsafeRawBufferPointer(p)
+            let buffer = try PixelBuffer(i420: UnsafeRawBufferPointer(rebasing: f[0..<(w * h)]), yStride: w,
+                                         u: UnsafeRawBufferPointer(rebasing: f[(w * h)..<(w * h + cw * ch)]), uStride: cw,
+                                         v: UnsafeRawBufferPointer(rebasing: f[(w * h + cw * ch)...]), vStride: cw, width: w, height: h)
+            FaceMask.apply(to: buffer, boxes: [box], options: RedactionOptions(mode: .image, maskScale: 1, replacement: Self.card))
+        }
+        #expect(planes[469 * w + 384] == 145 && planes[w * h + 234 * cw + 192] == 104 && planes[w * h + cw * ch + 234 * cw + 192] == 44)
+        outside = 0
+        for y in 0..<h { for x in 0..<w where !((256..<512).contains(x) && (341..<598).contains(y)) { outside += planes[y * w + x] != original[y * w + x] ? 1 : 0 } }
+        #expect(outside == 0)
 
         planes = original
         let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights, threadPool: ThreadPool(threads: 2)),
@@ -513,5 +533,6 @@ import Testing
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(maskScale: .nan)) }
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(linger: -1) }
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(scanInterval: 0) }
+        #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(mode: .image)) }
     }
 }

@@ -15,7 +15,7 @@ extension Redact {
     var settingsString: String {
         let confidence = (try? aliased(minDetectionConfidence, threshold, "", "")).flatMap { $0.map { "\($0)" } } ?? "default"
         let parts: [(String, String)] = [
-            ("mode", (preview ? .outline : mode).rawValue), ("boxes", "\(boxes)"), ("mask-scale", "\(maskScale)"), ("min-detection-confidence", confidence),
+            ("mode", filling.rawValue), ("boxes", "\(boxes)"), ("mask-scale", "\(maskScale)"), ("min-detection-confidence", confidence),
             ("model", model.canonical), ("linger", "\(linger)"), ("every", "\(every)"), ("look-behind", lookBehind.map { "\($0)" } ?? "default"),
             ("tiles", noTiles ? "off" : tiles), ("confirmation-score", "\(confirmationScore)"), ("second-opinion", noSecondOpinion ? "off" : "on"),
             ("keep-metadata", "\(keepMetadata)"), ("keep-location", "\(keepLocation)"), ("jpeg-quality", jpegQuality.map { "\($0)" } ?? "input"),
@@ -23,6 +23,7 @@ extension Redact {
             ("preset", preset ?? "default")] + (acceptTruncated ? [("accept-truncated", "true")] : [])
             + (skipDamagedFrames ? [("skip-damaged-frames", "true")] : [])
             + (blurRadius.map { [("blur-radius", "\($0)")] } ?? []) + (blockSize.map { [("block-size", "\($0)")] } ?? [])
+            + (replaceWith.map { [("replace-with", SHA256.hexDigest(ofFile: $0) ?? "unreadable")] } ?? [])
             + maskRegion.map { ("mask-region", $0) } + keepTrack.map { ("keep-track", "\($0)") } + keepRegion.map { ("keep-region", $0) }
         return (parts + centerfaceSettings).map { "\($0.0)=\($0.1)" }.joined(separator: " ")
     }
