@@ -123,6 +123,18 @@ public struct MasksFile: Sendable, Equatable {
     /// Each frame's masks, by frame index (a photo: frame 0), with their reasons (a `kept` mask
     /// is not drawn, a `region` is drawn whole); every frame of the input has a line.
     public var frames: [[DrawnMask]]
+    /// The reviewer's boxes to carry to the frames around theirs (masks of reason `added` with a
+    /// `carry`: frames each way), in file order; `carryingAdditions` draws them there.
+    public var additions: [Addition]
+
+    /// A box added on `frame`, to follow over `carry` frames before and after it.
+    public struct Addition: Sendable, Equatable {
+        public var frame: Int, box: NormalizedRect, carry: Int
+        public init(frame: Int, box: NormalizedRect, carry: Int) { (self.frame, self.box, self.carry) = (frame, box, carry) }
+    }
+
+    /// Frames an addition is carried at most, each way.
+    public static let maxCarry = 300
 
     /// Why a masks file cannot be used.
     public struct Invalid: Error, CustomStringConvertible {
@@ -165,6 +177,7 @@ public struct MasksFile: Sendable, Equatable {
             throw Invalid(description: "the masks file's mode is image but its header names no replacement picture")
         }
         frames = []
+        additions = []
         while let line = lines.next() {
             let json = try object(line, "line \(frames.count + 2)")
             if json["record"] as? String == "end" {
@@ -184,8 +197,12 @@ public struct MasksFile: Sendable, Equatable {
                 }
                 // An unknown or missing reason is drawn as a face's mask: never less masked.
                 let reason = (m["reason"] as? String).flatMap(MaskReason.init(rawValue:)) ?? .detected
-                boxes.append(DrawnMask(box: NormalizedRect(xMin: r[0], yMin: r[1], width: r[2], height: r[3]),
-                                       trackingID: (m["trackingId"] as? Int) ?? -1, reason: reason))
+                let box = NormalizedRect(xMin: r[0], yMin: r[1], width: r[2], height: r[3])
+                boxes.append(DrawnMask(box: box, trackingID: (m["trackingId"] as? Int) ?? -1, reason: reason,
+                                       score: (m["score"] as? NSNumber)?.floatValue))
+                if reason == .added, let carry = m["carry"] as? Int, carry > 0 {
+                    additions.append(Addition(frame: frames.count, box: box, carry: min(carry, Self.maxCarry)))
+                }
             }
             frames.append(boxes)
         }
@@ -225,5 +242,45 @@ extension RecordingRedactor {
             throw Failure(frame: index, error: error)
         }
         return index
+    }
+}
+
+extension MasksFile {
+    /// This file with each of `additions` carried over the frames around its own (`carry` each
+    /// way) as `added` masks: its face followed frame to frame by `redactor.face(near:in:)` (the
+    /// search that follows a face found late back, with no tracking state), the box held where
+    /// the face is not found. Reads `source` (the input, from its first frame) once, holding
+    /// only the frames of the additions not carried yet; deterministic, as the search is.
+    public func carryingAdditions(from source: any VideoFrameSource, redactor: FaceRedactor) throws -> MasksFile {
+        var out = self
+        var pending = additions.filter { $0.frame < frames.count }.sorted { $0.frame < $1.frame }[...]
+        var held: [Int: VideoFrame] = [:]
+        var index = 0
+        func carry(_ a: Addition) {
+            for direction in [-1, 1] {
+                var box = a.box
+                var k = a.frame + direction
+                while abs(k - a.frame) <= a.carry, k >= 0, k < frames.count, var frame = held[k] {
+                    if let found = try? frame.withPixelBuffer({ try redactor.face(near: box, in: $0) }) ?? nil { box = found }
+                    out.frames[k].append(DrawnMask(box: box, trackingID: -1, reason: .added))
+                    k += direction
+                }
+            }
+        }
+        while !pending.isEmpty {
+            // Every frame the first pending addition reaches is held (or the input ended).
+            let frame = index < frames.count ? try source.nextFrame() : nil
+            if let frame {
+                if pending.contains(where: { abs(index - $0.frame) <= $0.carry }) { held[index] = frame }
+                index += 1
+            }
+            while let a = pending.first, frame == nil || index > a.frame + a.carry {
+                carry(a)
+                pending.removeFirst()
+            }
+            let from = pending.map { $0.frame - $0.carry }.min() ?? index
+            held = held.filter { $0.key >= from }
+        }
+        return out
     }
 }

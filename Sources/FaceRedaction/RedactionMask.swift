@@ -48,6 +48,9 @@ public enum MaskReason: String, Sendable, CaseIterable {
     /// A face's mask the user asked to leave undrawn (`MaskPolicy`: a kept track, or a mask
     /// wholly inside a kept region): recorded, not drawn.
     case kept
+    /// A box a reviewer added (the review page) where a face was missed, on its frame and, its
+    /// face followed, on the frames around it (`MasksFile.carryingAdditions`).
+    case added
 }
 
 /// What a user adds to and takes from the masks the redactor finds: fixed regions always

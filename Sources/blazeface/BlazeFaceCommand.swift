@@ -8,7 +8,7 @@ struct BlazeFaceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "blazeface",
         abstract: "Face detection with BlazeFace, in pure Swift.",
-        subcommands: [Detect.self, Analyze.self, Track.self, Redact.self, Landmarks.self, Bench.self, BenchLandmarks.self, BenchAnalyze.self, Export.self,
+        subcommands: [Detect.self, Analyze.self, Track.self, Redact.self, Review.self, Landmarks.self, Bench.self, BenchLandmarks.self, BenchAnalyze.self, Export.self,
                       ExportGeometry.self, Describe.self, ManifestCommand.self])
 
     /// Parses and runs, reporting any failure as one line on stderr and a non-zero exit.

@@ -225,7 +225,11 @@ struct Redact: ParsableCommand {
 
     /// --replace-with's picture (upright) and its file's SHA-256, or nil.
     func replacement() throws -> (picture: RGBImage, sha256: String)? {
-        guard let replaceWith else { return nil }
+        try replaceWith.flatMap(Self.readReplacement)
+    }
+
+    /// The picture at `replaceWith` (upright) and its file's SHA-256.
+    static func readReplacement(_ replaceWith: String) throws -> (picture: RGBImage, sha256: String)? {
         do {
             let picture = try Pictures.read(contentsOf: replaceWith, upright: true)
             guard let digest = SHA256.hexDigest(ofFile: replaceWith) else { throw ToolError("cannot be read") }
@@ -341,30 +345,34 @@ struct Redact: ParsableCommand {
 
     /// The masks file at `path`, checked against `input` (its size and SHA-256, when the file
     /// names them): a file that cannot be used, or is for another input, ends the run with 65
-    /// and a one-line reason.
-    static func readMasks(_ path: String, for input: String, replacement: (picture: RGBImage, sha256: String)?) throws -> MasksFile {
+    /// and a one-line reason (starting `flag`). A file of mode image takes `replacement`, which
+    /// must be its picture (`needsPicture`: one must be given).
+    static func readMasks(_ path: String, for input: String, replacement: (picture: RGBImage, sha256: String)?,
+                          flag: String? = nil, needsPicture: Bool = true) throws -> MasksFile {
+        let flag = flag ?? "redact: --apply-masks \(path)"
         var file: MasksFile
         do {
             let data = try ImageFile.contents(of: path)
             file = try MasksFile(data: data)
         } catch {
-            printError("redact: --apply-masks \(path): \(error)")
+            printError("\(flag): \(error)")
             throw ExitCode(BatchExit.refused)
         }
         if input != "-" {
             let size = (try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? Int
             if let expected = file.inputSize, expected != size || file.inputSHA256.map({ $0 != SHA256.hexDigest(ofFile: input) }) == true {
-                printError("redact: --apply-masks \(path) is for another input (\(expected) bytes, SHA-256 \(file.inputSHA256 ?? "?")), not \(input)")
+                printError("\(flag) is for another input (\(expected) bytes, SHA-256 \(file.inputSHA256 ?? "?")), not \(input)")
                 throw ExitCode(BatchExit.refused)
             }
         }
         if file.options.mode == .image {
             // The picture the masks were drawn with, and no other: the file names it by SHA-256.
             guard let replacement else {
+                if !needsPicture { return file }
                 throw ValidationError("--apply-masks \(path) pastes a picture over faces: give it with --replace-with FILE (SHA-256 \(file.replacementSHA256 ?? "?"))")
             }
             guard replacement.sha256 == file.replacementSHA256 else {
-                printError("redact: --apply-masks \(path) was drawn with another picture (SHA-256 \(file.replacementSHA256 ?? "?")), not --replace-with's (\(replacement.sha256))")
+                printError("\(flag) was drawn with another picture (SHA-256 \(file.replacementSHA256 ?? "?")), not --replace-with's (\(replacement.sha256))")
                 throw ExitCode(BatchExit.refused)
             }
             file.options.replacement = replacement.picture
@@ -504,9 +512,21 @@ struct Redact: ParsableCommand {
             lastLine = now
             Self.jsonLine(["\"input\":\(DetectionJSON.string(name))", "\"frames\":\(done)"] + (total.map { ["\"of\":\($0)"] } ?? []))
         }
+        // A masks file is drawn as it is: no detection, exactly its masks; but a reviewer's added
+        // boxes are first carried to the frames around theirs (one more read of the input).
+        var carried = applied
+        if let applied, !applied.additions.isEmpty {
+            guard source != "-" else { throw ToolError("--apply-masks: added boxes are carried over the input's frames: give a file, not stdin") }
+            do {
+                let again = try VideoMedia.open(source, kind: kind, acceptsTruncation: acceptTruncated, skipsDamagedFrames: skipDamagedFrames)
+                carried = try applied.carryingAdditions(from: InterruptibleSource(again), redactor: redactor)
+            } catch {
+                try Interruption.check()
+                throw ToolError("\(source): \(error)")
+            }
+        }
         do {
-            if let applied {
-                // A masks file drawn as it is: no detection, exactly its masks.
+            if let applied = carried {
                 summary = RecordingRedactor.Summary(frames: try RecordingRedactor.render(
                     from: InterruptibleSource(frames), to: sink, masks: applied, progress: { progress?.update(done: $0); frameLine($0) }))
             } else {

@@ -293,6 +293,66 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.mp4"))
     }
 
+    /// A reviewer's added box (reason `added` with a `carry`) is carried by `--apply-masks` to the
+    /// frames around its own, following its face as the pan moves it: with one face's track
+    /// removed and a box added on that face on frame 6 only, the face is masked on every frame
+    /// again, and nothing else changes (pixel by pixel against the track removed alone). The
+    /// review page of the masks file is one self-contained file, a thumbnail per moment.
+    @Test func addedBoxesAreCarriedAndTheReviewPageStandsAlone() throws {
+        try Self.requireFFmpeg()
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = dir + "/in.mp4", masks = dir + "/m.jsonl"
+        try Self.makeClip(input, frames: 12)
+        let first = try CLITests.run(["redact", input, dir + "/a.y4m", "--masks", masks])
+        #expect(first.status == 0, "\(first.stderr)")
+        var lines = try String(contentsOfFile: masks, encoding: .utf8).split(separator: "\n").map { String($0) }
+        var json = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let track = try #require(((json[7]["masks"] as? [[String: Any]])?.first?["trackingId"]) as? Int)
+        var faceBoxes: [[Double]] = []   // the face's box on each frame, before the edit
+        for k in 1..<(json.count - 1) {
+            let list = try #require(json[k]["masks"] as? [[String: Any]])
+            faceBoxes.append(try #require(list.first { $0["trackingId"] as? Int == track }?["relativeBox"] as? [Double]))
+            json[k]["masks"] = list.filter { $0["trackingId"] as? Int != track }
+        }
+        func write(_ name: String) throws {
+            lines = try json.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+        }
+        try write("removed.jsonl")
+        var frame6 = try #require(json[7]["masks"] as? [[String: Any]])
+        frame6.append(["trackingId": -1, "reason": "added", "carry": 20, "relativeBox": faceBoxes[6]])
+        json[7]["masks"] = frame6
+        try write("added.jsonl")
+        for name in ["removed", "added"] {
+            let run = try CLITests.run(["redact", input, dir + "/\(name).y4m", "--apply-masks", dir + "/\(name).jsonl"])
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+        }
+        let (w, h) = (320, 180)
+        let bare = Self.y4mFrames(try Data(contentsOf: URL(fileURLWithPath: dir + "/removed.y4m")), width: w, height: h)
+        let carried = Self.y4mFrames(try Data(contentsOf: URL(fileURLWithPath: dir + "/added.y4m")), width: w, height: h)
+        #expect(bare.count == 12 && carried.count == 12)
+        for k in 0..<min(bare.count, carried.count) {
+            let b = faceBoxes[k], (cx, cy) = ((b[0] + b[2] / 2) * Double(w), (b[1] + b[3] / 2) * Double(h))
+            var inside = 0, outside = 0
+            for y in 0..<h { for x in 0..<w where bare[k][y * w + x] != carried[k][y * w + x] {
+                // The mask (1.3 times the box) about wherever the face was followed to: within its box's size.
+                if abs(Double(x) + 0.5 - cx) <= b[2] * Double(w) * 1.3 && abs(Double(y) + 0.5 - cy) <= b[3] * Double(h) * 1.3 { inside += 1 } else { outside += 1 }
+            } }
+            #expect(inside > 200 && outside == 0, "frame \(k): \(inside) luma pixels masked about the face, \(outside) elsewhere")
+        }
+
+        let review = try CLITests.run(["review", input, masks, "-o", dir + "/review.html", "--sample-every", "4"])
+        #expect(review.status == 0, "\(review.stderr)")
+        let page = try String(contentsOfFile: dir + "/review.html", encoding: .utf8)
+        #expect(page.contains("http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'"))
+        #expect(!page.contains("src=\"http") && !page.contains("href=\"http") && !page.contains("url(http"))
+        #expect(page.components(separatedBy: "data:image/jpeg;base64,").count - 1 == 3, "frames 0, 4 and 8")
+        try Self.makeClip(dir + "/other.mp4", frames: 13)
+        let other = try CLITests.run(["review", dir + "/other.mp4", masks, "-o", dir + "/other.html"])
+        #expect(other.status == 65 && !FileManager.default.fileExists(atPath: dir + "/other.html"), "\(other.stderr)")
+    }
+
     /// `--mask-region` masks a fixed box (whole, in its time range only) and `--keep-track` leaves
     /// one face unmasked, both recorded in the masks file; on Y4M output, pixel by pixel, against
     /// the plain redaction. `--keep-region` on a photo keeps only a face wholly inside it.
