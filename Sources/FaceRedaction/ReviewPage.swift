@@ -43,7 +43,7 @@ public enum ReviewPage {
             b.xMin > 0.02 && b.yMin > 0.02 && b.xMin + b.width < 0.98 && b.yMin + b.height < 0.98
         }
         for (f, frame) in drawn.enumerated() {
-            if f == 0 || frame.count != drawn[f - 1].count { flag(f, .countChanges) }
+            if f > 0, frame.count != drawn[f - 1].count { flag(f, .countChanges) }
             if f % max(1, sampleEvery) == 0 { flag(f, .sample) }
             for m in frame {
                 switch m.reason {
