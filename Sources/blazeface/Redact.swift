@@ -131,7 +131,7 @@ struct Redact: ParsableCommand {
     @Flag(help: "No progress bar on stderr (it is shown only on a terminal).")
     var noProgress = false
 
-    @Option(help: "Write every mask drawn to this JSON Lines file, frame by frame: its box, its face's tracking ID and why it was drawn (detected, tracked, retraced, before-found, held-to-end, region, kept); one photo or video (Docs/anonymisation.md, \"Masks file\").")
+    @Option(help: "Write every mask drawn to this JSON Lines file, frame by frame: its box, its face's tracking ID and why it was drawn (detected, tracked, retraced, before-found, held-to-end, region, kept; added by a reviewer); one photo or video (Docs/anonymisation.md, \"Masks file\").")
     var masks: String?
 
     @Option(help: "--mode blur: the blur's radius as a share of the mask's shorter side (0.125...1, default 0.25; larger is stronger).")
