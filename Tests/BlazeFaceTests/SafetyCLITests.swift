@@ -7,7 +7,7 @@ import Testing
 /// built tool with media made at test time.
 @Suite(.serialized) struct SafetyCLITests {
     static let fixtures = ShardCLITests.fixtures
-    static let flags = ["--no-tiles", "--no-progress"]
+    static let flags = ["--no-tiles", "--no-centerface", "--no-progress"]
 
     /// Runs the tool in `folder` (its working directory); stderr and status.
     static func run(_ arguments: [String], in folder: String? = nil) throws -> (stderr: String, status: Int32) {
