@@ -176,7 +176,8 @@ const SVG = "http://www.w3.org/2000/svg";
 let selected = null, edits = 0;
 
 function el(name, attrs, parent) {
-  const e = name === "svg" || ["rect", "ellipse"].includes(name) ? document.createElementNS(SVG, name) : document.createElement(name);
+  const inSVG = name === "svg" || ["rect", "ellipse"].includes(name) || (name === "title" && parent instanceof SVGElement);
+  const e = inSVG ? document.createElementNS(SVG, name) : document.createElement(name);
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
   if (parent) parent.appendChild(e);
   return e;
