@@ -72,8 +72,7 @@ public enum FaceMask {
         let (w, h) = (image.width, image.height)
         image.pixels.withUnsafeMutableBufferPointer { p in
             guard let base = p.baseAddress else { return }
-            let plane = Plane(base: base, width: w, height: h, rowStride: 3 * w, channels: 3, masked: 3, black: 0, scale: 1,
-                              holds: [.red, .green, .blue])
+            let plane = Plane(base: base, width: w, height: h, rowStride: 3 * w, channels: 3, black: 0, scale: 1, holds: [.red, .green, .blue])
             apply(to: [plane], imageWidth: w, imageHeight: h, boxes: boxes, options: options)
         }
     }
@@ -104,8 +103,9 @@ public enum FaceMask {
 
     /// A region is masked whole, as given: a box at scale 1, filled as the faces are.
     private static func regionOptions(_ options: RedactionOptions) -> RedactionOptions {
-        RedactionOptions(mode: options.mode, ellipse: false, maskScale: 1, blurRadius: options.blurRadius, blockSize: options.blockSize,
-                         replacement: options.replacement)
+        var region = options
+        (region.ellipse, region.maskScale) = (false, 1)
+        return region
     }
 
     public static func apply(to pixelBuffer: PixelBuffer, boxes: [NormalizedRect], options: RedactionOptions, fullRange: Bool = false) {
@@ -114,7 +114,7 @@ public enum FaceMask {
         func plane(_ p: PixelBuffer.Plane, _ width: Int, _ height: Int, channels: Int, black: UInt8, scale: Float,
                    holds: [Plane.Channel]) -> Plane {
             Plane(base: UnsafeMutablePointer(mutating: p.base.assumingMemoryBound(to: UInt8.self)), width: width, height: height,
-                  rowStride: p.rowStride, channels: channels, masked: holds.count, black: black, scale: scale, holds: holds,
+                  rowStride: p.rowStride, channels: channels, black: black, scale: scale, holds: holds,
                   fullRange: fullRange, hd: h >= 720)
         }
         let luma: UInt8 = fullRange ? 0 : 16
@@ -137,16 +137,19 @@ public enum FaceMask {
         apply(to: planes, imageWidth: w, imageHeight: h, boxes: boxes, options: options)
     }
 
-    /// One plane of a picture: `channels` interleaved bytes a pixel, the first `masked` of them
-    /// masked (alpha is not), `black` their solid fill, `scale` its pixels per picture pixel;
-    /// `holds` what each masked byte is (for `.image`), YUV in full or limited range, BT.709
-    /// (`hd`, pictures 720 lines and taller, as players take untagged video) or BT.601.
+    /// One plane of a picture: `channels` interleaved bytes a pixel, the first of them masked
+    /// (`holds` says what each is: alpha, after them, is not), `black` their solid fill, `scale`
+    /// its pixels per picture pixel; YUV in full or limited range, BT.709 (`hd`, pictures 720
+    /// lines and taller, as players take untagged video) or BT.601 (for `.image`).
     struct Plane {
         let base: UnsafeMutablePointer<UInt8>
-        let width: Int, height: Int, rowStride: Int, channels: Int, masked: Int
+        let width: Int, height: Int, rowStride: Int, channels: Int
         let black: UInt8, scale: Float
-        var holds: [Channel] = [.red, .green, .blue]
+        let holds: [Channel]
         var fullRange = true, hd = false
+
+        /// The bytes of a pixel that are masked.
+        var masked: Int { holds.count }
 
         enum Channel { case red, green, blue, gray, luma, cb, cr }
     }
