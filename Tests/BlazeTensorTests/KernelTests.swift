@@ -12,6 +12,7 @@ import Testing
         (13, 1, 16, 8), (128, 3, 16, 8),   // 8-channel blocks: 8-, 4- and 1-pixel tiles
         (11, 1, 16, 16), (1, 2, 5, 16), (64, 1, 97, 97),   // 16-channel blocks: 6-, 4-, 2- and 1-pixel tiles
         (5, 7, 8, 16), (3, 13, 5, 20),   // at most 8 input channels: 12-pixel tiles, then the others
+        (3, 7, 24, 144), (5, 5, 144, 24), (2, 9, 12, 40),   // two blocks at once (16 + 16, 16 + 8), then the pixels left
     ]
 
     @Test(arguments: pointwiseShapes.indices)
