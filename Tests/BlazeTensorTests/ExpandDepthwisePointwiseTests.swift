@@ -8,6 +8,8 @@ import Testing
     static let cases: [(h: Int, w: Int, c: Int, expand: Int, out: Int, stride: Int, residual: Bool)] = [
         (24, 40, 24, 144, 24, 1, true), (24, 40, 24, 144, 32, 2, false),   // CenterFace's shapes, smaller
         (7, 9, 16, 96, 24, 2, false), (5, 13, 8, 20, 8, 1, true), (64, 8, 4, 24, 6, 1, false), (3, 3, 3, 17, 5, 2, false),
+        // Rows of 69 KB expanded: bands of two rows, the rows two bands share kept in the scratch's ring.
+        (11, 120, 24, 144, 24, 1, true), (13, 120, 16, 144, 24, 2, false),
     ]
 
     @Test(arguments: cases.indices)

@@ -39,9 +39,11 @@ struct PackedDepthwise3x3Weights: Sendable {
 /// Reads may run up to 7 floats past a pixel's channels: input buffers carry that slack.
 /// `zeroRow` holds at least `(input width + 3) * channels + 8` zeros: kernel rows above or
 /// below the input read it, so only the edge columns need the border path.
+/// With `ringRows` > 0 the input is a ring of that many rows: input row `iy` is at slot
+/// `iy % ringRows` (batch 1), as `ExpandDepthwisePointwise` keeps the expanded rows.
 func f32Depthwise3x3FMA(
     _ g: WindowGeometry, rows: Range<Int>, input: UnsafePointer<Float>, weights: PackedDepthwise3x3Weights,
-    activation: Activation, zeroRow: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
+    activation: Activation, zeroRow: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, ringRows: Int = 0
 ) {
     let c = g.input.c, iw = g.input.w, ow = g.output.w, sw = g.strideW
     weights.data.withUnsafeBufferPointer { packed in
@@ -68,7 +70,7 @@ func f32Depthwise3x3FMA(
                     let iy0 = oy * g.strideH - g.padTop
                     // Kernel rows outside the input read zeros: fma(0, w) adds nothing.
                     @inline(__always) func row(_ iy: Int) -> UnsafePointer<Float> {
-                        iy >= 0 && iy < g.input.h ? image + iy * iw * c : zeroRow + block
+                        iy >= 0 && iy < g.input.h ? image + (ringRows > 0 ? iy % ringRows : iy) * iw * c : zeroRow + block
                     }
                     let r0 = row(iy0), r1 = row(iy0 + 1), r2 = row(iy0 + 2)
                     /// Input column x of the three rows; x inside the input.

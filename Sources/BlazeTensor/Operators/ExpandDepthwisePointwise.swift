@@ -2,10 +2,11 @@
 /// the 3x3 depthwise convolution that alone consumes it, and the 1x1 "project" convolution
 /// (with its fused residual) that alone consumes that: `DepthwisePointwise` with the expand
 /// computed band by band too. For a band of output rows, the expand GEMM writes just the
-/// input rows the depthwise band reads into per-thread scratch (rows shared by two bands are
-/// computed by both), so the expanded tensor, the largest of the block (six times its input),
-/// is never written to memory. The same kernels on the same values: results equal the three
-/// operators run apart, bit for bit.
+/// input rows the depthwise band reads into per-thread scratch, a ring of rows in which the
+/// rows a band shares with the one before are kept, not computed again, so the expanded
+/// tensor, the largest of the block (six times its input), is never written to memory and
+/// each of its rows is computed once per thread. The same kernels on the same values: results
+/// equal the three operators run apart, bit for bit.
 public struct ExpandDepthwisePointwise: TensorOperator {
     /// The 1x1 stride-1 expand convolution (no residual, no PRELU).
     public let expand: Conv2D
@@ -58,7 +59,8 @@ public struct ExpandDepthwisePointwise: TensorOperator {
         let prelu = pointwise.prelu
         let zeroRow = AlignedBuffer<Float>(zeros: (g.input.w + 3) * middle.c + kernelSlack)
         let rowFloats = middle.w * middle.c
-        let expandFloats = inputRowsFor(band) * expandedRow + kernelSlack
+        let ringRows = inputRowsFor(band)
+        let expandFloats = ringRows * expandedRow + kernelSlack
         let bandFloats = band * rowFloats + kernelSlack
         // Then the GEMMs' own scratch (SpMM tiles where weights are sparse).
         let gemmFloats = max(expand.pointwiseScratchFloats, pointwise.pointwiseScratchFloats)
@@ -69,20 +71,25 @@ public struct ExpandDepthwisePointwise: TensorOperator {
             withExtendedLifetime(prelu) {}
             let expandedBand = scratch, depthwiseBand = scratch + expandFloats, gemmScratch = depthwiseBand + bandFloats
             var first = rows.lowerBound
+            // The expanded rows in the ring: row y at slot y % ringRows.
+            var kept = 0..<0
             while first < rows.upperBound {
                 let last = min(first + band, rows.upperBound)
-                // The input rows this band's windows touch, inside the image.
+                // The input rows this band's windows touch, inside the image (at most `ringRows`).
                 let lo = max(0, first * g.strideH - g.padTop)
                 let hi = min(inputHeight, (last - 1) * g.strideH - g.padTop + g.kernelH)
-                // The scratch stands in for rows lo..<hi of the expanded tensor.
-                let expandedBase = expandedBand - lo * expandedRow
-                if lo < hi {
-                    expand.pointwise(pixels: lo * inputWidth..<hi * inputWidth, input: x, epilogue: expandEpilogue,
-                                     output: expandedBase, scratch: gemmScratch)
+                // Rows lo..<hi not kept from the band before, in runs that do not wrap the ring.
+                var row = kept.contains(lo) ? kept.upperBound : lo
+                while row < hi {
+                    let slot = row % ringRows, n = min(hi - row, ringRows - slot)
+                    expand.pointwise(pixels: row * inputWidth..<(row + n) * inputWidth, input: x, epilogue: expandEpilogue,
+                                     output: expandedBand + (slot - row) * expandedRow, scratch: gemmScratch)
+                    row += n
                 }
+                kept = lo < hi ? lo..<hi : 0..<0
                 let depthwiseBase = depthwiseBand - first * rowFloats
-                f32Depthwise3x3FMA(g, rows: first..<last, input: expandedBase, weights: packedDepthwise, activation: dwActivation,
-                                   zeroRow: zeroRow.pointer, output: depthwiseBase)
+                f32Depthwise3x3FMA(g, rows: first..<last, input: expandedBand, weights: packedDepthwise, activation: dwActivation,
+                                   zeroRow: zeroRow.pointer, output: depthwiseBase, ringRows: ringRows)
                 pointwise.pointwise(pixels: first * middle.w..<last * middle.w, input: depthwiseBase, epilogue: epilogue,
                                     output: y, scratch: gemmScratch)
                 first = last
