@@ -55,7 +55,10 @@ import Testing
                       (9, 10, 5, 17, 3, 2, .valid), (6, 7, 2, 8, 2, 3, .same),
                       (20, 17, 3, 32, 3, 2, .explicit(top: 1, bottom: 1, left: 1, right: 1)),
                       (9, 40, 3, 16, 3, 2, .same), (7, 23, 3, 16, 3, 1, .same),   // 6x16 tiles and their tails
-                      (9, 9, 5, 64, 3, 1, .explicit(top: 0, bottom: 2, left: 1, right: 0))])
+                      (9, 9, 5, 64, 3, 1, .explicit(top: 0, bottom: 2, left: 1, right: 0)),
+                      // AVX-512's 8-pixel tiles of 24 and 32 channels, and their tails
+                      (12, 40, 24, 24, 3, 1, .same), (21, 41, 3, 32, 3, 2, .explicit(top: 1, bottom: 1, left: 1, right: 1)),
+                      (9, 30, 5, 64, 3, 1, .same)])
     func directConvolutionEqualsReference(_ h: Int, _ w: Int, _ ic: Int, _ oc: Int, _ k: Int, _ stride: Int, _ padding: Padding) throws {
         var rng = SeededGenerator(seed: UInt64(h * w + oc))
         let x = randomTensor([1, h, w, ic], &rng)

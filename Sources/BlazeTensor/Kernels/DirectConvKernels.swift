@@ -59,6 +59,9 @@ private func direct<E: TileEpilogue, W: WindowShape>(_ g: WindowGeometry, _ rows
     let blocks = weights.blocks
     let allWidth32 = blocks.allSatisfy { $0.width == 32 }
     let allWidth16 = blocks.allSatisfy { $0.width == 16 }
+    // AVX-512: blocks of 24 and 32 channels in tiles of eight pixels, a 16-lane vector and a
+    // second of 8 or 16 lanes per pixel (sixteen fma chains).
+    let wideTiles = BuildTarget.hasAVX512 && blocks.allSatisfy { $0.width == 24 || $0.width == 32 }
     let packed = weights.data
     for n in 0..<g.input.n {
         let image = input + n * g.input.h * iw * ic
@@ -73,7 +76,16 @@ private func direct<E: TileEpilogue, W: WindowShape>(_ g: WindowGeometry, _ rows
             while ox < g.output.w {
                 let pixel = oy * g.output.w + ox
                 let window = image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic
-                if allWidth32 && rowsInside && ox >= firstInside && ox + 1 <= lastInside {
+                if wideTiles && rowsInside && ox >= firstInside && ox + 7 <= lastInside {
+                    for (start, width, offset) in blocks {
+                        if width == 32 {
+                            directTile8x32(window, g.strideW * ic, iw * ic, shape, packed + offset, 16, pixel, start, oc, epilogue, out)
+                        } else {
+                            directTile8x32(window, g.strideW * ic, iw * ic, shape, packed + offset, 8, pixel, start, oc, epilogue, out)
+                        }
+                    }
+                    ox += 8
+                } else if allWidth32 && rowsInside && ox >= firstInside && ox + 1 <= lastInside {
                     for (start, _, offset) in blocks {
                         directTile2x32(window, g.strideW * ic, iw * ic, kernelH, rowLength,
                                        packed + offset, pixel, start, oc, epilogue, out)
@@ -133,6 +145,56 @@ func directTile6x16<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer<Float>,
     storeRow(a0, pixel: p, channel: o, oc, e, out); storeRow(a1, pixel: p &+ 1, channel: o, oc, e, out)
     storeRow(a2, pixel: p &+ 2, channel: o, oc, e, out); storeRow(a3, pixel: p &+ 3, channel: o, oc, e, out)
     storeRow(a4, pixel: p &+ 4, channel: o, oc, e, out); storeRow(a5, pixel: p &+ 5, channel: o, oc, e, out)
+}
+
+/// Eight horizontally adjacent output pixels whose windows lie inside the input, 16 + `high`
+/// channels (a block of 24 or 32): per pixel a 16-lane accumulator and a second of 8 or 16
+/// lanes, summed in the other tiles' order.
+@inline(__always)
+private func directTile8x32<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int,
+                                                             _ shape: W, _ w: UnsafePointer<Float>, _ high: Int, _ p: Int,
+                                                             _ o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
+    if high == 16 {
+        directTile8xWide(F16.self, x0, pixelStep, rowStride, shape, w, p, o, oc, e, out)
+    } else {
+        directTile8xWide(F8.self, x0, pixelStep, rowStride, shape, w, p, o, oc, e, out)
+    }
+}
+
+@inline(__always)
+private func directTile8xWide<V: TileVector, E: TileEpilogue, W: WindowShape>(
+    _: V.Type, _ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ shape: W, _ w: UnsafePointer<Float>,
+    _ p: Int, _ o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>
+) {
+    let kh = shape.kernelH, rowLength = shape.rowLength, width = 16 &+ V.scalarCount
+    let b0 = load16(w), b1 = V.load(w + 16)
+    var a0 = b0, a1 = b0, a2 = b0, a3 = b0, a4 = b0, a5 = b0, a6 = b0, a7 = b0
+    var c0 = b1, c1 = b1, c2 = b1, c3 = b1, c4 = b1, c5 = b1, c6 = b1, c7 = b1
+    var wr = w + width
+    for ky in 0..<kh {
+        let r0 = x0 + ky &* rowStride
+        for j in 0..<rowLength {
+            let u = load16(wr), v = V.load(wr + 16)
+            var x = r0[j]; a0 = a0.fma(F16(repeating: x), u); c0 = c0.fma(V(repeating: x), v)
+            x = r0[pixelStep &+ j]; a1 = a1.fma(F16(repeating: x), u); c1 = c1.fma(V(repeating: x), v)
+            x = r0[2 &* pixelStep &+ j]; a2 = a2.fma(F16(repeating: x), u); c2 = c2.fma(V(repeating: x), v)
+            x = r0[3 &* pixelStep &+ j]; a3 = a3.fma(F16(repeating: x), u); c3 = c3.fma(V(repeating: x), v)
+            x = r0[4 &* pixelStep &+ j]; a4 = a4.fma(F16(repeating: x), u); c4 = c4.fma(V(repeating: x), v)
+            x = r0[5 &* pixelStep &+ j]; a5 = a5.fma(F16(repeating: x), u); c5 = c5.fma(V(repeating: x), v)
+            x = r0[6 &* pixelStep &+ j]; a6 = a6.fma(F16(repeating: x), u); c6 = c6.fma(V(repeating: x), v)
+            x = r0[7 &* pixelStep &+ j]; a7 = a7.fma(F16(repeating: x), u); c7 = c7.fma(V(repeating: x), v)
+            wr += width
+        }
+    }
+    let o1 = o &+ 16
+    storeRow(a0, pixel: p, channel: o, oc, e, out); storeRow(c0, pixel: p, channel: o1, oc, e, out)
+    storeRow(a1, pixel: p &+ 1, channel: o, oc, e, out); storeRow(c1, pixel: p &+ 1, channel: o1, oc, e, out)
+    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, out); storeRow(c2, pixel: p &+ 2, channel: o1, oc, e, out)
+    storeRow(a3, pixel: p &+ 3, channel: o, oc, e, out); storeRow(c3, pixel: p &+ 3, channel: o1, oc, e, out)
+    storeRow(a4, pixel: p &+ 4, channel: o, oc, e, out); storeRow(c4, pixel: p &+ 4, channel: o1, oc, e, out)
+    storeRow(a5, pixel: p &+ 5, channel: o, oc, e, out); storeRow(c5, pixel: p &+ 5, channel: o1, oc, e, out)
+    storeRow(a6, pixel: p &+ 6, channel: o, oc, e, out); storeRow(c6, pixel: p &+ 6, channel: o1, oc, e, out)
+    storeRow(a7, pixel: p &+ 7, channel: o, oc, e, out); storeRow(c7, pixel: p &+ 7, channel: o1, oc, e, out)
 }
 
 /// Two horizontally adjacent output pixels whose windows lie inside the input, 32 channels:
