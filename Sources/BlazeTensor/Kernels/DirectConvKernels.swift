@@ -148,33 +148,38 @@ func directTile6x16<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer<Float>,
 }
 
 /// Eight horizontally adjacent output pixels whose windows lie inside the input, 16 + `high`
-/// channels (a block of 24 or 32): per pixel a 16-lane accumulator and a second of 8 or 16
-/// lanes, summed in the other tiles' order.
+/// channels (a block of 24 or 32, its rows `16 + high` floats).
 @inline(__always)
 private func directTile8x32<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int,
                                                              _ shape: W, _ w: UnsafePointer<Float>, _ high: Int, _ p: Int,
                                                              _ o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
     if high == 16 {
-        directTile8xWide(F16.self, x0, pixelStep, rowStride, shape, w, p, o, oc, e, out)
+        directTile8xWide(F16.self, x0, pixelStep, rowStride, shape, (w, 32), (w + 16, 32), p, o, oc, e, out)
     } else {
-        directTile8xWide(F8.self, x0, pixelStep, rowStride, shape, w, p, o, oc, e, out)
+        directTile8xWide(F8.self, x0, pixelStep, rowStride, shape, (w, 24), (w + 16, 24), p, o, oc, e, out)
     }
 }
 
+/// Eight horizontally adjacent output pixels whose windows lie inside the input, 16 channels
+/// from weights `low` and `V.scalarCount` (8 or 16) more from `high`, each given as its bias
+/// row and the distance between its rows: one block of 24 or 32 channels, or two neighbouring
+/// blocks of the pointwise GEMM. Per pixel a 16-lane and a `V` accumulator, sixteen fma chains
+/// (AVX-512), each summed as the other tiles sum: bias, then the taps in order.
 @inline(__always)
-private func directTile8xWide<V: TileVector, E: TileEpilogue, W: WindowShape>(
-    _: V.Type, _ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ shape: W, _ w: UnsafePointer<Float>,
+func directTile8xWide<V: TileVector, E: TileEpilogue, W: WindowShape>(
+    _: V.Type, _ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ shape: W,
+    _ low: (UnsafePointer<Float>, stride: Int), _ high: (UnsafePointer<Float>, stride: Int),
     _ p: Int, _ o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>
 ) {
-    let kh = shape.kernelH, rowLength = shape.rowLength, width = 16 &+ V.scalarCount
-    let b0 = load16(w), b1 = V.load(w + 16)
+    let kh = shape.kernelH, rowLength = shape.rowLength
+    let b0 = load16(low.0), b1 = V.load(high.0)
     var a0 = b0, a1 = b0, a2 = b0, a3 = b0, a4 = b0, a5 = b0, a6 = b0, a7 = b0
     var c0 = b1, c1 = b1, c2 = b1, c3 = b1, c4 = b1, c5 = b1, c6 = b1, c7 = b1
-    var wr = w + width
+    var wr0 = low.0 + low.stride, wr1 = high.0 + high.stride
     for ky in 0..<kh {
         let r0 = x0 + ky &* rowStride
         for j in 0..<rowLength {
-            let u = load16(wr), v = V.load(wr + 16)
+            let u = load16(wr0), v = V.load(wr1)
             var x = r0[j]; a0 = a0.fma(F16(repeating: x), u); c0 = c0.fma(V(repeating: x), v)
             x = r0[pixelStep &+ j]; a1 = a1.fma(F16(repeating: x), u); c1 = c1.fma(V(repeating: x), v)
             x = r0[2 &* pixelStep &+ j]; a2 = a2.fma(F16(repeating: x), u); c2 = c2.fma(V(repeating: x), v)
@@ -183,7 +188,7 @@ private func directTile8xWide<V: TileVector, E: TileEpilogue, W: WindowShape>(
             x = r0[5 &* pixelStep &+ j]; a5 = a5.fma(F16(repeating: x), u); c5 = c5.fma(V(repeating: x), v)
             x = r0[6 &* pixelStep &+ j]; a6 = a6.fma(F16(repeating: x), u); c6 = c6.fma(V(repeating: x), v)
             x = r0[7 &* pixelStep &+ j]; a7 = a7.fma(F16(repeating: x), u); c7 = c7.fma(V(repeating: x), v)
-            wr += width
+            wr0 += low.stride; wr1 += high.stride
         }
     }
     let o1 = o &+ 16

@@ -258,11 +258,7 @@ private func gemm<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePointer<
             let next = blocks[b &+ 1], w0 = data + offset, w1 = data + next.offset
             var p = pixels.lowerBound
             while p < pairedEnd {
-                if next.width == 16 {
-                    gemmTile8x32(p, input, ic, w0, w1, start, oc, e, output)
-                } else {
-                    gemmTile8x24(p, input, ic, w0, w1, start, oc, e, output)
-                }
+                gemmTile8xPair(p, input, ic, w0, w1, next.width, start, oc, e, output)
                 p &+= 8
             }
             blockTiles(pairedEnd..<pixels.upperBound, input, ic, w0, start, width, oc, e, output)
@@ -323,72 +319,18 @@ private func blockTiles<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePo
     }
 }
 
-/// Eight pixels x 32 channels (two neighbouring 16-channel blocks, `w0` and `w1`): sixteen
-/// accumulators, each summed as the other tiles sum (bias, then fma over input channels in order).
+/// Eight pixels x 16 + 16 or 16 + 8 channels: two neighbouring blocks (`w0`, 16 channels, and
+/// `w1`, `high` channels), the direct convolution's 8-pixel tile with a 1x1 window.
 @inline(__always)
-private func gemmTile8x32<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w0: UnsafePointer<Float>,
-                                           _ w1: UnsafePointer<Float>, _ o: Int, _ oc: Int, _ e: E,
-                                           _ output: UnsafeMutablePointer<Float>) {
-    let b0 = load16(w0), b1 = load16(w1)
-    var a0 = b0, a1 = b0, a2 = b0, a3 = b0, a4 = b0, a5 = b0, a6 = b0, a7 = b0
-    var c0 = b1, c1 = b1, c2 = b1, c3 = b1, c4 = b1, c5 = b1, c6 = b1, c7 = b1
-    let x = input + p &* ic
-    var wr0 = w0 + 16, wr1 = w1 + 16
-    for i in 0..<ic {
-        let u = load16(wr0), v = load16(wr1)
-        var s = F16(repeating: x[i]); a0 = a0.fma(s, u); c0 = c0.fma(s, v)
-        s = F16(repeating: x[ic &+ i]); a1 = a1.fma(s, u); c1 = c1.fma(s, v)
-        s = F16(repeating: x[2 &* ic &+ i]); a2 = a2.fma(s, u); c2 = c2.fma(s, v)
-        s = F16(repeating: x[3 &* ic &+ i]); a3 = a3.fma(s, u); c3 = c3.fma(s, v)
-        s = F16(repeating: x[4 &* ic &+ i]); a4 = a4.fma(s, u); c4 = c4.fma(s, v)
-        s = F16(repeating: x[5 &* ic &+ i]); a5 = a5.fma(s, u); c5 = c5.fma(s, v)
-        s = F16(repeating: x[6 &* ic &+ i]); a6 = a6.fma(s, u); c6 = c6.fma(s, v)
-        s = F16(repeating: x[7 &* ic &+ i]); a7 = a7.fma(s, u); c7 = c7.fma(s, v)
-        wr0 += 16; wr1 += 16
+private func gemmTile8xPair<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w0: UnsafePointer<Float>,
+                                             _ w1: UnsafePointer<Float>, _ high: Int, _ o: Int, _ oc: Int, _ e: E,
+                                             _ output: UnsafeMutablePointer<Float>) {
+    let window = RuntimeWindow(kernelH: 1, rowLength: ic), x = input + p &* ic
+    if high == 16 {
+        directTile8xWide(F16.self, x, ic, 0, window, (w0, 16), (w1, 16), p, o, oc, e, output)
+    } else {
+        directTile8xWide(F8.self, x, ic, 0, window, (w0, 16), (w1, 8), p, o, oc, e, output)
     }
-    let o1 = o &+ 16
-    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(c0, pixel: p, channel: o1, oc, e, output)
-    storeRow(a1, pixel: p &+ 1, channel: o, oc, e, output); storeRow(c1, pixel: p &+ 1, channel: o1, oc, e, output)
-    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, output); storeRow(c2, pixel: p &+ 2, channel: o1, oc, e, output)
-    storeRow(a3, pixel: p &+ 3, channel: o, oc, e, output); storeRow(c3, pixel: p &+ 3, channel: o1, oc, e, output)
-    storeRow(a4, pixel: p &+ 4, channel: o, oc, e, output); storeRow(c4, pixel: p &+ 4, channel: o1, oc, e, output)
-    storeRow(a5, pixel: p &+ 5, channel: o, oc, e, output); storeRow(c5, pixel: p &+ 5, channel: o1, oc, e, output)
-    storeRow(a6, pixel: p &+ 6, channel: o, oc, e, output); storeRow(c6, pixel: p &+ 6, channel: o1, oc, e, output)
-    storeRow(a7, pixel: p &+ 7, channel: o, oc, e, output); storeRow(c7, pixel: p &+ 7, channel: o1, oc, e, output)
-}
-
-/// Eight pixels x 24 channels (a 16-channel block `w0` and the 8-channel block `w1` after it:
-/// the 24-channel outputs of MobileNetV2's project convolutions).
-@inline(__always)
-private func gemmTile8x24<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w0: UnsafePointer<Float>,
-                                           _ w1: UnsafePointer<Float>, _ o: Int, _ oc: Int, _ e: E,
-                                           _ output: UnsafeMutablePointer<Float>) {
-    let b0 = load16(w0), b1 = load8(w1)
-    var a0 = b0, a1 = b0, a2 = b0, a3 = b0, a4 = b0, a5 = b0, a6 = b0, a7 = b0
-    var c0 = b1, c1 = b1, c2 = b1, c3 = b1, c4 = b1, c5 = b1, c6 = b1, c7 = b1
-    let x = input + p &* ic
-    var wr0 = w0 + 16, wr1 = w1 + 8
-    for i in 0..<ic {
-        let u = load16(wr0), v = load8(wr1)
-        var s = x[i]; a0 = a0.fma(F16(repeating: s), u); c0 = c0.fma(F8(repeating: s), v)
-        s = x[ic &+ i]; a1 = a1.fma(F16(repeating: s), u); c1 = c1.fma(F8(repeating: s), v)
-        s = x[2 &* ic &+ i]; a2 = a2.fma(F16(repeating: s), u); c2 = c2.fma(F8(repeating: s), v)
-        s = x[3 &* ic &+ i]; a3 = a3.fma(F16(repeating: s), u); c3 = c3.fma(F8(repeating: s), v)
-        s = x[4 &* ic &+ i]; a4 = a4.fma(F16(repeating: s), u); c4 = c4.fma(F8(repeating: s), v)
-        s = x[5 &* ic &+ i]; a5 = a5.fma(F16(repeating: s), u); c5 = c5.fma(F8(repeating: s), v)
-        s = x[6 &* ic &+ i]; a6 = a6.fma(F16(repeating: s), u); c6 = c6.fma(F8(repeating: s), v)
-        s = x[7 &* ic &+ i]; a7 = a7.fma(F16(repeating: s), u); c7 = c7.fma(F8(repeating: s), v)
-        wr0 += 16; wr1 += 8
-    }
-    let o1 = o &+ 16
-    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(c0, pixel: p, channel: o1, oc, e, output)
-    storeRow(a1, pixel: p &+ 1, channel: o, oc, e, output); storeRow(c1, pixel: p &+ 1, channel: o1, oc, e, output)
-    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, output); storeRow(c2, pixel: p &+ 2, channel: o1, oc, e, output)
-    storeRow(a3, pixel: p &+ 3, channel: o, oc, e, output); storeRow(c3, pixel: p &+ 3, channel: o1, oc, e, output)
-    storeRow(a4, pixel: p &+ 4, channel: o, oc, e, output); storeRow(c4, pixel: p &+ 4, channel: o1, oc, e, output)
-    storeRow(a5, pixel: p &+ 5, channel: o, oc, e, output); storeRow(c5, pixel: p &+ 5, channel: o1, oc, e, output)
-    storeRow(a6, pixel: p &+ 6, channel: o, oc, e, output); storeRow(c6, pixel: p &+ 6, channel: o1, oc, e, output)
-    storeRow(a7, pixel: p &+ 7, channel: o, oc, e, output); storeRow(c7, pixel: p &+ 7, channel: o1, oc, e, output)
 }
 
 /// Finishes output channels `o..<o+8` (`F8`) or `o..<o+16` (`F16`) of pixel `p` with the
