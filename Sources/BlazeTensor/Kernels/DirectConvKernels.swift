@@ -162,11 +162,11 @@ private func directTile8x32<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer
 
 /// Eight horizontally adjacent output pixels whose windows lie inside the input, 16 channels
 /// from weights `low` and `V.scalarCount` (8 or 16) more from `high`, each given as its bias
-/// row and the distance between its rows: one block of 24 or 32 channels, or two neighbouring
-/// blocks of the pointwise GEMM. Per pixel a 16-lane and a `V` accumulator, sixteen fma chains
+/// row and the distance between its rows (one block of 24 or 32 channels; the pointwise GEMM's
+/// `gemmTile8xPair` is the same tile with a 1x1 window). Per pixel a 16-lane and a `V` accumulator, sixteen fma chains
 /// (AVX-512), each summed as the other tiles sum: bias, then the taps in order.
 @inline(__always)
-func directTile8xWide<V: TileVector, E: TileEpilogue, W: WindowShape>(
+private func directTile8xWide<V: TileVector, E: TileEpilogue, W: WindowShape>(
     _: V.Type, _ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ shape: W,
     _ low: (UnsafePointer<Float>, stride: Int), _ high: (UnsafePointer<Float>, stride: Int),
     _ p: Int, _ o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>

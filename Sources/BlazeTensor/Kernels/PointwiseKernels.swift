@@ -320,17 +320,51 @@ private func blockTiles<E: TileEpilogue>(_ pixels: Range<Int>, _ input: UnsafePo
 }
 
 /// Eight pixels x 16 + 16 or 16 + 8 channels: two neighbouring blocks (`w0`, 16 channels, and
-/// `w1`, `high` channels), the direct convolution's 8-pixel tile with a 1x1 window.
+/// `w1`, `high` channels). The direct convolution's `directTile8xWide` with a 1x1 window, written
+/// again here so that it is specialised with the GEMM in builds that compile file by file (this
+/// checkout's optimised debug build): called across files, its SIMD generics stay unspecialised
+/// and the tests' searches run ten times slower.
 @inline(__always)
 private func gemmTile8xPair<E: TileEpilogue>(_ p: Int, _ input: UnsafePointer<Float>, _ ic: Int, _ w0: UnsafePointer<Float>,
                                              _ w1: UnsafePointer<Float>, _ high: Int, _ o: Int, _ oc: Int, _ e: E,
                                              _ output: UnsafeMutablePointer<Float>) {
-    let window = RuntimeWindow(kernelH: 1, rowLength: ic), x = input + p &* ic
     if high == 16 {
-        directTile8xWide(F16.self, x, ic, 0, window, (w0, 16), (w1, 16), p, o, oc, e, output)
+        gemmTile8xPair(F16.self, p, input, ic, w0, w1, o, oc, e, output)
     } else {
-        directTile8xWide(F8.self, x, ic, 0, window, (w0, 16), (w1, 8), p, o, oc, e, output)
+        gemmTile8xPair(F8.self, p, input, ic, w0, w1, o, oc, e, output)
     }
+}
+
+@inline(__always)
+private func gemmTile8xPair<V: TileVector, E: TileEpilogue>(_: V.Type, _ p: Int, _ input: UnsafePointer<Float>, _ ic: Int,
+                                                            _ w0: UnsafePointer<Float>, _ w1: UnsafePointer<Float>, _ o: Int,
+                                                            _ oc: Int, _ e: E, _ output: UnsafeMutablePointer<Float>) {
+    let b0 = load16(w0), b1 = V.load(w1)
+    var a0 = b0, a1 = b0, a2 = b0, a3 = b0, a4 = b0, a5 = b0, a6 = b0, a7 = b0
+    var c0 = b1, c1 = b1, c2 = b1, c3 = b1, c4 = b1, c5 = b1, c6 = b1, c7 = b1
+    let x0 = input + p &* ic
+    var wr0 = w0 + 16, wr1 = w1 + V.scalarCount
+    for i in 0..<ic {
+        let u = load16(wr0), v = V.load(wr1)
+        var x = x0[i]; a0 = a0.fma(F16(repeating: x), u); c0 = c0.fma(V(repeating: x), v)
+        x = x0[ic &+ i]; a1 = a1.fma(F16(repeating: x), u); c1 = c1.fma(V(repeating: x), v)
+        x = x0[2 &* ic &+ i]; a2 = a2.fma(F16(repeating: x), u); c2 = c2.fma(V(repeating: x), v)
+        x = x0[3 &* ic &+ i]; a3 = a3.fma(F16(repeating: x), u); c3 = c3.fma(V(repeating: x), v)
+        x = x0[4 &* ic &+ i]; a4 = a4.fma(F16(repeating: x), u); c4 = c4.fma(V(repeating: x), v)
+        x = x0[5 &* ic &+ i]; a5 = a5.fma(F16(repeating: x), u); c5 = c5.fma(V(repeating: x), v)
+        x = x0[6 &* ic &+ i]; a6 = a6.fma(F16(repeating: x), u); c6 = c6.fma(V(repeating: x), v)
+        x = x0[7 &* ic &+ i]; a7 = a7.fma(F16(repeating: x), u); c7 = c7.fma(V(repeating: x), v)
+        wr0 += 16; wr1 += V.scalarCount
+    }
+    let o1 = o &+ 16
+    storeRow(a0, pixel: p, channel: o, oc, e, output); storeRow(c0, pixel: p, channel: o1, oc, e, output)
+    storeRow(a1, pixel: p &+ 1, channel: o, oc, e, output); storeRow(c1, pixel: p &+ 1, channel: o1, oc, e, output)
+    storeRow(a2, pixel: p &+ 2, channel: o, oc, e, output); storeRow(c2, pixel: p &+ 2, channel: o1, oc, e, output)
+    storeRow(a3, pixel: p &+ 3, channel: o, oc, e, output); storeRow(c3, pixel: p &+ 3, channel: o1, oc, e, output)
+    storeRow(a4, pixel: p &+ 4, channel: o, oc, e, output); storeRow(c4, pixel: p &+ 4, channel: o1, oc, e, output)
+    storeRow(a5, pixel: p &+ 5, channel: o, oc, e, output); storeRow(c5, pixel: p &+ 5, channel: o1, oc, e, output)
+    storeRow(a6, pixel: p &+ 6, channel: o, oc, e, output); storeRow(c6, pixel: p &+ 6, channel: o1, oc, e, output)
+    storeRow(a7, pixel: p &+ 7, channel: o, oc, e, output); storeRow(c7, pixel: p &+ 7, channel: o1, oc, e, output)
 }
 
 /// Finishes output channels `o..<o+8` (`F8`) or `o..<o+16` (`F16`) of pixel `p` with the
