@@ -1,8 +1,9 @@
 // A kxk convolution as a GEMM whose rows are gathered from the input window without a copy
 // (for an NHWC image, a window row of kw pixels x ic channels is contiguous). Tiles of 2 output
-// pixels x 32 channels, 6 x 16, 4 x 24 or 4 x 8; window taps outside the input are skipped per
-// pixel at the borders. Sum order: bias, then kernel row, column and input channel, with fma.
-// A folded PRELU is applied as each tile is stored (the pointwise GEMM's epilogue).
+// pixels x 32 channels, 6 x 16, 4 x 24 or 4 x 8 (on AVX-512, 8 x 24 or 8 x 32); window taps
+// outside the input are skipped per pixel at the borders. Sum order: bias, then kernel row,
+// column and input channel, with fma. A folded PRELU is applied as each tile is stored (the
+// pointwise GEMM's epilogue).
 
 /// Output rows `rows` of a convolution with weights packed as `PackedPointwiseWeights` whose
 /// "input channels" are the kh*kw*ic taps in HWIO order; `slopes`, if any, is a PRELU applied
@@ -78,11 +79,8 @@ private func direct<E: TileEpilogue, W: WindowShape>(_ g: WindowGeometry, _ rows
                 let window = image + (iy0 * iw + ox * g.strideW - g.padLeft) * ic
                 if wideTiles && rowsInside && ox >= firstInside && ox + 7 <= lastInside {
                     for (start, width, offset) in blocks {
-                        if width == 32 {
-                            directTile8x32(window, g.strideW * ic, iw * ic, shape, packed + offset, 16, pixel, start, oc, epilogue, out)
-                        } else {
-                            directTile8x32(window, g.strideW * ic, iw * ic, shape, packed + offset, 8, pixel, start, oc, epilogue, out)
-                        }
+                        directTile8xBlock(window, g.strideW * ic, iw * ic, shape, packed + offset, width - 16, pixel, start, oc,
+                                          epilogue, out)
                     }
                     ox += 8
                 } else if allWidth32 && rowsInside && ox >= firstInside && ox + 1 <= lastInside {
@@ -147,39 +145,36 @@ func directTile6x16<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer<Float>,
     storeRow(a4, pixel: p &+ 4, channel: o, oc, e, out); storeRow(a5, pixel: p &+ 5, channel: o, oc, e, out)
 }
 
-/// Eight horizontally adjacent output pixels whose windows lie inside the input, 16 + `high`
-/// channels (a block of 24 or 32, its rows `16 + high` floats).
+/// Eight horizontally adjacent output pixels whose windows lie inside the input, one block of
+/// 24 or 32 channels (its rows `16 + high` floats).
 @inline(__always)
-private func directTile8x32<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int,
-                                                             _ shape: W, _ w: UnsafePointer<Float>, _ high: Int, _ p: Int,
-                                                             _ o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
+private func directTile8xBlock<E: TileEpilogue, W: WindowShape>(_ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int,
+                                                                _ shape: W, _ w: UnsafePointer<Float>, _ high: Int, _ p: Int,
+                                                                _ o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>) {
     if high == 16 {
-        directTile8xWide(F16.self, x0, pixelStep, rowStride, shape, (w, 32), (w + 16, 32), p, o, oc, e, out)
+        directTile8xWide(F16.self, x0, pixelStep, rowStride, shape, w, p, o, oc, e, out)
     } else {
-        directTile8xWide(F8.self, x0, pixelStep, rowStride, shape, (w, 24), (w + 16, 24), p, o, oc, e, out)
+        directTile8xWide(F8.self, x0, pixelStep, rowStride, shape, w, p, o, oc, e, out)
     }
 }
 
-/// Eight horizontally adjacent output pixels whose windows lie inside the input, 16 channels
-/// from weights `low` and `V.scalarCount` (8 or 16) more from `high`, each given as its bias
-/// row and the distance between its rows (one block of 24 or 32 channels; the pointwise GEMM's
-/// `gemmTile8xPair` is the same tile with a 1x1 window). Per pixel a 16-lane and a `V` accumulator, sixteen fma chains
-/// (AVX-512), each summed as the other tiles sum: bias, then the taps in order.
+/// The 8-pixel tile of a block of 16 + `V.scalarCount` channels: per pixel a 16-lane and a `V`
+/// accumulator, sixteen fma chains (AVX-512), each summed as the other tiles sum: bias, then
+/// the taps in order. The pointwise GEMM's `gemmTile8xPair` is the same tile with a 1x1 window.
 @inline(__always)
 private func directTile8xWide<V: TileVector, E: TileEpilogue, W: WindowShape>(
-    _: V.Type, _ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ shape: W,
-    _ low: (UnsafePointer<Float>, stride: Int), _ high: (UnsafePointer<Float>, stride: Int),
+    _: V.Type, _ x0: UnsafePointer<Float>, _ pixelStep: Int, _ rowStride: Int, _ shape: W, _ w: UnsafePointer<Float>,
     _ p: Int, _ o: Int, _ oc: Int, _ e: E, _ out: UnsafeMutablePointer<Float>
 ) {
-    let kh = shape.kernelH, rowLength = shape.rowLength
-    let b0 = load16(low.0), b1 = V.load(high.0)
+    let kh = shape.kernelH, rowLength = shape.rowLength, width = 16 &+ V.scalarCount
+    let b0 = load16(w), b1 = V.load(w + 16)
     var a0 = b0, a1 = b0, a2 = b0, a3 = b0, a4 = b0, a5 = b0, a6 = b0, a7 = b0
     var c0 = b1, c1 = b1, c2 = b1, c3 = b1, c4 = b1, c5 = b1, c6 = b1, c7 = b1
-    var wr0 = low.0 + low.stride, wr1 = high.0 + high.stride
+    var wr = w + width
     for ky in 0..<kh {
         let r0 = x0 + ky &* rowStride
         for j in 0..<rowLength {
-            let u = load16(wr0), v = V.load(wr1)
+            let u = load16(wr), v = V.load(wr + 16)
             var x = r0[j]; a0 = a0.fma(F16(repeating: x), u); c0 = c0.fma(V(repeating: x), v)
             x = r0[pixelStep &+ j]; a1 = a1.fma(F16(repeating: x), u); c1 = c1.fma(V(repeating: x), v)
             x = r0[2 &* pixelStep &+ j]; a2 = a2.fma(F16(repeating: x), u); c2 = c2.fma(V(repeating: x), v)
@@ -188,7 +183,7 @@ private func directTile8xWide<V: TileVector, E: TileEpilogue, W: WindowShape>(
             x = r0[5 &* pixelStep &+ j]; a5 = a5.fma(F16(repeating: x), u); c5 = c5.fma(V(repeating: x), v)
             x = r0[6 &* pixelStep &+ j]; a6 = a6.fma(F16(repeating: x), u); c6 = c6.fma(V(repeating: x), v)
             x = r0[7 &* pixelStep &+ j]; a7 = a7.fma(F16(repeating: x), u); c7 = c7.fma(V(repeating: x), v)
-            wr0 += low.stride; wr1 += high.stride
+            wr += width
         }
     }
     let o1 = o &+ 16

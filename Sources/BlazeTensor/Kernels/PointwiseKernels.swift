@@ -6,8 +6,8 @@ import CVectorMath
 // one packed weight row. Per output value the
 // sum is bias, then fma over input channels in order: the reference kernel's order, so the
 // results are identical to it. The 6x16 and 4-pixel tiles are the direct convolution's
-// (DirectConvKernels.swift) with a 1x1 window; the 12x16 (at most 8 input channels), 8x8, 2x16
-// and 1-pixel tiles are the GEMM's own.
+// (DirectConvKernels.swift) with a 1x1 window; the 12x16 (at most 8 input channels), 8x8, 2x16,
+// 1-pixel and AVX-512's 8-pixel two-block tiles are the GEMM's own.
 
 /// Weights packed once for the GEMM-style kernels: output channels in blocks of `maxWidth`
 /// (16; 24 or 32 for the direct convolution; the last block narrower, zero-padded), each
