@@ -188,8 +188,6 @@ struct DetectorState {
     let nms: WeightedNonMaxSuppression
     /// NaN check, `minFaceSize` and `maxFaces`: the last step of every search.
     let faces: FaceFilter
-    /// Whether `maxFaces` caps this pass (tiled detection caps the merged faces instead).
-    var capsFaces = true
     let regressorsIndex: Int, logitsIndex: Int
     var decoded: [RawDetection] = [], merged: [RawDetection] = []
     var nmsScratch = WeightedNonMaxSuppression.Scratch()
@@ -232,16 +230,26 @@ struct DetectorState {
                     transform: transform, imageWidth: image.width, imageHeight: image.height, into: &result)
     }
 
+    /// The faces scoring `pass.minScore` (nil: the detector's threshold) or more, at most
+    /// `maxFaces` of them if `pass.capsFaces`.
     mutating func postprocess(regressors: UnsafeBufferPointer<Float>, logits: UnsafeBufferPointer<Float>,
-                              transform: ImageToTensor.Transform, imageWidth: Int, imageHeight: Int,
+                              transform: ImageToTensor.Transform, imageWidth: Int, imageHeight: Int, pass: Pass = Pass(),
                               into result: inout FaceDetectorResult) {
-        decoder.decode(regressors: regressors, logits: logits, into: &decoded)
+        decoder.decode(regressors: regressors, logits: logits, minScore: pass.minScore ?? decoder.minScore, into: &decoded)
         nms(decoded, scratch: &nmsScratch, into: &merged)
         let projection = DetectionProjection(m: transform.projection)
         result.detections.removeAll(keepingCapacity: true)
         for var d in merged {
             projection(&d)
-            guard faces.add(d, to: &result, width: imageWidth, height: imageHeight, capped: capsFaces) else { break }
+            guard faces.add(d, to: &result, width: imageWidth, height: imageHeight, capped: pass.capsFaces) else { break }
         }
+    }
+
+    /// A search's own thresholds, where they differ from the detector's.
+    struct Pass {
+        /// The lowest score decoded; nil: the detector's `minDetectionConfidence`.
+        var minScore: Float? = nil
+        /// Whether `maxFaces` caps this search (tiled detection caps the merged faces instead).
+        var capsFaces = true
     }
 }

@@ -302,8 +302,8 @@ public final class FaceRedactor {
             wideFound = try wideFaces(pixels, Array(share))
             // Confirmed faces neither BlazeFace nor this frame's regions found.
             let lost = predicted.filter { p in
-                confirmed.contains(p.id) && !raw.contains { Self.overlapOfSmaller(p.box, $0.box) > 0.5 && $0.score >= confirmationScore }
-                    && !wideFound.contains { Self.overlapOfSmaller(p.box, $0.box) > 0.5 && $0.score >= wideSearch.confirmationScore }
+                confirmed.contains(p.id) && !raw.contains { p.box.overlapOfSmaller($0.box) > 0.5 && $0.score >= confirmationScore }
+                    && !wideFound.contains { p.box.overlapOfSmaller($0.box) > 0.5 && $0.score >= wideSearch.confirmationScore }
             }
             wideFound += try wideCloseUps(pixels, lost.compactMap { wideSearch.closeUp(around: $0.box, width: w, height: h) }).flatMap { $0 }
             raw += wideFound
@@ -348,12 +348,11 @@ public final class FaceRedactor {
     /// no tracking state.
     public func face<P: SampledPixels & Sendable>(near box: NormalizedRect, in pixels: P) throws(VisionTaskError) -> NormalizedRect? {
         let (w, h) = (pixels.width, pixels.height)
-        let side = 2 * max(box.width * Float(w), box.height * Float(h))
-        let cx = (box.xMin + box.width / 2) * Float(w), cy = (box.yMin + box.height / 2) * Float(h)
+        let (cx, cy, side) = box.square(times: 2, width: Float(w), height: Float(h))
         guard side.isFinite, cx.isFinite, cy.isFinite, side >= 4 else { return nil }
         let grown = box.scaled(by: 1.5)
         func nearest(_ boxes: [NormalizedRect]) -> NormalizedRect? {
-            boxes.map { ($0, Self.overlapOfSmaller($0, grown)) }.filter { $0.1 > 0.5 }.max { $0.1 < $1.1 }?.0
+            boxes.map { ($0, $0.overlapOfSmaller(grown)) }.filter { $0.1 > 0.5 }.max { $0.1 < $1.1 }?.0
         }
         // CenterFace first (it sees profiles and faces looking away), then BlazeFace.
         if let wideSearch, let closeUp = wideSearch.closeUp(around: box, width: w, height: h),
@@ -376,12 +375,11 @@ public final class FaceRedactor {
         var kept: [Detection] = []
         for face in faces {
             let box = face.relativeBoundingBox
-            if face.score >= confirmationScore || confirmedBoxes.contains(where: { Self.overlapOfSmaller(box, $0) > 0.5 }) {
+            if face.score >= confirmationScore || confirmedBoxes.contains(where: { box.overlapOfSmaller($0) > 0.5 }) {
                 kept.append(face)
                 continue
             }
-            let side = 2 * max(box.width * w, box.height * h)
-            let cx = (box.xMin + box.width / 2) * w, cy = (box.yMin + box.height / 2) * h
+            let (cx, cy, side) = box.square(times: 2, width: w, height: h)
             let region = RegionOfInterest(left: max(0, (cx - side / 2) / w), top: max(0, (cy - side / 2) / h),
                                           right: min(1, (cx + side / 2) / w), bottom: min(1, (cy + side / 2) / h))
             // A box the second opinion cannot look at (not finite, outside the picture) is kept: fail-secure.
@@ -392,19 +390,13 @@ public final class FaceRedactor {
             }
             statistics.regionsSearched += 1
             let second = try verifier.detections(sampled: pixels, searches: [.init(region: region, minScore: 0)])
-            if second.contains(where: { Self.overlapOfSmaller(box, $0.box) > 0.5 }) {
+            if second.contains(where: { box.overlapOfSmaller($0.box) > 0.5 }) {
                 kept.append(face)
             } else {
                 statistics.detectionsDismissed += 1
             }
         }
         return kept
-    }
-
-    /// The area two boxes share over the smaller box's area (0 for empty boxes).
-    static func overlapOfSmaller(_ a: NormalizedRect, _ b: NormalizedRect) -> Float {
-        let smaller = min(a.width * a.height, b.width * b.height)
-        return smaller > 0 ? a.intersectionArea(b) / smaller : 0
     }
 
     /// Confirms the tracks of the faces detected at `confirmationScore` or more, or mostly over a
@@ -414,7 +406,7 @@ public final class FaceRedactor {
         for face in faces {
             guard let id = face.trackingID else { continue }
             let box = face.detection.relativeBoundingBox
-            guard face.detection.score >= confirmationScore || sure.contains(where: { Self.overlapOfSmaller(box, $0) > 0.5 }) else { continue }
+            guard face.detection.score >= confirmationScore || sure.contains(where: { box.overlapOfSmaller($0) > 0.5 }) else { continue }
             confirmed.insert(id)
         }
         if !confirmed.isEmpty { confirmed.formIntersection(tracker.activeIDs) }
@@ -533,8 +525,7 @@ public final class FaceRedactor {
     /// finite, tiny, or wholly outside the picture.
     static func searchRegion(around box: NormalizedRect, width: Int, height: Int) -> RotatedRect? {
         let (w, h) = (Float(width), Float(height))
-        let side = 1.5 * max(box.width * w, box.height * h)
-        let cx = (box.xMin + box.width / 2) * w, cy = (box.yMin + box.height / 2) * h
+        let (cx, cy, side) = box.square(times: 1.5, width: w, height: h)
         guard side.isFinite, cx.isFinite, cy.isFinite, side >= 4, cx > -side / 2, cx < w + side / 2, cy > -side / 2, cy < h + side / 2
         else { return nil }
         return RotatedRect(centerX: cx, centerY: cy, width: side, height: side)

@@ -113,8 +113,7 @@ public struct WideSearch: Sendable, Equatable {
     /// or outside the picture.
     func closeUp(around box: NormalizedRect, width: Int, height: Int) -> CloseUp? {
         let (w, h) = (Float(width), Float(height))
-        let faceSide = max(box.width * w, box.height * h)
-        let cx = (box.xMin + box.width / 2) * w, cy = (box.yMin + box.height / 2) * h
+        let (cx, cy, faceSide) = box.square(times: 1, width: w, height: h)
         guard faceSide.isFinite, cx.isFinite, cy.isFinite, faceSide >= 2,
               cx > -faceSide + 2, cx < w + faceSide - 2, cy > -faceSide + 2, cy < h + faceSide - 2 else { return nil }
         let scale = min(4, max(0.25, closeUpFaceSide / faceSide))

@@ -50,16 +50,17 @@ extension DetectorState {
     }
 
     /// Detection on either input, turned and cropped as `options` say.
-    mutating func detect<P: SampledPixels>(sampled pixels: P, options: ImageProcessingOptions,
+    mutating func detect<P: SampledPixels>(sampled pixels: P, options: ImageProcessingOptions, pass: Pass = Pass(),
                                            into result: inout FaceDetectorResult) throws(DetectorError) {
         let transform = try letterbox(sampled: pixels, options: options)
-        run(transform: transform, imageWidth: pixels.width, imageHeight: pixels.height, into: &result)
+        run(transform: transform, imageWidth: pixels.width, imageHeight: pixels.height, pass: pass, into: &result)
     }
 
     /// The network and post-processing on the input tensor already written.
-    mutating func run(transform: ImageToTensor.Transform, imageWidth: Int, imageHeight: Int, into result: inout FaceDetectorResult) {
+    mutating func run(transform: ImageToTensor.Transform, imageWidth: Int, imageHeight: Int, pass: Pass = Pass(),
+                      into result: inout FaceDetectorResult) {
         network.run()
         postprocess(regressors: network.output(regressorsIndex), logits: network.output(logitsIndex),
-                    transform: transform, imageWidth: imageWidth, imageHeight: imageHeight, into: &result)
+                    transform: transform, imageWidth: imageWidth, imageHeight: imageHeight, pass: pass, into: &result)
     }
 }

@@ -53,6 +53,13 @@ public struct DetectionDecoder: Sendable {
     /// The same into `out` (emptied first, its capacity kept: no allocation once it has grown).
     public func decode(regressors: UnsafeBufferPointer<Float>, logits: UnsafeBufferPointer<Float>,
                        into out: inout [RawDetection]) {
+        decode(regressors: regressors, logits: logits, minScore: minScore, into: &out)
+    }
+
+    /// The same from a threshold of this call's own (a search that also wants candidates
+    /// below the detector's threshold).
+    package func decode(regressors: UnsafeBufferPointer<Float>, logits: UnsafeBufferPointer<Float>, minScore: Float,
+                        into out: inout [RawDetection]) {
         out.removeAll(keepingCapacity: true)
         for (i, anchor) in anchors.enumerated() {
             let s = score(logits[i])

@@ -169,7 +169,7 @@ extension FaceDetector {
     package static func secondLooks(at candidates: [RawDetection], besides faces: [RawDetection], width: Int, height: Int,
                                     minSuppressionThreshold: Float) -> [(candidate: RawDetection, region: RotatedRect)] {
         guard !candidates.isEmpty else { return [] }
-        let fresh = candidates.filter { c in !faces.contains { overlapOfSmaller(c.box, $0.box) > 0.5 } }
+        let fresh = candidates.filter { c in !faces.contains { c.box.overlapOfSmaller($0.box) > 0.5 } }
         let (w, h) = (Float(width), Float(height))
         return WeightedNonMaxSuppression(minSuppressionThreshold: minSuppressionThreshold)(fresh).compactMap { c in
             let side = 1.5 * max(c.box.width * w, c.box.height * h)
@@ -183,7 +183,7 @@ extension FaceDetector {
     /// more that lies mostly over its candidate (`results` and `candidates` in the same order).
     package static func secondLookFaces(_ results: [FaceDetectorResult], candidates: [RawDetection], minScore: Float) -> [RawDetection] {
         zip(results, candidates).compactMap { result, candidate in
-            result.detections.filter { $0.score >= minScore && overlapOfSmaller($0.relativeBoundingBox, candidate.box) > 0.5 }
+            result.detections.filter { $0.score >= minScore && $0.relativeBoundingBox.overlapOfSmaller(candidate.box) > 0.5 }
                 .max { $0.score < $1.score }
                 .map { RawDetection(score: $0.score, box: $0.relativeBoundingBox, keypoints: $0.keypointList) }
         }
@@ -211,15 +211,13 @@ extension FaceDetector {
         var (raw, candidates): ([RawDetection], [RawDetection]) = ([], [])
         var result = FaceDetectorResult()
         try state.withLock { pipeline throws(DetectorError) in
-            // Every region's faces, uncapped: `maxFaces` applies to the merged faces.
-            pipeline.capsFaces = false
-            defer { pipeline.capsFaces = true }
             let threshold = pipeline.decoder.minScore
-            defer { pipeline.decoder.minScore = threshold }
             for search in searches {
-                // Candidates below the detector's own threshold are decoded for this search only.
-                pipeline.decoder.minScore = min(threshold, search.candidateScore ?? threshold)
-                try pipeline.detect(sampled: pixels, options: ImageProcessingOptions(regionOfInterest: search.region), into: &result)
+                // Every region's faces, uncapped (`maxFaces` applies to the merged faces), and
+                // candidates below the detector's own threshold decoded for this search only.
+                let pass = DetectorState.Pass(minScore: min(threshold, search.candidateScore ?? threshold), capsFaces: false)
+                try pipeline.detect(sampled: pixels, options: ImageProcessingOptions(regionOfInterest: search.region), pass: pass,
+                                    into: &result)
                 for d in result.detections {
                     let face = RawDetection(score: d.score, box: d.relativeBoundingBox, keypoints: d.keypointList)
                     if d.score >= search.minScore {
@@ -239,7 +237,7 @@ extension FaceDetector {
     package func merge(_ raw: [RawDetection], width: Int, height: Int) -> FaceDetectorResult {
         var merged: [RawDetection] = []
         for d in WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)(raw)
-        where !merged.contains(where: { Self.overlapOfSmaller(d.box, $0.box) > 0.5 }) {
+        where !merged.contains(where: { d.box.overlapOfSmaller($0.box) > 0.5 }) {
             merged.append(d)
         }
         var result = FaceDetectorResult()
@@ -249,12 +247,6 @@ extension FaceDetector {
         }
         return result
     }
-
-    /// The area two boxes share over the smaller box's area (0 for empty boxes).
-    static func overlapOfSmaller(_ a: NormalizedRect, _ b: NormalizedRect) -> Float {
-        let smaller = min(a.width * a.height, b.width * b.height)
-        return smaller > 0 ? a.intersectionArea(b) / smaller : 0
-    }
 }
 
 extension NormalizedRect {
@@ -263,5 +255,12 @@ extension NormalizedRect {
         let w = min(xMin + width, other.xMin + other.width) - max(xMin, other.xMin)
         let h = min(yMin + height, other.yMin + other.height) - max(yMin, other.yMin)
         return w > 0 && h > 0 ? w * h : 0
+    }
+
+    /// The area this box and `other` share over the smaller one's area (0 if either is empty):
+    /// how much of the smaller box lies in the larger, for merging and matching faces.
+    package func overlapOfSmaller(_ other: NormalizedRect) -> Float {
+        let smaller = min(width * height, other.width * other.height)
+        return smaller > 0 ? intersectionArea(other) / smaller : 0
     }
 }

@@ -34,24 +34,39 @@ struct ManifestRecord {
     var settings: String
     var version: String
 
-    /// The record as one JSON line (no newline), in a fixed key order.
-    func line(extra: String = "") -> String {
-        var fields = ["\"record\":\"input\"", "\"input\":\(DetectionJSON.string(input))"]
-        if let size { fields.append("\"size\":\(size)") }
-        if let sha256 { fields.append("\"sha256\":\"\(sha256)\"") }
-        if let output { fields.append("\"output\":\(DetectionJSON.string(output))") }
-        if let outputSize { fields.append("\"output_size\":\(outputSize)") }
-        if let outputSHA256 { fields.append("\"output_sha256\":\"\(outputSHA256)\"") }
-        fields.append("\"status\":\"\(status.rawValue)\"")
-        if let reason { fields.append("\"reason\":\(DetectionJSON.string(reason))") }
-        if status == .failed { fields.append("\"retry\":true") }
-        if let faces { fields.append("\"faces\":\(faces)") }
-        if let frames { fields.append("\"frames\":\(frames)") }
-        if let truncated { fields.append("\"truncated\":\(DetectionJSON.string(truncated))") }
-        if let damaged { fields.append("\"damaged\":\(DetectionJSON.string(damaged))") }
-        fields.append("\"seconds\":\(Self.decimal(seconds))")
-        fields += ["\"shard\":\"\(shard)\"", "\"settings\":\(DetectionJSON.string(settings))", "\"version\":\(DetectionJSON.string(version))"]
-        return "{" + fields.joined(separator: ",") + extra + "}"
+    /// The record as one JSON line (no newline), in a fixed key order; with its place in a
+    /// shard ("index" from 1, "of") for `--progress json`.
+    func line(index: Int? = nil, of total: Int? = nil) -> String {
+        var json = JSONWriter(capacity: 320)
+        json.literal("{\"record\":\"input\",\"input\":")
+        json.string(input)
+        if let size { json.literal(",\"size\":"); json.integer(size) }
+        if let sha256 { json.literal(",\"sha256\":"); json.string(sha256) }
+        if let output { json.literal(",\"output\":"); json.string(output) }
+        if let outputSize { json.literal(",\"output_size\":"); json.integer(outputSize) }
+        if let outputSHA256 { json.literal(",\"output_sha256\":"); json.string(outputSHA256) }
+        json.literal(",\"status\":")
+        json.string(status.rawValue)
+        if let reason { json.literal(",\"reason\":"); json.string(reason) }
+        if status == .failed { json.literal(",\"retry\":true") }
+        if let faces { json.literal(",\"faces\":"); json.integer(faces) }
+        if let frames { json.literal(",\"frames\":"); json.integer(frames) }
+        if let truncated { json.literal(",\"truncated\":"); json.string(truncated) }
+        if let damaged { json.literal(",\"damaged\":"); json.string(damaged) }
+        json.literal(",\"seconds\":")
+        json.write(Self.decimal(seconds))
+        json.literal(",\"shard\":")
+        json.string(shard)
+        json.literal(",\"settings\":")
+        json.string(settings)
+        json.literal(",\"version\":")
+        json.string(version)
+        if let index, let total {
+            json.literal(",\"index\":"); json.integer(index)
+            json.literal(",\"of\":"); json.integer(total)
+        }
+        json.byte("}")
+        return json.text
     }
 
     /// From a parsed line (nil: a totals record, or not a record: a torn line).
@@ -105,10 +120,24 @@ struct ManifestTotals {
         seconds += r.seconds
     }
 
-    /// {"record":"totals",...}: `completed` is done + skipped (the inputs whose output is there).
-    func line(fields: String) -> String {
-        "{\"record\":\"totals\",\(fields)\"inputs\":\(inputs),\"completed\":\(done + skipped),\"done\":\(done),\"skipped\":\(skipped),"
-            + "\"refused\":\(refused),\"failed\":\(failed),\"ignored\":\(ignored),\"faces\":\(faces),\"frames\":\(frames),\"seconds\":\(ManifestRecord.decimal(seconds))}"
+    /// {"record":"totals", what `context` writes (the run's or the merge's own fields, each
+    /// followed by a comma), then the counts}: `completed` is done + skipped (the inputs whose
+    /// output is there).
+    func line(context: (inout JSONWriter) -> Void) -> String {
+        var json = JSONWriter(capacity: 320)
+        json.literal("{\"record\":\"totals\",")
+        context(&json)
+        for (key, value) in [("inputs", inputs), ("completed", done + skipped), ("done", done), ("skipped", skipped), ("refused", refused),
+                             ("failed", failed), ("ignored", ignored), ("faces", faces), ("frames", frames)] {
+            json.string(key)
+            json.byte(":")
+            json.integer(value)
+            json.byte(",")
+        }
+        json.literal("\"seconds\":")
+        json.write(ManifestRecord.decimal(seconds))
+        json.byte("}")
+        return json.text
     }
 }
 
@@ -166,18 +195,24 @@ final class ManifestWriter {
 /// the shard ("index" from 1, "of").
 enum ProgressLine {
     static func emit(_ record: ManifestRecord, index: Int, of total: Int) {
-        FileHandle.standardError.write(Data((record.line(extra: ",\"index\":\(index),\"of\":\(total)") + "\n").utf8))
+        FileHandle.standardError.write(Data((record.line(index: index, of: total) + "\n").utf8))
     }
 }
 
 extension ProgressLine {
     /// `detect`'s and `analyze`'s line: {"input":P,"status":"done"|"refused","faces":N,"index":I,"of":T}.
     static func item(input: String, faces: Int?, error: String?, index: Int, of total: Int) {
-        var line = "{\"input\":\(DetectionJSON.string(input)),\"status\":\"\(error == nil ? "done" : "refused")\""
-        if let faces { line += ",\"faces\":\(faces)" }
-        if let error { line += ",\"reason\":\(DetectionJSON.string(error))" }
-        line += ",\"index\":\(index),\"of\":\(total)}\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        var json = JSONWriter(capacity: 160)
+        json.literal("{\"input\":")
+        json.string(input)
+        json.literal(",\"status\":")
+        json.string(error == nil ? "done" : "refused")
+        if let faces { json.literal(",\"faces\":"); json.integer(faces) }
+        if let error { json.literal(",\"reason\":"); json.string(error) }
+        json.literal(",\"index\":"); json.integer(index)
+        json.literal(",\"of\":"); json.integer(total)
+        json.literal("}\n")
+        FileHandle.standardError.write(Data(json.bytes))
     }
 }
 

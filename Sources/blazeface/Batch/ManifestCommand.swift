@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlazeFace
 import Foundation
 
 /// `blazeface manifest merge`: the shards' manifests as one report.
@@ -62,7 +63,14 @@ struct ManifestCommand: ParsableCommand {
                 totals.add(record)
                 print(record.line())
             }
-            print(totals.line(fields: "\"manifests\":\(files.count),\"duplicates\":\(duplicates.count),\"stale\":\(stale),"))
+            print(totals.line { json in
+                for (key, value) in [("manifests", files.count), ("duplicates", duplicates.count), ("stale", stale)] {
+                    json.string(key)
+                    json.byte(":")
+                    json.integer(value)
+                    json.byte(",")
+                }
+            })
             if !duplicates.isEmpty || stale > 0 { throw ExitCode(BatchExit.refused) }
         }
     }

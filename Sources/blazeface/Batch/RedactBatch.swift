@@ -338,8 +338,14 @@ extension Redact {
                 try settle(record(RetryableError.looksTransient(reason) ? .failed : .refused, size: size, sha: sha, reason: reason), n)
             }
         }
-        let totalsLine = totals.line(fields: "\"shard\":\"\(shardName)\",\"settings\":\(DetectionJSON.string(settings)),"
-                                                + "\"version\":\(DetectionJSON.string(ToolVersion.string)),")
+        let totalsLine = totals.line { json in
+            for (key, value) in [("shard", shardName), ("settings", settings), ("version", ToolVersion.string)] {
+                json.string(key)
+                json.byte(":")
+                json.string(value)
+                json.byte(",")
+            }
+        }
         try? writer.append(totalsLine)
         bar?.clear()
         if batch.progress == .json {
