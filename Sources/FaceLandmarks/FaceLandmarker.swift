@@ -124,17 +124,15 @@ public final class FaceLandmarker: Sendable {
                 try s.faces(image, regions: regions, detections: detections).map { $0.map(finish) }
             }
         }
-        // One face per lane at a time (faces lane, lane + lanes, ...), each lane on its own networks.
-        let slots = Mutex([Result<T?, VisionTaskError>](repeating: .success(nil), count: regions.count))
-        options.threadPool.forEach(count: lanes, lanes: lanes) { lane, _ in
-            let mine = Array(stride(from: lane, to: regions.count, by: lanes))
-            let (r, d) = (mine.map { regions[$0] }, mine.map { detections[$0] })
-            let faces = (lane == 0 ? Self.faces(in: state, image, regions: r, detections: d)
-                : Self.faces(in: extraStates[lane - 1].state, image, regions: r, detections: d)).map { $0.map { $0.map(finish) } }
-            slots.withLock { out in for (k, i) in mine.enumerated() { out[i] = faces.map { $0[k] } } }
+        // One face per lane at a time, each lane on its own networks, taking the next face as
+        // soon as it is done with one.
+        let slots = options.threadPool.map(count: regions.count, lanes: lanes) { i, lane in
+            let (r, d) = ([regions[i]], [detections[i]])
+            return (lane == 0 ? Self.faces(in: state, image, regions: r, detections: d)
+                : Self.faces(in: extraStates[lane - 1].state, image, regions: r, detections: d)).map { $0[0].map(finish) }
         }
         var result: [T?] = []
-        for slot in slots.withLock({ $0 }) { result.append(try slot.get()) }
+        for slot in slots { result.append(try slot.get()) }
         return result
     }
 

@@ -1,7 +1,6 @@
 import BlazeFace
 import BlazeImage
 import CenterFaceNet
-import Synchronization
 import FaceTracking
 import VisionTasks
 
@@ -496,14 +495,12 @@ public final class FaceRedactor {
     /// downscaled whole frame, a tile); the results in the order of i, so that the merge sees
     /// them in the same order whichever lane ran which.
     private func run<T: Sendable>(_ count: Int, _ work: (Int, FaceDetector) throws(VisionTaskError) -> T) throws(VisionTaskError) -> [T] {
-        let found = Mutex([Result<T, VisionTaskError>?](repeating: nil, count: count))
         let detectors = detectors
-        threadPool.forEach(count: count, lanes: detectors.count) { i, lane in
-            let result = Result { () throws(VisionTaskError) in try work(i, detectors[lane]) }
-            found.withLock { $0[i] = result }
+        let found = threadPool.map(count: count, lanes: detectors.count) { i, lane in
+            Result { () throws(VisionTaskError) in try work(i, detectors[lane]) }
         }
         var out: [T] = []
-        for r in found.withLock({ $0 }) { if let r { out.append(try r.get()) } }
+        for r in found { out.append(try r.get()) }
         return out
     }
 

@@ -11,31 +11,8 @@ enum OrderedBatch {
         let lanes = min(pool.threads, count)
         // Every lane's state before any work starts: a failure to make one stops the run first.
         var states = try (0..<max(lanes, 1)).map { _ in try makeState() }
-        guard lanes > 1 else {
-            for i in 0..<count { emit(i, work(&states[0], i)) }
-            return
-        }
-        let order = InOrder<Output>(count: count)
         states.withUnsafeMutableBufferPointer { states in
-            pool.forEach(count: count, lanes: lanes) { i, lane in
-                let output = work(&states[lane], i)
-                order.lock.withLock {
-                    order.finished[i] = output
-                    // Emit the run of finished items that now continues the output.
-                    while order.next < count, let ready = order.finished[order.next].take() {
-                        emit(order.next, ready)
-                        order.next += 1
-                    }
-                }
-            }
+            pool.forEachInOrder(count: count, lanes: lanes, { i, lane in work(&states[lane], i) }, emit: emit)
         }
-    }
-
-    /// The finished outputs not yet emitted, and the index of the next to emit, under `lock`.
-    private final class InOrder<Output> {
-        let lock = NSLock()
-        var finished: [Output?]
-        var next = 0
-        init(count: Int) { finished = Array(repeating: nil, count: count) }
     }
 }

@@ -37,6 +37,29 @@ import Testing
         }
     }
 
+    /// Results come out in index order whichever lane finished first: every index emitted
+    /// once, in order, one call at a time; `map` is the sequential map.
+    @Test(arguments: [1, 2, 4])
+    func resultsComeOutInOrder(threads: Int) {
+        let pool = ThreadPool(threads: threads)
+        for count in [0, 1, 5, 200] {
+            var emitted: [Int] = []
+            let inEmit = Atomic<Int>(0), overlaps = Atomic<Int>(0)
+            pool.forEachInOrder(count: count, lanes: 4, { index, _ in
+                if index % 7 == 0 { usleep(200) }   // early indices finish late
+                return index * index
+            }, emit: { index, square in
+                if inEmit.add(1, ordering: .relaxed).newValue > 1 { overlaps.add(1, ordering: .relaxed) }
+                #expect(square == index * index)
+                emitted.append(index)
+                inEmit.subtract(1, ordering: .relaxed)
+            })
+            #expect(emitted == Array(0..<count))
+            #expect(overlaps.load(ordering: .relaxed) == 0)
+            #expect(pool.map(count: count, lanes: 3) { index, _ in index * 3 } == (0..<count).map { $0 * 3 })
+        }
+    }
+
     /// A job inside a job runs on the thread that started it: a lane that runs a network
     /// neither waits for the pool nor starts threads of its own.
     @Test func nestedJobsRunOnTheirCaller() {
