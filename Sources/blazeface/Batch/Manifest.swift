@@ -120,15 +120,19 @@ struct ManifestTotals {
         seconds += r.seconds
     }
 
-    /// {"record":"totals", what `context` writes (the run's or the merge's own fields, each
-    /// followed by a comma), then the counts}: `completed` is done + skipped (the inputs whose
-    /// output is there).
-    func line(context: (inout JSONWriter) -> Void) -> String {
+    /// {"record":"totals", the run's or the merge's own fields (`strings`, then `counts`), then
+    /// the totals}: `completed` is done + skipped (the inputs whose output is there).
+    func line(strings: [(String, String)] = [], counts: [(String, Int)] = []) -> String {
         var json = JSONWriter(capacity: 320)
         json.literal("{\"record\":\"totals\",")
-        context(&json)
-        for (key, value) in [("inputs", inputs), ("completed", done + skipped), ("done", done), ("skipped", skipped), ("refused", refused),
-                             ("failed", failed), ("ignored", ignored), ("faces", faces), ("frames", frames)] {
+        for (key, value) in strings {
+            json.string(key)
+            json.byte(":")
+            json.string(value)
+            json.byte(",")
+        }
+        for (key, value) in counts + [("inputs", inputs), ("completed", done + skipped), ("done", done), ("skipped", skipped),
+                                      ("refused", refused), ("failed", failed), ("ignored", ignored), ("faces", faces), ("frames", frames)] {
             json.string(key)
             json.byte(":")
             json.integer(value)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import BlazeFace
 import Foundation
 
 /// `blazeface manifest merge`: the shards' manifests as one report.
@@ -63,14 +62,7 @@ struct ManifestCommand: ParsableCommand {
                 totals.add(record)
                 print(record.line())
             }
-            print(totals.line { json in
-                for (key, value) in [("manifests", files.count), ("duplicates", duplicates.count), ("stale", stale)] {
-                    json.string(key)
-                    json.byte(":")
-                    json.integer(value)
-                    json.byte(",")
-                }
-            })
+            print(totals.line(counts: [("manifests", files.count), ("duplicates", duplicates.count), ("stale", stale)]))
             if !duplicates.isEmpty || stale > 0 { throw ExitCode(BatchExit.refused) }
         }
     }

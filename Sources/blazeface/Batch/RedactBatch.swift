@@ -338,14 +338,7 @@ extension Redact {
                 try settle(record(RetryableError.looksTransient(reason) ? .failed : .refused, size: size, sha: sha, reason: reason), n)
             }
         }
-        let totalsLine = totals.line { json in
-            for (key, value) in [("shard", shardName), ("settings", settings), ("version", ToolVersion.string)] {
-                json.string(key)
-                json.byte(":")
-                json.string(value)
-                json.byte(",")
-            }
-        }
+        let totalsLine = totals.line(strings: [("shard", shardName), ("settings", settings), ("version", ToolVersion.string)])
         try? writer.append(totalsLine)
         bar?.clear()
         if batch.progress == .json {
