@@ -15,6 +15,8 @@
 //   BlazeImage (pixels) -> VisionTasks;  BlazeImage -> BlazeImageIO (PNG, JPEG, PPM, Y4M files)
 //   BlazeImage -> BlazeVideoIO (MP4, MOV, MKV, WebM through FFmpeg's libraries)
 //   BlazeImageIO -> BlazeImageHEIF (HEIC/HEIF photos through libheif)
+//   BlazeImageIO, BlazeImageHEIF, BlazeVideoIO -> MediaFiles   (any input by content, any output by name)
+//   FaceRedaction, MediaFiles -> FileRedaction                  (photos redacted with their metadata policy)
 //   BlazeWeights (Weights/, the bundled models as resources) -> VisionTasks (WeightsLocator)
 //   all of them -> blazeface                                    (the CLI)
 import Foundation
@@ -76,6 +78,8 @@ let package = Package(
         .library(name: "FaceAnalysis", targets: ["FaceAnalysis"]),
         .library(name: "FaceRedaction", targets: ["FaceRedaction"]),
         .library(name: "CenterFaceNet", targets: ["CenterFaceNet"]),
+        .library(name: "MediaFiles", targets: ["MediaFiles"]),
+        .library(name: "FileRedaction", targets: ["FileRedaction"]),
         .executable(name: "blazeface", targets: ["blazeface"]),
     ],
     traits: [
@@ -158,10 +162,15 @@ let package = Package(
         .target(name: "CenterFaceNet", dependencies: ["BlazeFace", "VisionTasks", "BlazeModel", "BlazeTensor", "BlazeThreads", "BlazeImage"]),
         // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.
         .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "VisionTasks", "BlazeModel", "BlazeImage"]),
+        // Media files by content and by name: pictures in any format read here (HEIC included),
+        // video sources and sinks (Y4M or FFmpeg), what a path holds.
+        .target(name: "MediaFiles", dependencies: ["BlazeImageIO", "BlazeImageHEIF", "BlazeVideoIO"]),
+        // Redaction of files: photos with their metadata policy.
+        .target(name: "FileRedaction", dependencies: ["FaceRedaction", "MediaFiles"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
             "BlazeTensor", "BlazeFace", "BlazeImageIO", "BlazeVideoIO", "BlazeImageHEIF", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry",
-            "FaceAnalysis", "FaceRedaction",
+            "FaceAnalysis", "FaceRedaction", "MediaFiles", "FileRedaction",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The seeded random generator the tests share.
@@ -179,6 +188,7 @@ let package = Package(
         .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "FaceTracking", "BlazeFace", "BlazeImageIO",
                                                              "LandmarkerGoldens"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "FaceAnalysis", "BlazeImageIO"]),
+        .testTarget(name: "FileRedactionTests", dependencies: ["FileRedaction", "FaceRedaction", "MediaFiles", "BlazeImageIO"]),
         .testTarget(name: "FaceRedactionTests", dependencies: ["FaceRedaction", "BlazeImageIO", "CenterFaceNet"]),
         .testTarget(name: "CenterFaceNetTests", dependencies: ["CenterFaceNet", "BlazeModel", "BlazeFace", "BlazeImageIO", "VisionTasks"]),
         .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImageIO"]),

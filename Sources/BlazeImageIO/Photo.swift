@@ -105,6 +105,36 @@ extension ImageFile {
         try AtomicFile.write(bytes, to: path)
     }
 
+    /// Writes an edited `photo` to `path` as `format` (atomically), as a tool that anonymises
+    /// should: its pixels, alpha and grayness and its colour profile (not identifying) kept; its
+    /// EXIF block only as `metadata` says (none by default; GPS only with `.keep(location:
+    /// true)`); a JPEG at `jpegQuality`, else the input JPEG's own, else `defaultJPEGQuality`.
+    /// PNM holds no metadata: keeping it there is refused. Returns what could not be kept, as
+    /// sentences: a colour profile the encoder refuses as malformed costs the profile, not the
+    /// photo.
+    @discardableResult
+    public static func write(_ photo: Photo, to path: String, format: ImageFormat, metadata: MetadataPolicy = .strip,
+                             jpegQuality: Int? = nil) throws(ImageError) -> [String] {
+        let exif: EXIFBlock?
+        switch metadata {
+        case .strip: exif = nil
+        case let .keep(location):
+            if format == .pnm { throw .cannotEncode(.pnm, "\(path): PPM holds no metadata; keeping it needs JPEG or PNG") }
+            exif = location ? photo.exif : photo.exif?.removingLocation()
+        }
+        let quality = jpegQuality ?? photo.jpegQuality ?? defaultJPEGQuality
+        do {
+            try write(photo.image, to: path, format: format, exif: exif, iccProfile: photo.iccProfile, jpegQuality: quality,
+                      alpha: photo.alpha, grayscale: photo.isGrayscale)
+            return []
+        } catch {
+            guard photo.iccProfile != nil, case .cannotEncode = error else { throw error }
+            try write(photo.image, to: path, format: format, exif: exif, iccProfile: nil, jpegQuality: quality,
+                      alpha: photo.alpha, grayscale: photo.isGrayscale)
+            return ["written without its colour profile, which the encoder refused (\(error))"]
+        }
+    }
+
     /// What reading HEIF through BlazeImageIO says.
     static let heifNeedsItsModule = ImageError.unsupported(.heif, "a HEIC/HEIF photo: read it with BlazeImageHEIF (HEIF.readPhoto)")
 

@@ -17,6 +17,13 @@ public final class Y4MFrameSource: VideoFrameSource {
     private let reader: Y4MReader
     private var index: Int64 = 0
 
+    /// The header's size, rate and range.
+    public var streamInfo: VideoStreamInfo? {
+        let h = header
+        return VideoStreamInfo(width: h.width, height: h.height, frameRateNumerator: h.frameRateNumerator,
+                               frameRateDenominator: h.frameRateDenominator, fullRange: h.fullRange)
+    }
+
     /// Opens `path` ("-" for standard input).
     public init(path: String, limits: ImageLimits = .default) throws(ImageError) {
         reader = try Y4MReader(path: path, limits: limits)

@@ -173,6 +173,13 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
         return (dropped, String(decoding: first.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
+    /// `info`'s upright size, average frame rate (25 when the file does not say) and range.
+    public var streamInfo: VideoStreamInfo? {
+        let rate = info.frameRate ?? VideoFrameRate(numerator: 25, denominator: 1)
+        return VideoStreamInfo(width: info.width, height: info.height, frameRateNumerator: Int(rate.numerator),
+                               frameRateDenominator: Int(rate.denominator), fullRange: info.fullRange)
+    }
+
     deinit { bfv_reader_close(handle) }
 
     /// Whether FFmpeg recognises the file's content (never its name) as a container with a

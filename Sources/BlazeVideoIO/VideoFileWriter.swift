@@ -1,3 +1,4 @@
+import BlazeImage
 import CFFmpegSupport
 import Foundation
 
@@ -15,16 +16,13 @@ public struct VideoWriteOptions: Sendable, Equatable {
         case vp9
     }
 
-    /// Which tags go from the input to the output.
-    public enum MetadataPolicy: Sendable, Equatable {
-        /// No container or stream tags but each stream's `language` (no title, no creation_time,
-        /// no device or location).
-        case strip
-        /// Container and stream tags copied (Apple's `com.apple.quicktime.*` keys too), except
-        /// keys naming `location` or `gps` unless `location`; with `location`, data streams
-        /// (GoPro GPMF, dashcam NMEA telemetry) are copied too.
-        case keep(location: Bool)
-    }
+    /// Which tags go from the input to the output (`BlazeImage.MetadataPolicy`): `.strip`
+    /// keeps no container or stream tags but each stream's `language` (no title, no
+    /// creation_time, no device or location); `.keep(location:)` copies container and stream
+    /// tags (Apple's `com.apple.quicktime.*` keys too), except keys naming `location` or `gps`
+    /// unless `location`; with `location`, data streams (GoPro GPMF, dashcam NMEA telemetry)
+    /// are copied too.
+    public typealias MetadataPolicy = BlazeImage.MetadataPolicy
 
     public var codec: Codec
     /// Constant quality (CRF; lower is better). nil: 23 for H.264 (with `superfast`: 40 to 48 dB

@@ -5,6 +5,7 @@ import BlazeFace
 import BlazeImage
 import FaceAnalysis
 import Foundation
+import MediaFiles
 
 /// `blazeface analyze`: ML Kit's face detector view of images (FaceAnalysisPipeline), one JSON
 /// line per image; input handling and error records as `detect`.

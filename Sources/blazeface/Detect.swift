@@ -5,6 +5,7 @@ import BlazeFace
 import BlazeImage
 import FaceRedaction
 import Foundation
+import MediaFiles
 
 struct Detect: ParsableCommand {
     static let configuration = CommandConfiguration(

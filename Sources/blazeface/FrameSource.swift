@@ -2,6 +2,7 @@ import BlazeImageIO
 import BlazeImage
 import BlazeVideoIO
 import Foundation
+import MediaFiles
 
 /// Where `blazeface track` gets frames: any `VideoFrameSource` (a video file or a YUV4MPEG2
 /// stream, read as `redact` reads them) or a folder of numbered PNG images, each frame as RGB
@@ -20,7 +21,7 @@ func openFrameSource(_ input: String, fps: Double) throws -> any FrameSource {
     switch kind {
     case .folder: return try NumberedImages(folder: input, fps: fps)
     case .photo: throw ToolError("\(input): a photo, not a video (use detect)")
-    case .y4m, .video: return DecodedFrames(try VideoMedia.open(input, kind: kind))
+    case .y4m, .video: return DecodedFrames(try VideoFiles.open(input, kind: kind))
     }
 }
 
@@ -30,12 +31,7 @@ final class DecodedFrames: FrameSource {
     init(_ source: any VideoFrameSource) { self.source = source }
 
     var frameRate: (numerator: Int, denominator: Int) {
-        if let y4m = source as? Y4MFrameSource { return (y4m.header.frameRateNumerator, y4m.header.frameRateDenominator) }
-        if let video = source as? VideoFileReader {
-            let header = VideoMedia.y4mHeader(for: video.info)
-            return (header.frameRateNumerator, header.frameRateDenominator)
-        }
-        return (30, 1)
+        source.streamInfo.map { ($0.frameRateNumerator, $0.frameRateDenominator) } ?? (30, 1)
     }
 
     func next() throws -> (image: RGBImage, timestampMs: Int)? {

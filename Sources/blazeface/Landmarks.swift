@@ -4,6 +4,7 @@ import BlazeFace
 import BlazeImage
 import FaceLandmarks
 import Foundation
+import MediaFiles
 
 /// `blazeface landmarks`: MediaPipe's raw Face Landmarker view (its result fields, no ML Kit
 /// view, no matrix), one JSON line per image; `analyze` is the face analysis command, and this

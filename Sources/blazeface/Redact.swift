@@ -4,6 +4,8 @@ import BlazeImage
 import BlazeImageIO
 import BlazeVideoIO
 import FaceRedaction
+import FileRedaction
+import MediaFiles
 import Foundation
 import TFLiteImport
 
@@ -304,7 +306,7 @@ struct Redact: ParsableCommand {
             // A name that says a file type, not there yet, is a file the user meant, not a folder.
             let ext = (output as NSString).pathExtension.lowercased()
             if !FileManager.default.fileExists(atPath: output), !output.hasSuffix("/"),
-               VideoMedia.containerExtensions.contains(ext) || ext == "y4m" || ImageFormat.forOutput(path: output) != nil {
+               VideoFiles.containerExtensions.contains(ext) || ext == "y4m" || ImageFormat.forOutput(path: output) != nil {
                 throw ValidationError("\(output): INPUT is a folder, so OUTPUT must be a folder too, not a .\(ext) file")
             }
             return try redactBatch(redactor, pool: pool)
@@ -387,56 +389,49 @@ struct Redact: ParsableCommand {
 
     // MARK: - Photos
 
-    /// Redacts one photo to `target`, in the format its name says (JPEG at the input's own
-    /// quality unless --jpeg-quality); returns the faces masked. The ICC profile is kept; EXIF
-    /// only with --keep-metadata, and its location only with --keep-location.
+    /// Redacts one photo to `target` (`FaceRedactor.redactPhoto`), or with --apply-masks draws
+    /// the file's masks; returns the faces masked. A signal during the search writes nothing.
     func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String, masksPath: String? = nil,
                      applying applied: MasksFile? = nil) throws -> Int {
         guard let format = ImageFormat.forOutput(path: target) else {
             throw ValidationError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", "))
         }
         if keepMetadata, format == .pnm { throw ValidationError("\(target): --keep-metadata needs JPEG or PNG output: PPM holds no metadata") }
-        var photo: Photo
-        do { photo = try Pictures.readPhoto(contentsOf: source) } catch { throw ToolError("\(error)") }
-        let drawn: [DrawnMask]
-        if let applied {
-            guard applied.frames.count == 1, applied.width == photo.image.width, applied.height == photo.image.height else {
-                printError("redact: --apply-masks: the masks file is for a \(applied.width)x\(applied.height) picture of \(applied.frames.count) frame(s), "
-                           + "\(source) is a \(photo.image.width)x\(photo.image.height) photo")
-                throw ExitCode(BatchExit.refused)
-            }
-            FaceMask.apply(to: &photo.image, masks: applied.frames[0], options: applied.options)
-            drawn = applied.frames[0]
-        } else {
-            let policy = try policy(width: photo.image.width, height: photo.image.height)
-            do { drawn = try redactor.redactReportingMasks(image: &photo.image, policy: policy) } catch { throw ToolError("\(source): \(error.description)") }
-        }
-        let faces = drawn.filter { $0.reason == .detected }.count
-        let masksFile = try masksPath.map {
-            try MasksFileWriter(path: $0, input: source, width: photo.image.width, height: photo.image.height, options: redactor.options,
-                                replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
-        }
+        let options = PhotoRedactionOptions(metadata: keepMetadata ? .keep(location: keepLocation) : .strip, jpegQuality: jpegQuality)
+        var masksFile: MasksFileWriter?
         defer { masksFile?.discard() }
-        masksFile?.frame(index: 0, timestampInMilliseconds: nil, masks: drawn)
-        try Interruption.check()   // a signal while the faces were searched: nothing is written
-        let exif = keepMetadata ? (keepLocation ? photo.exif : photo.exif?.removingLocation()) : nil
-        let quality = jpegQuality ?? photo.jpegQuality ?? ImageFile.defaultJPEGQuality
+        let redacted: RedactedPhoto
         do {
-            try ImageFile.write(photo.image, to: target, format: format, exif: exif, iccProfile: photo.iccProfile, jpegQuality: quality,
-                                alpha: photo.alpha, grayscale: photo.isGrayscale)
-        } catch {
-            // A colour profile the encoder refuses as malformed does not cost the photo: it is written without it.
-            guard photo.iccProfile != nil, case .cannotEncode = error else { throw ToolError("\(error)") }
-            do {
-                try ImageFile.write(photo.image, to: target, format: format, exif: exif, iccProfile: nil, jpegQuality: quality,
-                                    alpha: photo.alpha, grayscale: photo.isGrayscale)
-            } catch {
-                throw ToolError("\(error)")
+            if let applied {
+                redacted = try Self.drawPhoto(source, target, masks: applied, options: options)
+            } else {
+                redacted = try redactor.redactPhoto(at: source, to: target, options: options, policy: { try policy(width: $0, height: $1) }) { found in
+                    masksFile = try masksPath.map {
+                        try MasksFileWriter(path: $0, input: source, width: found.width, height: found.height, options: redactor.options,
+                                            replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
+                    }
+                    masksFile?.frame(index: 0, timestampInMilliseconds: nil, masks: found.masks)
+                    try Interruption.check()   // a signal while the faces were searched: nothing is written
+                }
             }
-            printError("\(source): written without its colour profile, which the encoder refused (\(error))")
-        }
+        } catch let error as ImageError { throw ToolError("\(error)") }
+        for warning in redacted.warnings { printError("\(source): \(warning)") }
         try masksFile?.commit()
-        return faces
+        return redacted.faces
+    }
+
+    /// --apply-masks on a photo: exactly the file's masks drawn, no search.
+    private static func drawPhoto(_ source: String, _ target: String, masks applied: MasksFile, options: PhotoRedactionOptions) throws -> RedactedPhoto {
+        var photo = try Pictures.readPhoto(contentsOf: source)
+        guard applied.frames.count == 1, applied.width == photo.image.width, applied.height == photo.image.height else {
+            printError("redact: --apply-masks: the masks file is for a \(applied.width)x\(applied.height) picture of \(applied.frames.count) frame(s), "
+                       + "\(source) is a \(photo.image.width)x\(photo.image.height) photo")
+            throw ExitCode(BatchExit.refused)
+        }
+        FaceMask.apply(to: &photo.image, masks: applied.frames[0], options: applied.options)
+        let warnings = try ImageFile.write(photo, to: target, format: ImageFormat.forOutput(path: target)!, metadata: options.metadata,
+                                           jpegQuality: options.jpegQuality)
+        return RedactedPhoto(width: photo.image.width, height: photo.image.height, masks: applied.frames[0], warnings: warnings)
     }
 
     /// Where a folder's photo goes: the same relative path, or for a format this tool does not
@@ -446,6 +441,11 @@ struct Redact: ParsableCommand {
     }
 
     // MARK: - Video
+
+    /// How a video input is read: --accept-truncated, --skip-damaged-frames.
+    private func readOptions(decoderThreads: Int = 0) -> VideoReadOptions {
+        VideoReadOptions(decoderThreads: decoderThreads, acceptsTruncation: acceptTruncated, skipsDamagedFrames: skipDamagedFrames)
+    }
 
     /// Every frame masked before it is written (`RecordingRedactor`); a frame that fails stops
     /// the run and leaves nothing at the output; so does a file that stops short (unless
@@ -457,7 +457,7 @@ struct Redact: ParsableCommand {
         throws -> (frames: Int, faces: Int, truncation: String?, damage: String?) {
         var frames: any VideoFrameSource, sink: any VideoFrameSink
         try VideoMedia.checkOutput(target)
-        do { frames = try VideoMedia.open(source, kind: kind, acceptsTruncation: acceptTruncated, skipsDamagedFrames: skipDamagedFrames) } catch {
+        do { frames = try VideoFiles.open(source, kind: kind, options: readOptions()) } catch {
             throw ToolError("\(error)")
         }
         var options = VideoWriteOptions()
@@ -465,15 +465,14 @@ struct Redact: ParsableCommand {
         // Within --max-memory: a shorter look-behind, codecs on one thread, or a refusal before any frame is read.
         let requested = lookBehind ?? redactor.lookBehindDepth
         var depth = requested
-        if let (w, h) = VideoMedia.frameSize(of: frames) {
+        if let (w, h) = frames.streamInfo.map({ ($0.width, $0.height) }) {
             let plan: VideoMemory.Plan
             do { plan = try VideoMemory.plan(budget: maxMemory.bytes, width: w, height: h, frameBytes: w * h * 3 / 2, requested: requested) } catch {
                 throw ToolError("\(source == "-" ? "<stdin>" : source): \(error)")
             }
             if plan.singleThreadedCodecs, kind != .y4m {
                 do {
-                    frames = try VideoMedia.open(source, kind: kind, acceptsTruncation: acceptTruncated, skipsDamagedFrames: skipDamagedFrames,
-                                                 decoderThreads: 1)
+                    frames = try VideoFiles.open(source, kind: kind, options: readOptions(decoderThreads: 1))
                 } catch { throw ToolError("\(error)") }
             }
             if plan.singleThreadedCodecs { options.threads = 1 }
@@ -484,7 +483,7 @@ struct Redact: ParsableCommand {
             }
         }
         options.metadata = keepMetadata ? .keep(location: keepLocation) : .strip
-        do { sink = try VideoMedia.sink(target, for: frames, options: options) } catch {
+        do { sink = try VideoFiles.sink(target, for: frames, options: options) } catch {
             // The output cannot take what the input holds (a damaged or unusual stream): name the input too.
             let message = "\(error)"
             throw ToolError(message.contains(source) ? message : "\(source): \(message)")
@@ -492,12 +491,12 @@ struct Redact: ParsableCommand {
         let recording: RecordingRedactor
         do { recording = try RecordingRedactor(redactor: redactor, lookBehind: depth) } catch { throw ToolError(error.description) }
         let masksFile = try masksPath.map { path in
-            let (w, h) = VideoMedia.frameSize(of: frames) ?? (0, 0)
+            let (w, h) = frames.streamInfo.map { (width: $0.width, height: $0.height) } ?? (0, 0)
             return try MasksFileWriter(path: path, input: source, width: w, height: h, options: redactor.options,
                                 replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
         }
         defer { masksFile?.discard() }
-        let size = VideoMedia.frameSize(of: frames)
+        let size = frames.streamInfo.map { (width: $0.width, height: $0.height) }
         let policy = try policy(width: size?.width ?? 1, height: size?.height ?? 1)
         let total = frames.expectedFrameCount
         let progress = ProgressBar.wanted(count: total, disabled: noProgress || batch.progress == .json) ? ProgressBar(total: total, unit: "frames") : nil
@@ -518,7 +517,7 @@ struct Redact: ParsableCommand {
         if let applied, !applied.additions.isEmpty {
             guard source != "-" else { throw ToolError("--apply-masks: added boxes are carried over the input's frames: give a file, not stdin") }
             do {
-                let again = try VideoMedia.open(source, kind: kind, acceptsTruncation: acceptTruncated, skipsDamagedFrames: skipDamagedFrames)
+                let again = try VideoFiles.open(source, kind: kind, options: readOptions())
                 carried = try applied.carryingAdditions(from: InterruptibleSource(again), redactor: redactor)
             } catch {
                 try Interruption.check()
@@ -547,13 +546,12 @@ struct Redact: ParsableCommand {
         }
         progress?.clear()
         try masksFile?.commit()
-        for warning in (sink as? VideoFileWriter)?.warnings ?? [] { printError(warning) }
+        for warning in sink.warnings { printError(warning) }
         let s = redactor.statistics
         // --progress json: stderr holds the JSON lines alone (in a folder run the frames and masks
         // are in the input's line).
-        let reader = frames as? VideoFileReader
-        let truncation = reader?.truncation
-        let damage = reader?.damage.map { "\($0.dropped) damaged packet(s) or frame(s) dropped (the first: \($0.first))" }
+        let truncation = frames.truncation
+        let damage = frames.damage.map { "\($0.dropped) damaged packet(s) or frame(s) dropped (the first: \($0.first))" }
         if jsonLines {
             var fields = ["\"input\":\(DetectionJSON.string(name))", "\"output\":\(DetectionJSON.string(target == "-" ? "<stdout>" : target))",
                           "\"status\":\"done\"", "\"frames\":\(summary.frames)", "\"faces\":\(s.facesMasked)",

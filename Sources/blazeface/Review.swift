@@ -3,6 +3,7 @@ import BlazeImage
 import BlazeImageIO
 import FaceRedaction
 import Foundation
+import MediaFiles
 
 /// `blazeface review IN MASKS -o review.html`: the review page of a masks file (`ReviewPage`):
 /// the moments that need a look, as thumbnails with their masks outlined, where a person removes
@@ -69,7 +70,7 @@ struct Review: ParsableCommand {
             thumbnails[0] = try thumbnail(photo.image)
         } else {
             let source: any VideoFrameSource
-            do { source = try VideoMedia.open(input, kind: kind) } catch { throw ToolError("\(error)") }
+            do { source = try VideoFiles.open(input, kind: kind) } catch { throw ToolError("\(error)") }
             var index = 0
             do {
                 while index <= (wanted.max() ?? -1), var frame = try source.nextFrame() {

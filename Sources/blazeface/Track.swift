@@ -6,6 +6,7 @@ import BlazeImage
 import FaceRedaction
 import FaceTracking
 import Foundation
+import MediaFiles
 
 struct Track: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -205,7 +206,7 @@ struct AnnotatedSink {
             video = try Y4MFrameSink(path: path, header: Y4MHeader(width: width, height: height, frameRateNumerator: rate.numerator,
                                                                    frameRateDenominator: rate.denominator))
         } else if let decoded = source as? DecodedFrames {
-            video = try VideoMedia.sink(path, for: decoded.source, options: VideoWriteOptions())
+            video = try VideoFiles.sink(path, for: decoded.source, options: VideoWriteOptions())
         } else {
             throw ValidationError("\(path): annotate a folder of PNGs as .y4m, or as a folder")
         }

@@ -90,6 +90,35 @@ public protocol VideoFrameSource: AnyObject {
     func nextFrame() throws -> VideoFrame?
     /// How many frames the stream holds, if known before reading them (for a progress bar).
     var expectedFrameCount: Int? { get }
+    /// The stream's size, rate and range, as far as the source knows them before its frames
+    /// are read; nil when it does not say (default).
+    var streamInfo: VideoStreamInfo? { get }
+    /// What the stream was missing when it ended short and that was accepted ("360 of about
+    /// 600 frames decoded"), once `nextFrame` returned nil; nil for a whole stream (default).
+    var truncation: String? { get }
+    /// The damaged packets and frames dropped so far, and what was said of the first, when
+    /// damaged frames are skipped; nil while none was (default).
+    var damage: (dropped: Int, first: String)? { get }
+}
+
+extension VideoFrameSource {
+    public var streamInfo: VideoStreamInfo? { nil }
+    public var truncation: String? { nil }
+    public var damage: (dropped: Int, first: String)? { nil }
+}
+
+/// What a video stream is before its frames are read: the size of its (upright) frames, its
+/// average frame rate as a fraction, and whether its YUV uses the full range of values.
+public struct VideoStreamInfo: Sendable, Equatable {
+    public var width: Int, height: Int
+    /// Frames per second as numerator / denominator: 25 / 1 when the stream does not say.
+    public var frameRateNumerator: Int, frameRateDenominator: Int
+    public var fullRange: Bool
+
+    public init(width: Int, height: Int, frameRateNumerator: Int, frameRateDenominator: Int, fullRange: Bool) {
+        (self.width, self.height, self.frameRateNumerator, self.frameRateDenominator) = (width, height, frameRateNumerator, frameRateDenominator)
+        self.fullRange = fullRange
+    }
 }
 
 /// Where processed frames go, in the order they came: a video file, a YUV4MPEG2 pipe, or an
@@ -103,4 +132,11 @@ public protocol VideoFrameSink: AnyObject {
     /// Abandons the output after a failure: nothing is left where it was to go (a file sink
     /// removes its temporary file). Safe to call more than once, and after `finish`.
     func cancel()
+    /// What the output could not take from the input, as sentences for the user (a data
+    /// stream left out, cover art dropped); empty by default.
+    var warnings: [String] { get }
+}
+
+extension VideoFrameSink {
+    public var warnings: [String] { [] }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import BlazeFace
 import BlazeImageIO
 import FaceRedaction
+import MediaFiles
 import Foundation
 import TFLiteImport
 
@@ -104,7 +105,7 @@ extension Redact {
     /// found. Videos keep their own name, which is always their key.
     static func planPhotoOutputs(_ keys: [String]) -> [String: String] {
         var plan: [String: String] = [:]
-        for key in keys where !videoExtensions.contains((key as NSString).pathExtension.lowercased()) { plan[key] = photoTarget(key) }
+        for key in keys where !MediaKind.videoExtensions.contains((key as NSString).pathExtension.lowercased()) { plan[key] = photoTarget(key) }
         // Until no name is taken twice (a renamed one may meet a real input of that name).
         for _ in 0..<8 {
             var claims: [String: [String]] = [:]
@@ -119,10 +120,6 @@ extension Redact {
         }
         return plan
     }
-
-    /// Names that say video: left out of the photos' plan (a video's output is its own name).
-    static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "y4m", "avi", "ts", "mts", "m2ts", "3gp", "mpg",
-                                               "mpeg", "wmv", "flv", "ogv"]
 
     /// Removes what a killed run left behind for `target`: its hidden temporary files
     /// (.NAME.partial-PID-XXXXXX from AtomicFile, .STEM.partial-PID-XXXXXXXX.EXT from the video
@@ -327,7 +324,7 @@ extension Redact {
                 throw error
             } catch let error as Interrupted {
                 throw error   // no record: the input is not settled, a rerun does it
-            } catch let error as NotMedia where batch.inputList == nil {
+            } catch let error as MediaFileError where error.kind == .notMedia && batch.inputList == nil {
                 // A stray file in a walked folder (notes, a sidecar): listed, not refused. A listed
                 // path was asked for by name, so it is refused as before.
                 try settle(record(.ignored, size: size, sha: sha, reason: Self.reason(error, path)), n)

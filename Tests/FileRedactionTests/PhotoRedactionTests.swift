@@ -1,0 +1,84 @@
+import BlazeImageIO
+import FaceRedaction
+import FileRedaction
+import Foundation
+import MediaFiles
+import Testing
+
+/// Photos redacted through the public API alone, as a Swift program calls it (no `@testable`),
+/// byte for byte as `blazeface redact` writes them.
+@Suite struct PhotoRedactionTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("blazeface").path
+
+    /// A big-endian EXIF block: IFD0 with Make "Canon" and a GPS pointer; a GPS IFD with
+    /// LatitudeRef "N" and a latitude of 48/1 51/1 0/1.
+    static func exifWithGPS() throws -> EXIFBlock {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { u16(v >> 16) + u16(v & 0xFFFF) }
+        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: [UInt8]) -> [UInt8] {
+            u16(tag) + u16(type) + u32(count) + value + [UInt8](repeating: 0, count: 4 - value.count)
+        }
+        // IFD0 at 8 (2 entries: ends at 38), the GPS IFD at 38 (2 entries: ends at 68), "Canon" at 68, the rationals at 74.
+        var t: [UInt8] = [0x4D, 0x4D, 0, 42] + u32(8)
+        t += u16(2) + entry(0x010F, 2, 6, u32(68)) + entry(0x8825, 4, 1, u32(38)) + u32(0)
+        t += u16(2) + entry(0x0001, 2, 2, Array("N".utf8) + [0]) + entry(0x0002, 5, 3, u32(74)) + u32(0)
+        t += Array("Canon".utf8) + [0] + u32(48) + u32(1) + u32(51) + u32(1) + u32(0) + u32(1)
+        return try #require(EXIFBlock(tiff: t))
+    }
+
+    /// Runs the built tool; its exit status and stderr.
+    static func cli(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(FileManager.default.isExecutableFile(atPath: tool) ? tool : nil, "build the tool first: \(tool)"))
+        process.arguments = arguments
+        let err = Pipe()
+        (process.standardOutput, process.standardError) = (FileHandle.nullDevice, err)
+        try process.run()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func aJPEGWithGPSIsRedactedAsTheCLIRedactsIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("photo-redaction-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A small portrait, with the colour profile of another fixture and an EXIF block with GPS.
+        let images = Self.root.appendingPathComponent("Tests/Fixtures/images")
+        let icc = try #require(try PNG.iccProfile([UInt8](try Data(contentsOf: images.appendingPathComponent("two_faces_1280x853.png")))))
+        let input = dir + "/gps.jpg", exif = try Self.exifWithGPS()
+        try JPEG.write(try PNG.read(contentsOf: images.appendingPathComponent("astronaut_223x231.png").path), to: input, quality: 85,
+                       exif: exif, iccProfile: icc)
+
+        let redactor = try FaceRedactor()
+        let cases: [(flags: [String], metadata: MetadataPolicy, exif: EXIFBlock?)] = [
+            ([], .strip, nil),
+            (["--keep-metadata"], .keep(location: false), try #require(exif.removingLocation())),
+            (["--keep-metadata", "--keep-location"], .keep(location: true), exif),
+        ]
+        for (n, c) in cases.enumerated() {
+            let mine = dir + "/library-\(n).jpg", theirs = dir + "/cli-\(n).jpg"
+            let redacted = try redactor.redactPhoto(at: input, to: mine, options: PhotoRedactionOptions(metadata: c.metadata))
+            #expect(redacted.faces == 1 && redacted.warnings.isEmpty && (redacted.width, redacted.height) == (223, 231))
+            let run = try Self.cli(["redact", input, theirs] + c.flags)
+            #expect(run.status == 0, "\(run.stderr)")
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mine)))
+            #expect(bytes == [UInt8](try Data(contentsOf: URL(fileURLWithPath: theirs))), "\(c.flags): the CLI's bytes")
+            #expect(EXIFBlock(file: bytes) == c.exif, "\(c.flags): EXIF, and GPS only when asked")
+            #expect(JPEG.iccProfile(bytes) == icc, "the colour profile is kept")
+            #expect(JPEG.estimatedQuality(bytes) == 85, "the input's quality")
+        }
+        // The pixels differ from the input's where the faces are: they were masked.
+        let original = try Pictures.readPhoto(contentsOf: input).image, masked = try Pictures.readPhoto(contentsOf: dir + "/library-0.jpg").image
+        #expect(original.pixels != masked.pixels)
+    }
+
+    @Test func anOutputNameWithNoPhotoTypeIsRefusedBeforeAnythingIsRead() throws {
+        let redactor = try FaceRedactor()
+        #expect(throws: MediaFileError.self) { try redactor.redactPhoto(at: "/nonexistent.jpg", to: "/tmp/x.gif") }
+        #expect(throws: MediaFileError.self) {
+            try redactor.redactPhoto(at: "/nonexistent.jpg", to: "/tmp/x.ppm", options: PhotoRedactionOptions(metadata: .keep(location: false)))
+        }
+    }
+}
