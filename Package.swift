@@ -11,12 +11,12 @@
 //   VisionTasks (the task layer: running modes, timestamps, live streams, image to tensor,
 //                regions, weights lookup, VisionTaskError) -> every face module above
 //   BlazeModel -> FaceGeometry -> FaceAnalysis <- FaceLandmarks, FaceTracking   (ML Kit's view)
-//   BlazeModel -> TFLiteImport                                  (the exporter)
+//   BlazeModel, Checksums (SHA-256) -> TFLiteImport             (the exporter)
 //   BlazeImage (pixels) -> VisionTasks;  BlazeImage -> BlazeImageIO (PNG, JPEG, PPM, Y4M files)
 //   BlazeImage -> BlazeVideoIO (MP4, MOV, MKV, WebM through FFmpeg's libraries)
 //   BlazeImageIO -> BlazeImageHEIF (HEIC/HEIF photos through libheif)
 //   BlazeImageIO, BlazeImageHEIF, BlazeVideoIO -> MediaFiles   (any input by content, any output by name)
-//   FaceRedaction, MediaFiles -> FileRedaction                  (photos redacted with their metadata policy)
+//   FaceRedaction, MediaFiles, Checksums -> FileRedaction       (files: photos with their metadata policy, batches)
 //   BlazeWeights (Weights/, the bundled models as resources) -> VisionTasks (WeightsLocator)
 //   all of them -> blazeface                                    (the CLI)
 import Foundation
@@ -80,6 +80,7 @@ let package = Package(
         .library(name: "CenterFaceNet", targets: ["CenterFaceNet"]),
         .library(name: "MediaFiles", targets: ["MediaFiles"]),
         .library(name: "FileRedaction", targets: ["FileRedaction"]),
+        .library(name: "Checksums", targets: ["Checksums"]),
         .executable(name: "blazeface", targets: ["blazeface"]),
     ],
     traits: [
@@ -110,7 +111,9 @@ let package = Package(
         // The flat weights format and the graph runner built on BlazeTensor.
         .target(name: "BlazeModel", dependencies: ["BlazeTensor", "BlazeThreads"]),
         // Reads TFLite flatbuffers and converts them to the flat format (the exporter).
-        .target(name: "TFLiteImport", dependencies: ["BlazeModel"]),
+        .target(name: "TFLiteImport", dependencies: ["BlazeModel", "Checksums"]),
+        // SHA-256, streaming: weights' provenance, manifests' content hashes, shards.
+        .target(name: "Checksums"),
         // The system libpng.
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
@@ -166,18 +169,18 @@ let package = Package(
         // video sources and sinks (Y4M or FFmpeg), what a path holds.
         .target(name: "MediaFiles", dependencies: ["BlazeImageIO", "BlazeImageHEIF", "BlazeVideoIO"]),
         // Redaction of files: photos with their metadata policy.
-        .target(name: "FileRedaction", dependencies: ["FaceRedaction", "MediaFiles"]),
+        .target(name: "FileRedaction", dependencies: ["FaceRedaction", "MediaFiles", "Checksums"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
             "BlazeTensor", "BlazeFace", "BlazeImageIO", "BlazeVideoIO", "BlazeImageHEIF", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry",
-            "FaceAnalysis", "FaceRedaction", "MediaFiles", "FileRedaction",
+            "FaceAnalysis", "FaceRedaction", "MediaFiles", "FileRedaction", "Checksums",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The seeded random generator the tests share.
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor", "TestSupport"]),
         .testTarget(name: "BlazeThreadsTests", dependencies: ["BlazeThreads"]),
-        .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport"]),
+        .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport", "Checksums"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImageIO", "TestSupport"], resources: [.copy("Resources")]),
         .testTarget(name: "BlazeVideoIOTests", dependencies: ["BlazeVideoIO", "BlazeImageIO", "TestSupport"]),
         .testTarget(name: "BlazeImageHEIFTests", dependencies: ["BlazeImageHEIF", "TestSupport"]),

@@ -1,3 +1,4 @@
+import Checksums
 import Foundation
 
 /// Why a MediaPipe `.task` bundle could not be read.

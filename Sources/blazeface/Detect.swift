@@ -4,6 +4,7 @@ import ArgumentParser
 import BlazeFace
 import BlazeImage
 import FaceRedaction
+import FileRedaction
 import Foundation
 import MediaFiles
 

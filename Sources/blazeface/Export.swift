@@ -1,3 +1,4 @@
+import Checksums
 import ArgumentParser
 import BlazeModel
 import BlazeTensor

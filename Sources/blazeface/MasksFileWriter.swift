@@ -1,7 +1,8 @@
+import Checksums
 import BlazeImageIO
 import FaceRedaction
+import FileRedaction
 import Foundation
-import TFLiteImport
 
 /// `redact --masks FILE`: the masks file (`MasksJSON`) streamed to a hidden temporary file
 /// beside FILE and renamed into place only once the output is complete; a failed or killed run

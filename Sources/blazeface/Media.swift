@@ -5,6 +5,7 @@ import FaceRedaction
 import MediaFiles
 import ArgumentParser
 import Foundation
+import FileRedaction
 
 /// The frames of videos for the commands that read them frame by frame (`detect`, `analyze`).
 enum VideoMedia {
@@ -49,7 +50,7 @@ func singleTarget(input: String, output: String, kind: MediaKind) -> String {
     let name = (input as NSString).lastPathComponent
     let inside = (output as NSString).appendingPathComponent(name)
     switch kind {
-    case .photo: return Redact.photoTarget(inside)
+    case .photo: return BatchInputs.photoTarget(inside)
     case .y4m: return (inside as NSString).pathExtension.lowercased() == "y4m" ? inside : (inside as NSString).deletingPathExtension + ".y4m"
     default:
         let ext = (name as NSString).pathExtension.lowercased()

@@ -1,3 +1,4 @@
+import Checksums
 import ArgumentParser
 import BlazeFace
 import BlazeImage
@@ -7,7 +8,6 @@ import FaceRedaction
 import FileRedaction
 import MediaFiles
 import Foundation
-import TFLiteImport
 
 /// `blazeface redact INPUT OUTPUT`: faces hidden in a photo, a folder or a video.
 struct Redact: ParsableCommand {
@@ -327,11 +327,11 @@ struct Redact: ParsableCommand {
         if let masks {
             guard PathIdentity.resolved(masks) != PathIdentity.resolved(target) else { throw ValidationError("--masks \(masks) is the output") }
             try createParentFolders(of: masks)
-            Self.removeStaleTemporaries(of: masks)
+            BatchOutputs.removeStaleTemporaries(of: masks)
         }
         let json = batch.progress == .json
         if kind == .photo {
-            Self.removeStaleTemporaries(of: target)
+            BatchOutputs.removeStaleTemporaries(of: target)
             let faces = try redactPhoto(redactor, input, target, masksPath: masks, applying: applied)
             if json {
                 Self.jsonLine(["\"input\":\(DetectionJSON.string(input))", "\"output\":\(DetectionJSON.string(target))",
@@ -340,7 +340,7 @@ struct Redact: ParsableCommand {
                 FileHandle.standardError.write(Data("redact: \(faces) face(s) masked\n".utf8))
             }
         } else {
-            if target != "-" { Self.removeStaleTemporaries(of: target) }
+            if target != "-" { BatchOutputs.removeStaleTemporaries(of: target) }
             try redactVideo(redactor, input, target, kind: kind, jsonLines: json, masksPath: masks, applying: applied)
         }
     }
@@ -434,11 +434,6 @@ struct Redact: ParsableCommand {
         return RedactedPhoto(width: photo.image.width, height: photo.image.height, masks: applied.frames[0], warnings: warnings)
     }
 
-    /// Where a folder's photo goes: the same relative path, or for a format this tool does not
-    /// write (HEIC) or a name that says no format, the same name as .jpg.
-    static func photoTarget(_ target: String) -> String {
-        ImageFormat.forOutput(path: target) != nil ? target : (target as NSString).deletingPathExtension + ".jpg"
-    }
 
     // MARK: - Video
 

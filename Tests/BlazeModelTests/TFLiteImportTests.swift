@@ -1,3 +1,4 @@
+import Checksums
 import Testing
 @testable import TFLiteImport
 

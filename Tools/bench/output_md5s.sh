@@ -49,7 +49,14 @@ run redact in/street.y4m street.y4m
 run redact in/street.y4m street-from-y4m.mp4
 run redact "$videos/crowd_270p.mp4" crowd_270p.mp4 --masks crowd-masks.jsonl
 run redact "$videos/crowd_270p.mp4" crowd-applied.mp4 --apply-masks crowd-masks.jsonl
-# Manifests: every field but the times.
-rm -f folder-out/.blazeface/*.lock   # the PID of the run that held it
-for m in folder-out/.blazeface/*.jsonl; do sed -E 's/"seconds":[0-9.e+-]+,?//' "$m" > "$m.stable"; rm "$m"; done
+# A folder as two shards with JSON progress, a rerun of one (nothing to do), and their merge.
+"$bin" redact in/folder sharded --shard 0/2 --progress json 2> progress-0.jsonl || echo "exit $? : shard 0/2" >> stderr.txt
+"$bin" redact in/folder sharded --shard 1/2 --progress json 2> progress-1.jsonl || echo "exit $? : shard 1/2" >> stderr.txt
+"$bin" redact in/folder sharded --shard 0/2 2>> stderr.txt || echo "exit $? : shard 0/2 again" >> stderr.txt
+"$bin" manifest merge sharded/.blazeface > merged.jsonl 2>> stderr.txt || echo "exit $? : merge" >> stderr.txt
+rm -f folder-out/.blazeface/*.lock sharded/.blazeface/*.lock   # the PID of the run that held it
+# Manifests and progress lines: every field but the times.
+for m in folder-out/.blazeface/*.jsonl sharded/.blazeface/*.jsonl progress-*.jsonl merged.jsonl; do
+    sed -E 's/"seconds":[0-9.e+-]+,?//' "$m" > "$m.stable"; rm "$m"
+done
 find . -path ./in -prune -o -type f -print | sort | while read -r f; do echo "$(md5sum < "$f" | cut -c1-32)  $f"; done

@@ -1,4 +1,5 @@
 import BlazeImage
+import FileRedaction
 import Foundation
 import Synchronization
 
@@ -41,7 +42,7 @@ enum Interruption {
 }
 
 /// The run was stopped by a signal: it exits 128 + the signal (130 for SIGINT, 143 for SIGTERM).
-struct Interrupted: Error, CustomStringConvertible {
+struct Interrupted: BatchStop, CustomStringConvertible {
     let signal: Int32
     var exitStatus: Int32 { 128 + signal }
     var description: String { "stopped by \(signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)")" }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FileRedaction
 
 /// `blazeface manifest merge`: the shards' manifests as one report.
 struct ManifestCommand: ParsableCommand {
@@ -54,7 +55,7 @@ struct ManifestCommand: ParsableCommand {
                 if record.status == .done || record.status == .skipped, (folder as NSString).lastPathComponent == ".blazeface",
                    let out = record.output, record.outputSize != nil {
                     let path = ((folder as NSString).deletingLastPathComponent as NSString).appendingPathComponent(out)
-                    if !Redact.outputMatches(record, path) {
+                    if !BatchOutputs.outputMatches(record, path) {
                         printError("\(record.input): its output \(path) is missing or no longer matches its record (size, SHA-256): a rerun redoes it")
                         stale += 1
                     }

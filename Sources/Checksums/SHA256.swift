@@ -1,8 +1,9 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), small and self-contained: the provenance of exported weights, and the
-/// CLI's batch manifests (the content hash `sha256sum` prints, and the shard of an input's
-/// relative path). Streaming, so that a video is hashed without loading it whole.
+/// SHA-256 (FIPS 180-4), small and self-contained: the provenance of exported weights
+/// (TFLiteImport), the batch manifests and masks files (FileRedaction: the content hash
+/// `sha256sum` prints, and the shard of an input's relative path). Streaming, so that a video
+/// is hashed without loading it whole.
 public struct SHA256 {
     private var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
     private var buffer: [UInt8] = []

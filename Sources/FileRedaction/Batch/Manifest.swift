@@ -3,40 +3,40 @@ import Foundation
 
 /// The tool's version as manifests record it: an output is reused by a rerun only if it was
 /// made by the same version with the same settings. Bump it whenever an output's bytes change.
-enum ToolVersion {
-    static let string = "blazeface 1.0.0"
+public enum ToolVersion {
+    public static let string = "blazeface 1.0.0"
 }
 
 /// One line of a batch manifest (JSON Lines, Docs/clusters.md): an input's record, or a run's
 /// totals (`record` "totals").
-struct ManifestRecord {
+public struct ManifestRecord: Sendable {
     /// `ignored`: a file in a walked folder that is no picture or video (no known signature, no
     /// media name), left out without an output; it does not change the exit status.
-    enum Status: String { case done, skipped, refused, failed, ignored }
+    public enum Status: String, Sendable { case done, skipped, refused, failed, ignored }
 
-    var input: String             // relative to the input folder (or as listed)
-    var size: Int?                // bytes
-    var sha256: String?
-    var output: String?           // relative to the output folder
-    var status: Status
-    var reason: String?
-    var faces: Int?
-    var frames: Int?
+    public var input: String             // relative to the input folder (or as listed)
+    public var size: Int?                // bytes
+    public var sha256: String?
+    public var output: String?           // relative to the output folder
+    public var status: Status
+    public var reason: String?
+    public var faces: Int?
+    public var frames: Int?
     /// With --accept-truncated: what a video that stopped short was missing.
-    var truncated: String?
+    public var truncated: String?
     /// With --skip-damaged-frames: what was dropped from a damaged video.
-    var damaged: String?
+    public var damaged: String?
     /// The output's size and SHA-256 when it was written: a rerun reuses it only while it matches.
-    var outputSize: Int?
-    var outputSHA256: String?
-    var seconds: Double
-    var shard: String
-    var settings: String
-    var version: String
+    public var outputSize: Int?
+    public var outputSHA256: String?
+    public var seconds: Double
+    public var shard: String
+    public var settings: String
+    public var version: String
 
     /// The record as one JSON line (no newline), in a fixed key order; with its place in a
     /// shard ("index" from 1, "of") for `--progress json`.
-    func line(index: Int? = nil, of total: Int? = nil) -> String {
+    public func line(index: Int? = nil, of total: Int? = nil) -> String {
         var json = JSONWriter(capacity: 320)
         json.literal("{\"record\":\"input\",\"input\":")
         json.string(input)
@@ -70,7 +70,7 @@ struct ManifestRecord {
     }
 
     /// From a parsed line (nil: a totals record, or not a record: a torn line).
-    init?(json: [String: Any]) {
+    public init?(json: [String: Any]) {
         guard (json["record"] as? String) == "input", let input = json["input"] as? String,
               let status = (json["status"] as? String).flatMap(Status.init(rawValue:)) else { return nil }
         (self.input, self.status) = (input, status)
@@ -90,24 +90,26 @@ struct ManifestRecord {
         version = json["version"] as? String ?? ""
     }
 
-    init(input: String, size: Int?, sha256: String?, output: String?, status: Status, reason: String? = nil, faces: Int? = nil,
+    public init(input: String, size: Int?, sha256: String?, output: String?, status: Status, reason: String? = nil, faces: Int? = nil,
          frames: Int? = nil, seconds: Double, shard: String, settings: String, version: String = ToolVersion.string) {
         (self.input, self.size, self.sha256, self.output, self.status, self.reason) = (input, size, sha256, output, status, reason)
         (self.faces, self.frames, self.seconds, self.shard, self.settings, self.version) = (faces, frames, seconds, shard, settings, version)
     }
 
-    static func decimal(_ v: Double) -> String {
+    public static func decimal(_ v: Double) -> String {
         let ms = (v * 1000).rounded()
         return String(format: "%.3f", ms / 1000)
     }
 }
 
 /// The totals of a set of input records: the final record of a run, and of `manifest merge`.
-struct ManifestTotals {
-    var inputs = 0, done = 0, skipped = 0, refused = 0, failed = 0, ignored = 0, faces = 0, frames = 0
-    var seconds = 0.0
+public struct ManifestTotals: Sendable {
+    public var inputs = 0, done = 0, skipped = 0, refused = 0, failed = 0, ignored = 0, faces = 0, frames = 0
+    public var seconds = 0.0
 
-    mutating func add(_ r: ManifestRecord) {
+    public init() {}
+
+    public mutating func add(_ r: ManifestRecord) {
         inputs += 1
         switch r.status {
         case .done: done += 1
@@ -122,7 +124,7 @@ struct ManifestTotals {
 
     /// {"record":"totals", the run's or the merge's own fields (`strings`, then `counts`), then
     /// the totals}: `completed` is done + skipped (the inputs whose output is there).
-    func line(strings: [(String, String)] = [], counts: [(String, Int)] = []) -> String {
+    public func line(strings: [(String, String)] = [], counts: [(String, Int)] = []) -> String {
         var json = JSONWriter(capacity: 320)
         json.literal("{\"record\":\"totals\",")
         for (key, value) in strings {
@@ -145,25 +147,46 @@ struct ManifestTotals {
     }
 }
 
-enum Manifest {
+/// Reading manifests back.
+public enum Manifest {
     /// Every parsable input record of a manifest file, in order; torn or foreign lines (a run
     /// killed mid-write) are passed over. A missing file has none.
-    static func read(_ path: String) -> [ManifestRecord] {
+    public static func read(_ path: String) -> [ManifestRecord] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
             guard let json = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { return nil }
             return ManifestRecord(json: json)
         }
     }
+
+    /// The last done or skipped record of each input in the manifest at `path` and the other
+    /// shards' manifests beside it (manifest-*-of-*.jsonl): what a rerun may reuse. A later
+    /// refused or failed record of the same input withdraws it.
+    public static func trustedRecords(_ path: String) -> [String: ManifestRecord] {
+        let folder = (path as NSString).deletingLastPathComponent
+        var files = [path]
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []).sorted()
+        where name.hasPrefix("manifest-") && name.hasSuffix(".jsonl") && name.contains("-of-") {
+            let file = (folder as NSString).appendingPathComponent(name)
+            if file != path { files.append(file) }
+        }
+        var trusted: [String: ManifestRecord] = [:]
+        for file in files {
+            for r in Manifest.read(file) {
+                if r.status == .done || r.status == .skipped { trusted[r.input] = r } else if file == path { trusted[r.input] = nil }
+            }
+        }
+        return trusted
+    }
 }
 
 /// A manifest open for appending: each record is one write(2) of a whole line, so a kill loses
 /// at most the inputs in flight, and a line torn by a kill ends before the next run's first.
-final class ManifestWriter {
-    let path: String
+public final class ManifestWriter {
+    public let path: String
     private let fd: Int32
 
-    init(path: String) throws {
+    public init(path: String) throws {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
@@ -179,7 +202,7 @@ final class ManifestWriter {
         }
     }
 
-    func append(_ line: String) throws {
+    public func append(_ line: String) throws {
         let bytes = Array((line + "\n").utf8)
         var written = 0
         while written < bytes.count {
@@ -195,39 +218,14 @@ final class ManifestWriter {
     deinit { close(fd) }
 }
 
-/// A JSON line per input on stderr (`--progress json`): the manifest's record with its place in
-/// the shard ("index" from 1, "of").
-enum ProgressLine {
-    static func emit(_ record: ManifestRecord, index: Int, of total: Int) {
-        FileHandle.standardError.write(Data((record.line(index: index, of: total) + "\n").utf8))
-    }
-}
-
-extension ProgressLine {
-    /// `detect`'s and `analyze`'s line: {"input":P,"status":"done"|"refused","faces":N,"index":I,"of":T}.
-    static func item(input: String, faces: Int?, error: String?, index: Int, of total: Int) {
-        var json = JSONWriter(capacity: 160)
-        json.literal("{\"input\":")
-        json.string(input)
-        json.literal(",\"status\":")
-        json.string(error == nil ? "done" : "refused")
-        if let faces { json.literal(",\"faces\":"); json.integer(faces) }
-        if let error { json.literal(",\"reason\":"); json.string(error) }
-        json.literal(",\"index\":"); json.integer(index)
-        json.literal(",\"of\":"); json.integer(total)
-        json.literal("}\n")
-        FileHandle.standardError.write(Data(json.bytes))
-    }
-}
-
 /// The lock a run holds on its shard's manifest (`MANIFEST.lock`, flock(2)) for as long as it
 /// runs, so that two processes on one shard never both run: the second is told the first's
 /// process id. Released when the process ends, however it ends.
-final class ManifestLock {
+public final class ManifestLock {
     private let fd: Int32
 
     /// Takes the lock, or throws `RetryableError` naming the holder (a retry after it ends works).
-    init(manifest: String) throws {
+    public init(manifest: String) throws {
         let path = manifest + ".lock"
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw ManifestLockError.cannotOpen("\(path): cannot open the manifest's lock: \(String(cString: strerror(errno)))", errno) }
@@ -250,7 +248,7 @@ final class ManifestLock {
 }
 
 /// The lock file cannot be made (a read-only folder): a plain message and the errno.
-enum ManifestLockError: Error, CustomStringConvertible {
+public enum ManifestLockError: Error, Sendable, CustomStringConvertible {
     case cannotOpen(String, Int32)
-    var description: String { switch self { case let .cannotOpen(message, _): message } }
+    public var description: String { switch self { case let .cannotOpen(message, _): message } }
 }

@@ -2,10 +2,10 @@ import Foundation
 
 /// Paths compared as files, not as text (issue 40): a path resolved with its symbolic links
 /// followed (realpath), and a file's device and inode.
-enum PathIdentity {
+public enum PathIdentity {
     /// `path` made absolute (against the working folder) with `.` and `..` removed, without
     /// following links.
-    static func absolute(_ path: String) -> String {
+    public static func absolute(_ path: String) -> String {
         let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var parts: [Substring] = []
         for part in full.split(separator: "/") {
@@ -17,7 +17,7 @@ enum PathIdentity {
 
     /// Where `path` really is: its longest existing prefix resolved by realpath (every symbolic
     /// link followed), the rest (not there yet) appended. Absolute.
-    static func resolved(_ path: String) -> String {
+    public static func resolved(_ path: String) -> String {
         var head = absolute(path)
         var tail: [String] = []
         while true {
@@ -35,17 +35,17 @@ enum PathIdentity {
     }
 
     /// Whether `path` is `folder` or lies inside it (both resolved, absolute).
-    static func isInside(_ path: String, _ folder: String) -> Bool {
+    public static func isInside(_ path: String, _ folder: String) -> Bool {
         path == folder || folder == "/" || path.hasPrefix(folder + "/")
     }
 
     /// A file's identity (device, inode), following links; nil when it does not exist.
-    struct FileID: Hashable {
-        let device: UInt64
-        let inode: UInt64
+    public struct FileID: Hashable, Sendable {
+        public let device: UInt64
+        public let inode: UInt64
     }
 
-    static func fileID(_ path: String) -> FileID? {
+    public static func fileID(_ path: String) -> FileID? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
