@@ -16,6 +16,26 @@ public enum DetectionJSON {
         return json.text
     }
 
+    /// A video frame's result as a single line: the image's line with the frame's index (from 0)
+    /// and timestamp after the path: {"image":P,"frame":I,"timestampMs":T,"width":W,...}.
+    public static func line(image: String, frame: Int, timestampMs: Int, width: Int, height: Int, result: FaceDetectorResult) -> String {
+        var json = JSONWriter(capacity: 256 + 400 * result.detections.count)
+        json.detectionLine(image: image, frame: (frame, timestampMs), width: width, height: height, result: result)
+        return json.text
+    }
+
+    /// The line printed in an image's place when it could not be read or searched:
+    /// {"image":P,"error":MESSAGE}.
+    public static func errorLine(image: String, message: String) -> String {
+        var json = JSONWriter(capacity: 64 + image.utf8.count + message.utf8.count)
+        json.literal("{\"image\":")
+        json.string(image)
+        json.literal(",\"error\":")
+        json.string(message)
+        json.byte("}")
+        return json.text
+    }
+
     /// One detection's JSON object, as in the `detections` array of a line.
     public static func detection(_ d: Detection) -> String {
         var json = JSONWriter(capacity: 400)
@@ -33,9 +53,11 @@ public enum DetectionJSON {
 
 extension JSONWriter {
     /// `DetectionJSON.line`: {"image":P,"width":W,"height":H,"detections":[...]}.
-    package mutating func detectionLine(image: String, width: Int, height: Int, result: FaceDetectorResult) {
+    package mutating func detectionLine(image: String, frame: (index: Int, timestampMs: Int)? = nil, width: Int, height: Int,
+                                        result: FaceDetectorResult) {
         literal("{\"image\":")
         string(image)
+        if let frame { frameFields(frame.index, timestampMs: frame.timestampMs) }
         literal(",\"width\":")
         integer(width)
         literal(",\"height\":")
@@ -44,6 +66,14 @@ extension JSONWriter {
         detections(result.detections)
         coordinatesField(DetectionJSON.coordinates)
         byte("}")
+    }
+
+    /// `,"frame":I,"timestampMs":T`: a video frame's place, after the path in its line.
+    package mutating func frameFields(_ index: Int, timestampMs: Int) {
+        literal(",\"frame\":")
+        integer(index)
+        literal(",\"timestampMs\":")
+        integer(timestampMs)
     }
 
     /// `,"coordinates":SENTENCE`: the closing field of a line, naming each geometry's space.

@@ -164,11 +164,11 @@ struct Analyze: ParsableCommand {
                 }
             } catch let error as ImageError {
                 let message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
-                print(ErrorRecord.line(image: name, message: message)); printError(message); failures += 1
+                print(DetectionJSON.errorLine(image: name, message: message)); printError(message); failures += 1
                 if json { ProgressLine.item(input: name, faces: nil, error: message, index: index + 1, of: items.count) }
             } catch let error as FaceAnalysisError {
                 let message = "\(name): \(error.description)"
-                print(ErrorRecord.line(image: name, message: message)); printError(message); failures += 1
+                print(DetectionJSON.errorLine(image: name, message: message)); printError(message); failures += 1
                 if json { ProgressLine.item(input: name, faces: nil, error: message, index: index + 1, of: items.count) }
             }
             fflush(nil)
@@ -181,8 +181,8 @@ struct Analyze: ParsableCommand {
     private func analyzeVideo(_ path: String, pipeline: FaceAnalysisPipeline) -> Bool {
         VideoMedia.eachFrame(of: path, every: every) { frame, index, timestamp in
             let image = orientation != .up ? RGBImage(upright: frame, orientation: orientation) : frame
-            let (result, objects) = try pipeline.analyze(image: image, eachFace: Self.faceObject)
-            print(Self.line(image: path, frame: (index, timestamp), width: result.imageWidth, height: result.imageHeight, faceObjects: objects))
+            let (result, objects) = try pipeline.analyze(image: image, eachFace: FaceAnalysisJSON.faceObject)
+            print(FaceAnalysisJSON.line(image: path, frame: (index, timestamp), width: result.imageWidth, height: result.imageHeight, faceObjects: objects))
         }
     }
 
@@ -192,52 +192,8 @@ struct Analyze: ParsableCommand {
     /// then runs side by side with the other faces' work instead of after it.
     static func analyzedLine(image name: String, _ image: RGBImage, pipeline: FaceAnalysisPipeline)
         throws(FaceAnalysisError) -> (result: FaceAnalysisResult, line: String) {
-        let (result, objects) = try pipeline.analyze(image: image, eachFace: faceObject)
-        return (result, line(image: name, width: result.imageWidth, height: result.imageHeight, faceObjects: objects))
-    }
-
-    /// {"image":P,"width":W,"height":H,"faces":[{<detect contract's detection fields>,<FaceAnalysisJSON fields>}]}
-    /// from the faces' objects (`faceObject`), built as UTF-8 bytes.
-    /// A video frame's line has its index and timestamp after the path.
-    static func line(image: String, frame: (index: Int, timestampMs: Int)? = nil, width: Int, height: Int, faceObjects: [[UInt8]]) -> String {
-        var json = JSONWriter(capacity: 1024 + faceObjects.reduce(0) { $0 + $1.count + 1 })
-        json.literal("{\"image\":")
-        json.string(image)
-        if let frame {
-            json.literal(",\"frame\":")
-            json.integer(frame.index)
-            json.literal(",\"timestampMs\":")
-            json.integer(frame.timestampMs)
-        }
-        json.literal(",\"width\":")
-        json.integer(width)
-        json.literal(",\"height\":")
-        json.integer(height)
-        json.literal(",\"faces\":[")
-        for (i, object) in faceObjects.enumerated() {
-            if i > 0 { json.byte(",") }
-            json.bytes += object
-        }
-        json.byte("]")
-        json.coordinatesField(Self.coordinates)
-        json.byte("}")
-        return json.text
-    }
-
-    /// The spaces of an analysis line's geometry: the detection's box in pixels; everything else
-    /// normalized to the picture's width and height (the mesh's z at the scale of x).
-    static let coordinates = "boundingBox in pixels; keypoints, landmarks, contours and mesh normalized to the picture's width and height "
-        + "(the mesh's z at the scale of x)"
-
-    /// One face's object: the detection's fields, then the analysis fields.
-    @Sendable static func faceObject(_ face: AnalyzedFace) -> [UInt8] {
-        var json = JSONWriter(capacity: face.analysis.mesh == nil ? 4_000 : 24_000)
-        json.byte("{")
-        json.detectionFields(face.detection)
-        json.byte(",")
-        json.analysisFields(face.analysis)
-        json.byte("}")
-        return json.bytes
+        let (result, objects) = try pipeline.analyze(image: image, eachFace: FaceAnalysisJSON.faceObject)
+        return (result, FaceAnalysisJSON.line(image: name, width: result.imageWidth, height: result.imageHeight, faceObjects: objects))
     }
 }
 

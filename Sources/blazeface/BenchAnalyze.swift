@@ -64,8 +64,8 @@ struct BenchAnalyze: ParsableCommand {
             }
         }
         let line = Timing.measure(iterations: iterations) {
-            _ = Analyze.line(image: "photo", width: result.imageWidth, height: result.imageHeight,
-                             faceObjects: result.faces.map(Analyze.faceObject))
+            _ = FaceAnalysisJSON.line(image: "photo", width: result.imageWidth, height: result.imageHeight,
+                                      faceObjects: result.faces.map(FaceAnalysisJSON.faceObject))
         }
         let cpu = Timing.cpuName()
         func pair(_ t: (median: Double, min: Double)) -> String { "{\"median_us\":\(t.median),\"min_us\":\(t.min)}" }

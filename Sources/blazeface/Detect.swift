@@ -198,22 +198,7 @@ struct Detect: ParsableCommand {
             }
             let whole = VideoMedia.eachFrame(of: path, every: every) { image, index, timestamp in
                 let result = try detector.faces(in: image, processing: processing, tiles: tileSizes)
-                var json = JSONWriter(capacity: 256 + 400 * result.detections.count)
-                json.literal("{\"image\":")
-                json.string(path)
-                json.literal(",\"frame\":")
-                json.integer(index)
-                json.literal(",\"timestampMs\":")
-                json.integer(timestamp)
-                json.literal(",\"width\":")
-                json.integer(image.width)
-                json.literal(",\"height\":")
-                json.integer(image.height)
-                json.literal(",\"detections\":")
-                json.detections(result.detections)
-                json.coordinatesField(DetectionJSON.coordinates)
-                json.byte("}")
-                print(json.text)
+                print(DetectionJSON.line(image: path, frame: index, timestampMs: timestamp, width: image.width, height: image.height, result: result))
             }
             if !whole { failures += 1 }
         }
@@ -255,28 +240,14 @@ struct Detect: ParsableCommand {
             if case .file(let path) = item, case .file(_, .unknownFormat) = error, let cause = VideoFileReader.unreadableCause(path: path) {
                 message = "\(path): \(cause)"
             }
-            return .failed(record: ErrorRecord.line(image: name, message: message), message: message)
+            return .failed(record: DetectionJSON.errorLine(image: name, message: message), message: message)
         } catch let error as DetectorError {
             let message = "\(name): \(error.description)"
-            return .failed(record: ErrorRecord.line(image: name, message: message), message: message)
+            return .failed(record: DetectionJSON.errorLine(image: name, message: message), message: message)
         } catch {
             let message = "\(name): \(error)"
-            return .failed(record: ErrorRecord.line(image: name, message: message), message: message)
+            return .failed(record: DetectionJSON.errorLine(image: name, message: message), message: message)
         }
-    }
-}
-
-/// The line `detect` prints on stdout, in the image's place, for an image that could not be
-/// read or detected: {"image":"PATH","error":"MESSAGE"} (the message as on stderr).
-enum ErrorRecord {
-    static func line(image: String, message: String) -> String {
-        var json = JSONWriter(capacity: 64 + image.utf8.count + message.utf8.count)
-        json.literal("{\"image\":")
-        json.string(image)
-        json.literal(",\"error\":")
-        json.string(message)
-        json.byte("}")
-        return json.text
     }
 }
 

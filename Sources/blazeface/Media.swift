@@ -1,3 +1,4 @@
+import BlazeFace
 import BlazeImage
 import BlazeImageIO
 import BlazeVideoIO
@@ -25,7 +26,7 @@ enum VideoMedia {
             return true
         } catch {
             let message = "\(path): frame \(index): \(error)"
-            print(ErrorRecord.line(image: path, message: message))
+            print(DetectionJSON.errorLine(image: path, message: message))
             printError(message)
             return false
         }

@@ -33,6 +33,9 @@ json detect.json detect "$photos/crowd_640.jpg"
 json detect-tiles.json detect --tiles auto "$photos/crowd_640.jpg"
 json detect-video.jsonl detect "$videos/thumbs_up.mp4"
 json analyze.json analyze "$photos/two_faces.jpg"
+json analyze-video.jsonl analyze --every 20 "$videos/thumbs_up.mp4"
+json detect-errors.jsonl detect "$photos/two_faces.jpg" in/missing.jpg in/folder/readme.txt
+json track-search.jsonl track --search redact in/street.y4m
 json landmarks.json landmarks "$photos/two_faces.jpg"
 json track.jsonl track "$videos/thumbs_up.mp4"
 run redact in/gps.jpg gps-strip.jpg

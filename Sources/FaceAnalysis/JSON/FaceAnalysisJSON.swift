@@ -17,6 +17,48 @@ public enum FaceAnalysisJSON {
         return json.text
     }
 
+    /// The spaces of an analysis line's geometry: the detection's box in pixels; everything else
+    /// normalized to the picture's width and height (the mesh's z at the scale of x).
+    public static let coordinates = "boundingBox in pixels; keypoints, landmarks, contours and mesh normalized to the picture's width and height "
+        + "(the mesh's z at the scale of x)"
+
+    /// `blazeface analyze`'s line: {"image":P,"width":W,"height":H,"faces":[{<detection
+    /// fields>,<analysis fields>}],"coordinates":...} from the faces' objects (`faceObject`),
+    /// built as UTF-8 bytes. A video frame's line has its index and timestamp after the path.
+    public static func line(image: String, frame: (index: Int, timestampMs: Int)? = nil, width: Int, height: Int,
+                            faceObjects: [[UInt8]]) -> String {
+        var json = JSONWriter(capacity: 1024 + faceObjects.reduce(0) { $0 + $1.count + 1 })
+        json.literal("{\"image\":")
+        json.string(image)
+        if let frame { json.frameFields(frame.index, timestampMs: frame.timestampMs) }
+        json.literal(",\"width\":")
+        json.integer(width)
+        json.literal(",\"height\":")
+        json.integer(height)
+        json.literal(",\"faces\":[")
+        for (i, object) in faceObjects.enumerated() {
+            if i > 0 { json.byte(",") }
+            json.bytes += object
+        }
+        json.byte("]")
+        json.coordinatesField(coordinates)
+        json.byte("}")
+        return json.text
+    }
+
+    /// One face's object in a line, as UTF-8: the detection's fields, then the analysis fields.
+    /// Made on the lane that analysed the face (`FaceAnalysisPipeline.analyze(image:eachFace:)`):
+    /// with the mesh a face is some 1600 numbers, printed beside the other faces' work.
+    @Sendable public static func faceObject(_ face: AnalyzedFace) -> [UInt8] {
+        var json = JSONWriter(capacity: face.analysis.mesh == nil ? 4_000 : 24_000)
+        json.byte("{")
+        json.detectionFields(face.detection)
+        json.byte(",")
+        json.analysisFields(face.analysis)
+        json.byte("}")
+        return json.bytes
+    }
+
     /// `fields` appended to UTF-8 `bytes` (a line being built as bytes).
     package static func appendFields(_ a: FaceAnalysis, to bytes: inout [UInt8]) {
         var json = JSONWriter(bytes: [])
