@@ -18,6 +18,40 @@ public enum MasksJSON {
     /// The format's version: a reader refuses a version it does not know.
     public static let version = 1
 
+    /// `blazeface track --search redact`'s line for one frame: the masks the redactor draws there
+    /// live (no look-behind), {"frame":N,"timestampMs":T,"masks":[{"trackingId":I,"detected":B,
+    /// "confirmed":B,"relativeBoundingBox":{...}}],"coordinates":...}.
+    public static func searchLine(frame index: Int, timestampMs timestamp: Int, masks: [RedactionMask]) -> String {
+        var json = JSONWriter(capacity: 96 + 160 * masks.count)
+        json.literal("{\"frame\":")
+        json.integer(index)
+        json.literal(",\"timestampMs\":")
+        json.integer(timestamp)
+        json.literal(",\"masks\":[")
+        for (k, m) in masks.enumerated() {
+            if k > 0 { json.byte(",") }
+            json.literal("{\"trackingId\":")
+            json.integer(m.trackingID)
+            json.literal(",\"detected\":")
+            json.literal(m.isDetected ? "true" : "false")
+            json.literal(",\"confirmed\":")
+            json.literal(m.isConfirmed ? "true" : "false")
+            json.literal(",\"relativeBoundingBox\":{\"xMin\":")
+            json.number(m.box.xMin)
+            json.literal(",\"yMin\":")
+            json.number(m.box.yMin)
+            json.literal(",\"width\":")
+            json.number(m.box.width)
+            json.literal(",\"height\":")
+            json.number(m.box.height)
+            json.literal("}}")
+        }
+        json.byte("]")
+        json.coordinatesField("relativeBoundingBox normalized to the frame's width and height")
+        json.byte("}")
+        return json.text
+    }
+
     /// The header line. `input` holds the input's name, size in bytes and SHA-256, so that
     /// masks are never applied to another file; `settings` the options that shaped them.
     public static func header(inputPath: String, inputSize: Int?, inputSHA256: String?, width: Int, height: Int,

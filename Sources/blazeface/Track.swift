@@ -124,34 +124,8 @@ extension Track {
             // The redactor needs strictly increasing times (as `redact` does).
             last = max(timestamp, last &+ 1)
             let masks = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: last)
-            var json = JSONWriter(capacity: 96 + 160 * masks.count)
-            json.literal("{\"frame\":")
-            json.integer(index)
-            json.literal(",\"timestampMs\":")
-            json.integer(timestamp)
-            json.literal(",\"masks\":[")
-            for (k, m) in masks.enumerated() {
-                if k > 0 { json.byte(",") }
-                json.literal("{\"trackingId\":")
-                json.integer(m.trackingID)
-                json.literal(",\"detected\":")
-                json.literal(m.isDetected ? "true" : "false")
-                json.literal(",\"confirmed\":")
-                json.literal(m.isConfirmed ? "true" : "false")
-                json.literal(",\"relativeBoundingBox\":{\"xMin\":")
-                json.number(m.box.xMin)
-                json.literal(",\"yMin\":")
-                json.number(m.box.yMin)
-                json.literal(",\"width\":")
-                json.number(m.box.width)
-                json.literal(",\"height\":")
-                json.number(m.box.height)
-                json.literal("}}")
-            }
-            json.byte("]")
-            json.coordinatesField("relativeBoundingBox normalized to the frame's width and height")
-            json.byte("}")
-            return (json.text, { FaceMask.apply(to: &$0, boxes: masks.map(\.box), options: RedactionOptions(mode: .outline)) })
+            return (MasksJSON.searchLine(frame: index, timestampMs: timestamp, masks: masks),
+                    { FaceMask.apply(to: &$0, boxes: masks.map(\.box), options: RedactionOptions(mode: .outline)) })
         }
     }
 }
