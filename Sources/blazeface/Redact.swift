@@ -434,7 +434,6 @@ struct Redact: ParsableCommand {
         return RedactedPhoto(width: photo.image.width, height: photo.image.height, masks: applied.frames[0], warnings: warnings)
     }
 
-
     // MARK: - Video
 
     /// How a video input is read: --accept-truncated, --skip-damaged-frames.
