@@ -85,36 +85,3 @@ func refuseOverwriting(input: String, with output: String) throws {
 func writeAnnotation(_ image: RGBImage, to path: String) throws {
     do { try ImageFile.write(image, to: path, format: ImageFormat.forOutput(path: path) ?? .png) } catch { throw ToolError(error.description) }
 }
-
-/// The memory a video run takes, and how it is kept within `--max-memory` (issue 40;
-/// Docs/performance.md): about `fixedBytes` (the networks, their buffers, the libraries) plus
-/// whole frames: the recording's (`RecordingRedactor.framesInFlight` and its look-behind) and
-/// the codecs' (FFmpeg's decoder and the encoder hold about `codecFrames.automatic` frames with
-/// their automatic threads, `codecFrames.single` with one thread each; measured at 16384x4096).
-enum VideoMemory {
-    static let fixedBytes = 512 << 20
-    static let codecFrames = (automatic: 22, single: 12)
-
-    /// A run that fits: its look-behind, and whether the codecs run on one thread each.
-    struct Plan: Equatable {
-        var lookBehind: Int
-        var singleThreadedCodecs: Bool
-    }
-
-    /// The run that fits `budget` with frames of `frameBytes` and keeps the most of `requested`
-    /// look-behind: the codecs' own threads if that keeps all of it, else whichever keeps more.
-    /// Throws when not even a run with no look-behind and single-threaded codecs fits.
-    static func plan(budget: Int, width: Int, height: Int, frameBytes: Int, requested: Int) throws -> Plan {
-        let room = budget - fixedBytes
-        let automatic = RecordingRedactor.lookBehind(fitting: room - codecFrames.automatic * frameBytes, frameBytes: frameBytes, requested: requested)
-        if let automatic, automatic == requested { return Plan(lookBehind: automatic, singleThreadedCodecs: false) }
-        let single = RecordingRedactor.lookBehind(fitting: room - codecFrames.single * frameBytes, frameBytes: frameBytes, requested: requested)
-        if let single, single > (automatic ?? -1) { return Plan(lookBehind: single, singleThreadedCodecs: true) }
-        if let automatic { return Plan(lookBehind: automatic, singleThreadedCodecs: false) }
-        let frames = codecFrames.single + RecordingRedactor.framesInFlight
-        let needed = fixedBytes + frames * frameBytes
-        throw ToolError("\(width)x\(height) frames need about \(needed >> 20) MiB (\(frames) frames of \((frameBytes + (1 << 19)) >> 20) MiB, "
-                        + "and \(fixedBytes >> 20) MiB besides), more than --max-memory \(MemorySize(bytes: budget)) allows; "
-                        + "raise it to at least \(((needed >> 20) + 511) / 512 * 512)M")
-    }
-}

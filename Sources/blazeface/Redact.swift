@@ -436,134 +436,100 @@ struct Redact: ParsableCommand {
 
     // MARK: - Video
 
-    /// How a video input is read: --accept-truncated, --skip-damaged-frames.
-    private func readOptions(decoderThreads: Int = 0) -> VideoReadOptions {
-        VideoReadOptions(decoderThreads: decoderThreads, acceptsTruncation: acceptTruncated, skipsDamagedFrames: skipDamagedFrames)
+    /// How a video is read and written: --accept-truncated, --skip-damaged-frames, the encoder's
+    /// flags, --no-audio, --keep-metadata, --look-behind and --max-memory.
+    private func videoOptions() -> VideoRedactionOptions {
+        var writing = VideoWriteOptions()
+        (writing.codec, writing.quality, writing.preset, writing.copyAudio) = (videoCodec, crf, preset, !noAudio)
+        writing.metadata = keepMetadata ? .keep(location: keepLocation) : .strip
+        return VideoRedactionOptions(reading: VideoReadOptions(acceptsTruncation: acceptTruncated, skipsDamagedFrames: skipDamagedFrames),
+                                     writing: writing, lookBehind: lookBehind, memoryBudget: maxMemory.bytes)
     }
 
-    /// Every frame masked before it is written (`RecordingRedactor`); a frame that fails stops
-    /// the run and leaves nothing at the output; so does a file that stops short (unless
-    /// --accept-truncated). Returns the frames written, the face masks drawn, and with
-    /// --accept-truncated what the input was missing.
+    /// Every frame masked before it is written (`FaceRedactor.redactVideo`, or `drawVideo` with
+    /// --apply-masks); a frame that fails stops the run and leaves nothing at the output; so does
+    /// a file that stops short (unless --accept-truncated). Returns the frames written, the face
+    /// masks drawn, and with --accept-truncated what the input was missing.
     @discardableResult
     func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind, jsonLines: Bool = false,
                      masksPath: String? = nil, applying applied: MasksFile? = nil)
         throws -> (frames: Int, faces: Int, truncation: String?, damage: String?) {
-        var frames: any VideoFrameSource, sink: any VideoFrameSink
         try VideoMedia.checkOutput(target)
-        do { frames = try VideoFiles.open(source, kind: kind, options: readOptions()) } catch {
-            throw ToolError("\(error)")
-        }
-        var options = VideoWriteOptions()
-        (options.codec, options.quality, options.preset, options.copyAudio) = (videoCodec, crf, preset, !noAudio)
+        let name = source == "-" ? "<stdin>" : source
+        var masksFile: MasksFileWriter?
+        defer { masksFile?.discard() }
+        var progress: ProgressBar?
+        defer { progress?.clear() }
+        var total: Int?
         // Within --max-memory: a shorter look-behind, codecs on one thread, or a refusal before any frame is read.
-        let requested = lookBehind ?? redactor.lookBehindDepth
-        var depth = requested
-        if let (w, h) = frames.streamInfo.map({ ($0.width, $0.height) }) {
-            let plan: VideoMemory.Plan
-            do { plan = try VideoMemory.plan(budget: maxMemory.bytes, width: w, height: h, frameBytes: w * h * 3 / 2, requested: requested) } catch {
-                throw ToolError("\(source == "-" ? "<stdin>" : source): \(error)")
-            }
-            if plan.singleThreadedCodecs, kind != .y4m {
-                do {
-                    frames = try VideoFiles.open(source, kind: kind, options: readOptions(decoderThreads: 1))
-                } catch { throw ToolError("\(error)") }
-            }
-            if plan.singleThreadedCodecs { options.threads = 1 }
-            depth = plan.lookBehind
-            if depth < requested {
-                printError("\(source == "-" ? "<stdin>" : source): \(w)x\(h) frames: look-behind of \(depth) frames instead of \(requested), "
+        let starting = { (start: VideoRedactionStart) throws in
+            if start.lookBehind < start.requestedLookBehind, let w = start.width, let h = start.height {
+                printError("\(name): \(w)x\(h) frames: look-behind of \(start.lookBehind) frames instead of \(start.requestedLookBehind), "
                            + "to stay within --max-memory \(maxMemory)")
             }
+            if let masksPath {
+                masksFile = try MasksFileWriter(path: masksPath, input: source, width: start.width ?? 0, height: start.height ?? 0, options: redactor.options,
+                                                replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
+            }
+            total = start.expectedFrames
+            if ProgressBar.wanted(count: total, disabled: noProgress || batch.progress == .json) { progress = ProgressBar(total: total, unit: "frames") }
         }
-        options.metadata = keepMetadata ? .keep(location: keepLocation) : .strip
-        do { sink = try VideoFiles.sink(target, for: frames, options: options) } catch {
-            // The output cannot take what the input holds (a damaged or unusual stream): name the input too.
-            let message = "\(error)"
-            throw ToolError(message.contains(source) ? message : "\(source): \(message)")
-        }
-        let recording: RecordingRedactor
-        do { recording = try RecordingRedactor(redactor: redactor, lookBehind: depth) } catch { throw ToolError(error.description) }
-        let masksFile = try masksPath.map { path in
-            let (w, h) = frames.streamInfo.map { (width: $0.width, height: $0.height) } ?? (0, 0)
-            return try MasksFileWriter(path: path, input: source, width: w, height: h, options: redactor.options,
-                                replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
-        }
-        defer { masksFile?.discard() }
-        let size = frames.streamInfo.map { (width: $0.width, height: $0.height) }
-        let policy = try policy(width: size?.width ?? 1, height: size?.height ?? 1)
-        let total = frames.expectedFrameCount
-        let progress = ProgressBar.wanted(count: total, disabled: noProgress || batch.progress == .json) ? ProgressBar(total: total, unit: "frames") : nil
-        defer { progress?.clear() }
-        let summary: RecordingRedactor.Summary
         // `--progress json` on one video: a line of frames done at most once a second, then the summary's.
-        let name = source == "-" ? "<stdin>" : source
         var lastLine = DispatchTime.now().uptimeNanoseconds
         let frameLine = { (done: Int) in
+            progress?.update(done: done)
             let now = DispatchTime.now().uptimeNanoseconds
             guard jsonLines, now - lastLine >= 1_000_000_000 else { return }
             lastLine = now
             Self.jsonLine(["\"input\":\(DetectionJSON.string(name))", "\"frames\":\(done)"] + (total.map { ["\"of\":\($0)"] } ?? []))
         }
-        // A masks file is drawn as it is: no detection, exactly its masks; but a reviewer's added
-        // boxes are first carried to the frames around theirs (one more read of the input).
-        var carried = applied
-        if let applied, !applied.additions.isEmpty {
-            guard source != "-" else { throw ToolError("--apply-masks: added boxes are carried over the input's frames: give a file, not stdin") }
-            do {
-                let again = try VideoFiles.open(source, kind: kind, options: readOptions())
-                carried = try applied.carryingAdditions(from: InterruptibleSource(again), redactor: redactor)
-            } catch {
-                try Interruption.check()
-                throw ToolError("\(source): \(error)")
-            }
-        }
+        let done: RedactedVideo
         do {
-            if let applied = carried {
-                summary = RecordingRedactor.Summary(frames: try RecordingRedactor.render(
-                    from: InterruptibleSource(frames), to: sink, masks: applied, progress: { progress?.update(done: $0); frameLine($0) }))
+            if let applied {
+                done = try redactor.drawVideo(masks: applied, at: source, to: target, kind: kind, options: videoOptions(), starting: starting,
+                                              progress: frameLine, shouldStop: Interruption.check)
             } else {
-                summary = try recording.run(from: InterruptibleSource(frames), to: sink, progress: { progress?.update(done: $0); frameLine($0) },
-                                            masks: masksFile.map { file in { file.frame(index: $0.index, timestampInMilliseconds: $0.timestampInMilliseconds, masks: $0.masks) } },
-                                            policy: policy)
+                done = try redactor.redactVideo(at: source, to: target, kind: kind, options: videoOptions(), policy: { try policy(width: $0, height: $1) },
+                                                starting: starting, progress: frameLine,
+                                                masks: masksPath == nil ? nil : { masksFile?.frame(index: $0.index, timestampInMilliseconds: $0.timestampInMilliseconds, masks: $0.masks) },
+                                                shouldStop: Interruption.check)
             }
-        } catch {
-            try Interruption.check()   // stopped by a signal: the sink removed its temporary file
-            if applied != nil, error.error is MasksFile.Invalid {
-                printError("redact: --apply-masks \(applyMasks ?? ""): \(error.error) (\(source))")
+        } catch let error as VideoRedactionError {
+            switch error.kind {
+            case .masksFile:
+                printError("redact: --apply-masks \(applyMasks ?? ""): \(error.reason ?? error.description) (\(source))")
                 throw ExitCode(BatchExit.refused)
+            case .memory:
+                let m = error.tooLittleMemory!
+                throw ToolError("\(name): \(m.width)x\(m.height) frames need about \(m.neededBytes >> 20) MiB (\(m.frames) frames of "
+                                + "\((m.frameBytes + (1 << 19)) >> 20) MiB, and \(VideoMemoryPlan.fixedBytes >> 20) MiB besides), more than --max-memory "
+                                + "\(MemorySize(bytes: m.budget)) allows; raise it to at least \(((m.neededBytes >> 20) + 511) / 512 * 512)M")
+            default: throw ToolError(error.description)
             }
-            // A reader's or writer's error names the file and the frame itself: said once.
-            let cause = "\(error.error)"
-            if source != "-", cause.contains(source) { throw ToolError(cause) }
-            throw ToolError("\(source == "-" ? "<stdin>" : source): \(error.description)")
         }
         progress?.clear()
         try masksFile?.commit()
-        for warning in sink.warnings { printError(warning) }
-        let s = redactor.statistics
+        for warning in done.warnings { printError(warning) }
         // --progress json: stderr holds the JSON lines alone (in a folder run the frames and masks
         // are in the input's line).
-        let truncation = frames.truncation
-        let damage = frames.damage.map { "\($0.dropped) damaged packet(s) or frame(s) dropped (the first: \($0.first))" }
         if jsonLines {
             var fields = ["\"input\":\(DetectionJSON.string(name))", "\"output\":\(DetectionJSON.string(target == "-" ? "<stdout>" : target))",
-                          "\"status\":\"done\"", "\"frames\":\(summary.frames)", "\"faces\":\(s.facesMasked)",
-                          "\"lingering\":\(s.lingeringMasks)", "\"before_found\":\(summary.backfilledMasks)", "\"regions\":\(s.regionsSearched)"]
-            if let truncation { fields.append("\"truncated\":\(DetectionJSON.string(truncation))") }
-            if let damage { fields.append("\"damaged\":\(DetectionJSON.string(damage))") }
-            if let applied { fields.append("\"applied_masks\":\(applied.frames.reduce(0) { $0 + $1.count })") }
+                          "\"status\":\"done\"", "\"frames\":\(done.frames)", "\"faces\":\(done.facesMasked)",
+                          "\"lingering\":\(done.lingeringMasks)", "\"before_found\":\(done.backfilledMasks)", "\"regions\":\(done.regionsSearched)"]
+            if let truncation = done.truncation { fields.append("\"truncated\":\(DetectionJSON.string(truncation))") }
+            if let damage = done.damage { fields.append("\"damaged\":\(DetectionJSON.string(damage))") }
+            if let applied = done.appliedMasks { fields.append("\"applied_masks\":\(applied)") }
             Self.jsonLine(fields)
-        } else if let applied, batch.progress != .json {
-            FileHandle.standardError.write(Data(("redact: \(name): \(summary.frames) frame(s), \(applied.frames.reduce(0) { $0 + $1.count }) "
+        } else if let applied = done.appliedMasks, batch.progress != .json {
+            FileHandle.standardError.write(Data(("redact: \(name): \(done.frames) frame(s), \(applied) "
                 + "mask(s) drawn from \(applyMasks ?? "") (no detection)\n").utf8))
         } else if batch.progress != .json {
-            FileHandle.standardError.write(Data(("redact: \(name): \(summary.frames) frame(s), \(s.facesMasked) face mask(s), "
-            + "\(s.lingeringMasks) bridged by lingering, \(summary.backfilledMasks) drawn before a face was found, "
-            + "\(s.regionsSearched) region(s) searched\n").utf8))
+            FileHandle.standardError.write(Data(("redact: \(name): \(done.frames) frame(s), \(done.facesMasked) face mask(s), "
+            + "\(done.lingeringMasks) bridged by lingering, \(done.backfilledMasks) drawn before a face was found, "
+            + "\(done.regionsSearched) region(s) searched\n").utf8))
         }
-        if let truncation { printError("\(source): kept with --accept-truncated: \(truncation)") }
-        if let damage { printError("\(source): with --skip-damaged-frames: \(damage)") }
-        return (summary.frames, s.facesMasked, truncation, damage)
+        if let truncation = done.truncation { printError("\(source): kept with --accept-truncated: \(truncation)") }
+        if let damage = done.damage { printError("\(source): with --skip-damaged-frames: \(damage)") }
+        return (done.frames, done.facesMasked, done.truncation, done.damage)
     }
 }

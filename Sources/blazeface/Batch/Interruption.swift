@@ -47,14 +47,3 @@ struct Interrupted: BatchStop, CustomStringConvertible {
     var exitStatus: Int32 { 128 + signal }
     var description: String { "stopped by \(signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)")" }
 }
-
-/// A video source that stops with `Interrupted` before the next frame once a signal came.
-final class InterruptibleSource: VideoFrameSource {
-    let base: any VideoFrameSource
-    init(_ base: any VideoFrameSource) { self.base = base }
-    func nextFrame() throws -> VideoFrame? {
-        try Interruption.check()
-        return try base.nextFrame()
-    }
-    var expectedFrameCount: Int? { base.expectedFrameCount }
-}
