@@ -297,3 +297,41 @@ private final class StoppableSource: VideoFrameSource {
     }
     var expectedFrameCount: Int? { base.expectedFrameCount }
 }
+
+extension RedactionBatch {
+    /// Runs the shard with each input redacted as `blazeface redact` redacts it: photos by
+    /// `FaceRedactor.redactPhoto` (one redactor for all of them), videos by `redactVideo`, each
+    /// with a redactor of its own from `redactor` (a video's faces are tracked from frame to
+    /// frame). `policy` is made for each input's size; `warning` gets what an output could not
+    /// keep and what a kept truncation or skipped damage cost, as sentences naming the input.
+    /// `shouldStop` is asked before each input and each video frame.
+    ///
+    /// ```swift
+    /// let batch = RedactionBatch(input: "photos", output: "redacted", shard: Shard(index: 0, count: 4, source: "job"),
+    ///                            settings: "defaults")
+    /// let summary = try batch.run(redactor: { try FaceRedactor() })
+    /// print(summary.sentence)
+    /// ```
+    public func run(redactor: () throws -> FaceRedactor, photos: PhotoRedactionOptions = .init(), videos: VideoRedactionOptions = .init(),
+                    policy: (_ width: Int, _ height: Int) throws -> MaskPolicy = { _, _ in MaskPolicy() },
+                    warning: (String) -> Void = { _ in }, events: (Event) -> Void = { _ in },
+                    shouldStop: () throws -> Void = {}) throws -> Summary {
+        var photoRedactor: FaceRedactor?
+        return try run(redact: { work in
+            switch work {
+            case let .photo(source, target):
+                let redactor = try photoRedactor ?? redactor()
+                photoRedactor = redactor
+                let done = try redactor.redactPhoto(at: source, to: target, options: photos, policy: policy)
+                for w in done.warnings { warning("\(source): \(w)") }
+                return Outcome(faces: done.faces)
+            case let .video(source, target, kind):
+                let done = try redactor().redactVideo(at: source, to: target, kind: kind, options: videos, policy: policy, shouldStop: shouldStop)
+                for w in done.warnings { warning(w) }
+                if let truncation = done.truncation { warning("\(source): kept with acceptsTruncation: \(truncation)") }
+                if let damage = done.damage { warning("\(source): with skipsDamagedFrames: \(damage)") }
+                return Outcome(faces: done.facesMasked, frames: done.frames, truncated: done.truncation, damaged: done.damage)
+            }
+        }, events: events, shouldStop: shouldStop)
+    }
+}

@@ -62,4 +62,29 @@ import Testing
         }
         #expect(EXIFBlock(file: [UInt8](FileManager.default.contents(atPath: dir + "/library/portrait.jpg") ?? Data())) == nil, "no EXIF, no GPS")
     }
+
+    /// A folder of a photo and a video redacted with the batch's own redaction of each input
+    /// (`run(redactor:)`), as the CLI redacts the folder, byte for byte; a rerun reuses both.
+    @Test func aFolderWithAVideoIsRedactedAsTheCLIRedactsIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("redaction-batch-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/in/clips", withIntermediateDirectories: true)
+        try VideoRedactionTests.makeClip(dir + "/in/clips/pan.mp4", frames: 12)
+        try FileManager.default.copyItem(atPath: VideoRedactionTests.fixtures + "/astronaut_223x231.png", toPath: dir + "/in/portrait.png")
+
+        let batch = RedactionBatch(input: dir + "/in", output: dir + "/library", settings: "defaults")
+        var made = 0
+        let summary = try batch.run(redactor: { made += 1; return try FaceRedactor() })
+        #expect(summary.pictures == 1 && summary.videos == 1 && summary.exitStatus == BatchExit.ok && summary.totals.faces >= 25)
+        #expect(made == 2, "one redactor for the photos, one for the video")
+        let again = try batch.run(redactor: { try FaceRedactor() })
+        #expect(again.totals.skipped == 2 && again.pictures + again.videos == 0)
+
+        let run = try PhotoRedactionTests.cli(["redact", dir + "/in", dir + "/cli"])
+        #expect(run.status == 0, "\(run.stderr)")
+        for file in ["portrait.png", "clips/pan.mp4"] {
+            let mine = FileManager.default.contents(atPath: dir + "/library/" + file), theirs = FileManager.default.contents(atPath: dir + "/cli/" + file)
+            #expect(mine != nil && mine == theirs, "\(file)")
+        }
+    }
 }
