@@ -43,6 +43,23 @@ public enum DetectionJSON {
         return json.text
     }
 
+    /// `detect`'s and `analyze`'s line per input with `--progress json` (no newline):
+    /// {"input":P,"status":"done"|"refused","faces":N,"reason":R,"index":I,"of":T}, "faces" when
+    /// done, "reason" when refused; "index" counts from 1.
+    public static func progressLine(input: String, faces: Int?, error: String?, index: Int, of total: Int) -> String {
+        var json = JSONWriter(capacity: 160)
+        json.literal("{\"input\":")
+        json.string(input)
+        json.literal(",\"status\":")
+        json.string(error == nil ? "done" : "refused")
+        if let faces { json.literal(",\"faces\":"); json.integer(faces) }
+        if let error { json.literal(",\"reason\":"); json.string(error) }
+        json.literal(",\"index\":"); json.integer(index)
+        json.literal(",\"of\":"); json.integer(total)
+        json.literal("}")
+        return json.text
+    }
+
     /// A JSON string literal for `s`, escaped (`JSONWriter.string`; for the CLI's other lines).
     package static func string(_ s: String) -> String {
         var json = JSONWriter(capacity: s.utf8.count + 2)

@@ -133,7 +133,7 @@ struct Analyze: ParsableCommand {
             if case .file(let path) = item, Detect.isVideo(path) {
                 let ok = analyzeVideo(path, pipeline: pipeline)
                 if !ok { failures += 1 }
-                if json { ProgressLine.item(input: name, faces: nil, error: ok ? nil : "\(path): not analysed to its end", index: index + 1, of: items.count) }
+                if json { printLine(DetectionJSON.progressLine(input: name, faces: nil, error: ok ? nil : "\(path): not analysed to its end", index: index + 1, of: items.count)) }
                 fflush(nil)
                 continue
             }
@@ -148,7 +148,7 @@ struct Analyze: ParsableCommand {
                 }
                 let (result, line) = try Self.analyzedLine(image: name, image, pipeline: pipeline)
                 print(line)
-                if json { ProgressLine.item(input: name, faces: result.faces.count, error: nil, index: index + 1, of: items.count) }
+                if json { printLine(DetectionJSON.progressLine(input: name, faces: result.faces.count, error: nil, index: index + 1, of: items.count)) }
                 if let unfiltered, result.faces.count < limit {
                     let small = ((try? unfiltered.detect(image: image).detections) ?? []).filter { $0.relativeBoundingBox.width < minFaceSize }
                     let dropped = min(small.count, limit - result.faces.count)
@@ -165,11 +165,11 @@ struct Analyze: ParsableCommand {
             } catch let error as ImageError {
                 let message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
                 print(DetectionJSON.errorLine(image: name, message: message)); printError(message); failures += 1
-                if json { ProgressLine.item(input: name, faces: nil, error: message, index: index + 1, of: items.count) }
+                if json { printLine(DetectionJSON.progressLine(input: name, faces: nil, error: message, index: index + 1, of: items.count)) }
             } catch let error as FaceAnalysisError {
                 let message = "\(name): \(error.description)"
                 print(DetectionJSON.errorLine(image: name, message: message)); printError(message); failures += 1
-                if json { ProgressLine.item(input: name, faces: nil, error: message, index: index + 1, of: items.count) }
+                if json { printLine(DetectionJSON.progressLine(input: name, faces: nil, error: message, index: index + 1, of: items.count)) }
             }
             fflush(nil)
         }

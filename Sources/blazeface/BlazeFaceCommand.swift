@@ -50,5 +50,10 @@ struct ToolError: Error, CustomStringConvertible {
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("blazeface: \(message)\n".utf8))
+    printLine("blazeface: \(message)")
+}
+
+/// One line on stderr (a JSON line of `--progress json`, a summary).
+func printLine(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
 }

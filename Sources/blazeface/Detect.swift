@@ -151,13 +151,13 @@ struct Detect: ParsableCommand {
                 case .detected(let line, let image, let result):
                     print(line)
                     if let image { annotated = (image, result) }
-                    if json { ProgressLine.item(input: items[i].name, faces: result.detections.count, error: nil, index: i + 1, of: items.count) }
+                    if json { printLine(DetectionJSON.progressLine(input: items[i].name, faces: result.detections.count, error: nil, index: i + 1, of: items.count)) }
                 case .failed(let record, let message):
                     print(record)
                     progress?.clear()
                     printError(message)
                     failures += 1
-                    if json { ProgressLine.item(input: items[i].name, faces: nil, error: message, index: i + 1, of: items.count) }
+                    if json { printLine(DetectionJSON.progressLine(input: items[i].name, faces: nil, error: message, index: i + 1, of: items.count)) }
                 }
                 fflush(nil)   // stream each line out as soon as it is in order
                 progress?.update(done: i + 1)

@@ -332,12 +332,11 @@ struct Redact: ParsableCommand {
         let json = batch.progress == .json
         if kind == .photo {
             BatchOutputs.removeStaleTemporaries(of: target)
-            let faces = try redactPhoto(redactor, input, target, masksPath: masks, applying: applied)
+            let photo = try redactPhoto(redactor, input, target, masksPath: masks, applying: applied)
             if json {
-                Self.jsonLine(["\"input\":\(DetectionJSON.string(input))", "\"output\":\(DetectionJSON.string(target))",
-                               "\"status\":\"done\"", "\"faces\":\(faces)"])
+                printLine(photo.jsonLine(input: input, output: target))
             } else {
-                FileHandle.standardError.write(Data("redact: \(faces) face(s) masked\n".utf8))
+                printLine("redact: \(photo.faces) face(s) masked")
             }
         } else {
             if target != "-" { BatchOutputs.removeStaleTemporaries(of: target) }
@@ -382,17 +381,12 @@ struct Redact: ParsableCommand {
         return file
     }
 
-    /// One JSON object of `fields` on a line of stderr (`--progress json` on a single input).
-    static func jsonLine(_ fields: [String]) {
-        FileHandle.standardError.write(Data(("{" + fields.joined(separator: ",") + "}\n").utf8))
-    }
-
     // MARK: - Photos
 
     /// Redacts one photo to `target` (`FaceRedactor.redactPhoto`), or with --apply-masks draws
-    /// the file's masks; returns the faces masked. A signal during the search writes nothing.
+    /// the file's masks. A signal during the search writes nothing.
     func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String, masksPath: String? = nil,
-                     applying applied: MasksFile? = nil) throws -> Int {
+                     applying applied: MasksFile? = nil) throws -> RedactedPhoto {
         guard let format = ImageFormat.forOutput(path: target) else {
             throw ValidationError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", "))
         }
@@ -417,7 +411,7 @@ struct Redact: ParsableCommand {
         } catch let error as ImageError { throw ToolError("\(error)") }
         for warning in redacted.warnings { printError("\(source): \(warning)") }
         try masksFile?.commit()
-        return redacted.faces
+        return redacted
     }
 
     /// --apply-masks on a photo: exactly the file's masks drawn, no search.
@@ -481,7 +475,7 @@ struct Redact: ParsableCommand {
             let now = DispatchTime.now().uptimeNanoseconds
             guard jsonLines, now - lastLine >= 1_000_000_000 else { return }
             lastLine = now
-            Self.jsonLine(["\"input\":\(DetectionJSON.string(name))", "\"frames\":\(done)"] + (total.map { ["\"of\":\($0)"] } ?? []))
+            printLine(RedactedVideo.progressLine(input: source, frames: done, of: total))
         }
         let done: RedactedVideo
         do {
@@ -513,20 +507,12 @@ struct Redact: ParsableCommand {
         // --progress json: stderr holds the JSON lines alone (in a folder run the frames and masks
         // are in the input's line).
         if jsonLines {
-            var fields = ["\"input\":\(DetectionJSON.string(name))", "\"output\":\(DetectionJSON.string(target == "-" ? "<stdout>" : target))",
-                          "\"status\":\"done\"", "\"frames\":\(done.frames)", "\"faces\":\(done.facesMasked)",
-                          "\"lingering\":\(done.lingeringMasks)", "\"before_found\":\(done.backfilledMasks)", "\"regions\":\(done.regionsSearched)"]
-            if let truncation = done.truncation { fields.append("\"truncated\":\(DetectionJSON.string(truncation))") }
-            if let damage = done.damage { fields.append("\"damaged\":\(DetectionJSON.string(damage))") }
-            if let applied = done.appliedMasks { fields.append("\"applied_masks\":\(applied)") }
-            Self.jsonLine(fields)
+            printLine(done.jsonLine(input: source, output: target))
         } else if let applied = done.appliedMasks, batch.progress != .json {
-            FileHandle.standardError.write(Data(("redact: \(name): \(done.frames) frame(s), \(applied) "
-                + "mask(s) drawn from \(applyMasks ?? "") (no detection)\n").utf8))
+            printLine("redact: \(name): \(done.frames) frame(s), \(applied) mask(s) drawn from \(applyMasks ?? "") (no detection)")
         } else if batch.progress != .json {
-            FileHandle.standardError.write(Data(("redact: \(name): \(done.frames) frame(s), \(done.facesMasked) face mask(s), "
-            + "\(done.lingeringMasks) bridged by lingering, \(done.backfilledMasks) drawn before a face was found, "
-            + "\(done.regionsSearched) region(s) searched\n").utf8))
+            printLine("redact: \(name): \(done.frames) frame(s), \(done.facesMasked) face mask(s), \(done.lingeringMasks) bridged by lingering, "
+                      + "\(done.backfilledMasks) drawn before a face was found, \(done.regionsSearched) region(s) searched")
         }
         if let truncation = done.truncation { printError("\(source): kept with --accept-truncated: \(truncation)") }
         if let damage = done.damage { printError("\(source): with --skip-damaged-frames: \(damage)") }

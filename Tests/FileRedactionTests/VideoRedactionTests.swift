@@ -62,6 +62,9 @@ import Testing
         // The command says the same figures.
         #expect(run.stderr.contains("16 frame(s), \(done.facesMasked) face mask(s), \(done.lingeringMasks) bridged by lingering, "
                                     + "\(done.backfilledMasks) drawn before a face was found, \(done.regionsSearched) region(s) searched"), "\(run.stderr)")
+        // And with --progress json, the run's line is the result's.
+        let json = try PhotoRedactionTests.cli(["redact", input, dir + "/cli-json.mp4", "--progress", "json"])
+        #expect(json.stderr.split(separator: "\n").last.map(String.init) == done.jsonLine(input: input, output: dir + "/cli-json.mp4"), "\(json.stderr)")
     }
 
     /// A run stopped part-way (as a signal stops the command) throws the stop and leaves nothing:

@@ -54,7 +54,7 @@ extension Redact {
             summary = try run.run(redact: { work in
                 switch work {
                 case let .photo(source, target):
-                    return .init(faces: try redactPhoto(redactor, source, target))
+                    return .init(faces: try redactPhoto(redactor, source, target).faces)
                 case let .video(source, target, kind):
                     bar?.clear()
                     let (frames, faces, truncation, damage) = try redactVideo(try makeRedactor(pool), source, target, kind: kind)
@@ -71,7 +71,7 @@ extension Redact {
                     let verb = switch record.status { case .refused: "refused"; case .ignored: "left out"; default: "failed (worth a retry)" }
                     printError("redact: \(verb) \(shown): \(record.reason ?? "")")
                 case let .settled(record, index, total):
-                    if json { ProgressLine.emit(record, index: index, of: total) }
+                    if json { printLine(record.line(index: index, of: total)) }
                     bar?.update(done: index)
                 }
             }, shouldStop: Interruption.check)
@@ -81,9 +81,9 @@ extension Redact {
         }
         bar?.clear()
         if json {
-            FileHandle.standardError.write(Data((summary.totalsLine + "\n").utf8))
+            printLine(summary.totalsLine)
         } else {
-            FileHandle.standardError.write(Data(("redact: shard \(run.shard): " + summary.sentence + "\n").utf8))
+            printLine("redact: shard \(run.shard): " + summary.sentence)
         }
         try BatchExit.finish(refused: summary.totals.refused, failed: summary.totals.failed)
     }
