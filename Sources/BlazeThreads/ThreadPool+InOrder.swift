@@ -23,6 +23,18 @@ extension ThreadPool {
         }
     }
 
+    /// `forEachInOrder(count:lanes:_:emit:)` with a state of each lane's own (a detector, a
+    /// network's buffers): `min(threads, count)` of them, at least one, all made before any work
+    /// starts, so that a failure to make one stops the run first. `work(&state, index)`.
+    public func forEachInOrder<State, Output>(count: Int, makeState: () throws -> State, _ work: (_ state: inout State, _ index: Int) -> Output,
+                                              emit: (_ index: Int, _ output: Output) -> Void) rethrows {
+        let lanes = min(threads, count)
+        var states = try (0..<max(lanes, 1)).map { _ in try makeState() }
+        states.withUnsafeMutableBufferPointer { states in
+            forEachInOrder(count: count, lanes: lanes, { index, lane in work(&states[lane], index) }, emit: emit)
+        }
+    }
+
     /// The results of `work(index, lane)` for every index in `0..<count`, in index order, the
     /// indices run as `forEach(count:lanes:)` runs them.
     public func map<Output>(count: Int, lanes: Int, _ work: (_ index: Int, _ lane: Int) -> Output) -> [Output] {

@@ -141,8 +141,7 @@ struct Detect: ParsableCommand {
         var annotated: (RGBImage, FaceDetectorResult)?
         do {
             let search = self.search
-            try OrderedBatch.run(count: items.count, pool: pool, makeState: { try Finder(search, options: options) },
-                                 work: { finder, i in
+            try pool.forEachInOrder(count: items.count, makeState: { try Finder(search, options: options) }, { finder, i in
                 Self.process(items[i], stdin: stdin, detector: finder, processing: processing, tiles: tileSizes,
                              applyEXIF: applyEXIF, keepImage: wantImage)
             }, emit: { i, outcome in

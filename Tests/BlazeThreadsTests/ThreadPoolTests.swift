@@ -60,6 +60,39 @@ import Testing
         }
     }
 
+    /// With a state per lane: one state made per lane before any work (at least one), each
+    /// used by one item at a time, the results in order; a state that cannot be made stops the
+    /// run before any item runs.
+    @Test(arguments: [1, 2, 4])
+    func eachLaneHasItsOwnState(threads: Int) throws {
+        struct Refused: Error {}
+        final class Lane { var busy = false; var items = 0 }
+        let pool = ThreadPool(threads: threads)
+        for count in [0, 3, 100] {
+            var made: [Lane] = [], emitted: [Int] = []
+            let clashes = Atomic<Int>(0)
+            pool.forEachInOrder(count: count, makeState: { let lane = Lane(); made.append(lane); return lane }, { lane, index in
+                if lane.busy { clashes.add(1, ordering: .relaxed) }
+                lane.busy = true
+                if index % 5 == 0 { usleep(100) }
+                lane.items += 1
+                lane.busy = false
+                return index + 1
+            }, emit: { index, output in
+                #expect(output == index + 1)
+                emitted.append(index)
+            })
+            #expect(made.count == max(min(pool.threads, count), 1))
+            #expect(made.reduce(0) { $0 + $1.items } == count && emitted == Array(0..<count))
+            #expect(clashes.load(ordering: .relaxed) == 0)
+        }
+        var ran = 0
+        #expect(throws: Refused.self) {
+            try pool.forEachInOrder(count: 10, makeState: { throw Refused() }, { (_: inout Int, _) in ran += 1 }, emit: { _, _ in })
+        }
+        #expect(ran == 0)
+    }
+
     /// A job inside a job runs on the thread that started it: a lane that runs a network
     /// neither waits for the pool nor starts threads of its own.
     @Test func nestedJobsRunOnTheirCaller() {
