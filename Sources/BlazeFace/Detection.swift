@@ -126,6 +126,9 @@ public struct FaceDetectorResult: Sendable, Equatable {
     /// A `.regions` search (`SearchArea.regions`): each region's faces, in the order the regions
     /// were given; empty for the other searches.
     public var perRegion: [FaceDetectorResult] = []
+    /// The faces found but narrower than `FaceDetectorOptions.minFaceSize`, and so left out
+    /// (counted until `maxFaces` faces were kept): what ML Kit's minFaceSize hid.
+    public var narrowerThanMinFaceSize = 0
     /// A result holding `detections` (none by default).
     public init(detections: [Detection] = []) { self.detections = detections }
 }

@@ -239,6 +239,7 @@ struct DetectorState {
         nms(decoded, scratch: &nmsScratch, into: &merged)
         let projection = DetectionProjection(m: transform.projection)
         result.detections.removeAll(keepingCapacity: true)
+        result.narrowerThanMinFaceSize = 0
         for var d in merged {
             projection(&d)
             guard faces.add(d, to: &result, width: imageWidth, height: imageHeight, capped: pass.capsFaces) else { break }

@@ -170,7 +170,12 @@ public final class FaceLandmarker: Sendable {
 
     /// Stage 1a: the face detector's detections, best first, at most `numFaces`.
     package func detections(for image: RGBImage) throws(VisionTaskError) -> [Detection] {
-        try detector.detect(image: image).detections
+        try detectorResult(for: image).detections
+    }
+
+    /// The face detector's result for `image`: its detections, and the faces `minFaceSize` left out.
+    package func detectorResult(for image: RGBImage) throws(VisionTaskError) -> FaceDetectorResult {
+        try detector.detect(image: image)
     }
 
     /// Stage 1: the face detector's detections and the landmark region of each (EXPANDED_FACE_RECTS).

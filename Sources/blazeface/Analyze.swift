@@ -120,9 +120,6 @@ struct Analyze: ParsableCommand {
             pipeline = try FaceAnalysisPipeline(options: options, numFaces: try faceLimit,
                                                 minFaceDetectionConfidence: minDetectionConfidence, threadPool: try threadCount.makePool())
         } catch let error as FaceAnalysisError { throw ToolError(error.description) }
-        // The faces --min-face-size drops are counted by the detector alone, without it.
-        let unfiltered = minFaceSize > 0 ? try? FaceDetector(options: FaceDetectorOptions(
-            model: try detectorModel, minDetectionConfidence: minDetectionConfidence)) : nil
         let limit = try faceLimit
         let items = try InputList.sharded(images, options: batch).items
         let json = batch.progress == .json
@@ -149,9 +146,8 @@ struct Analyze: ParsableCommand {
                 let (result, line) = try Self.analyzedLine(image: name, image, pipeline: pipeline)
                 print(line)
                 if json { printLine(DetectionJSON.progressLine(input: name, faces: result.faces.count, error: nil, index: index + 1, of: items.count)) }
-                if let unfiltered, result.faces.count < limit {
-                    let small = ((try? unfiltered.detect(image: image).detections) ?? []).filter { $0.relativeBoundingBox.width < minFaceSize }
-                    let dropped = min(small.count, limit - result.faces.count)
+                if result.faces.count < limit {
+                    let dropped = min(result.narrowerThanMinFaceSize, limit - result.faces.count)
                     if dropped > 0 {
                         printError("\(name): \(dropped) smaller face(s) found and not analysed: narrower than --min-face-size \(minFaceSize) "
                                    + "of the picture's width; --min-face-size 0 keeps them")

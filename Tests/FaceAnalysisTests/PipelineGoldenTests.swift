@@ -67,6 +67,10 @@ import Testing
         let some = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: between), weightsFolder: Self.weights).analyze(image: image)
         #expect(some.faces.count == 1)
         #expect(some.faces.first?.detection.relativeBoundingBox.width == widths[1])
+        // The face left out is reported (what `analyze` warns about), and none when all are kept.
+        #expect(some.narrowerThanMinFaceSize == 1 && all.narrowerThanMinFaceSize == 0)
+        let none = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: widths[1] + 0.01), weightsFolder: Self.weights).analyze(image: image)
+        #expect(none.faces.isEmpty && none.narrowerThanMinFaceSize == 2)
     }
 
     /// Faces run at the same time on their own networks give the very same numbers, in the same

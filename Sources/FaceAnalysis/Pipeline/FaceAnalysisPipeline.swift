@@ -86,11 +86,12 @@ public final class FaceAnalysisPipeline: Sendable {
     /// of `result.faces`.
     public func analyze<T: Sendable>(image: RGBImage, eachFace: @escaping @Sendable (AnalyzedFace) -> T)
         throws(FaceAnalysisError) -> (result: FaceAnalysisResult, values: [T]) {
-        let detections: [Detection]
+        let found: FaceDetectorResult
         let faces: [Result<(AnalyzedFace, T)?, FaceAnalysisError>?]
         let (options, analyzer) = (options, analyzer)
         do {
-            detections = try landmarker.detections(for: image)
+            found = try landmarker.detectorResult(for: image)
+            let detections = found.detections
             // ML Kit computes contours for the most prominent face alone: the largest box.
             let prominent = options.contourMode == .all && options.contourFaces == .mostProminent
                 ? detections.max { $0.boundingBox.width * $0.boundingBox.height < $1.boundingBox.width * $1.boundingBox.height }
@@ -109,6 +110,7 @@ public final class FaceAnalysisPipeline: Sendable {
             }
         } catch { throw .landmarker(error) }
         var result = FaceAnalysisResult(imageWidth: image.width, imageHeight: image.height)
+        result.narrowerThanMinFaceSize = found.narrowerThanMinFaceSize
         var values: [T] = []
         for face in faces {
             guard let (analyzed, value) = try face?.get() else { continue }
@@ -154,4 +156,7 @@ public struct FaceAnalysisResult: Sendable {
     public var faces: [AnalyzedFace] = []
     /// The image size the normalized coordinates refer to.
     public var imageWidth: Int, imageHeight: Int
+    /// The faces the detector found narrower than `FaceAnalyzerOptions.minFaceSize`, and so
+    /// left out (`FaceDetectorResult.narrowerThanMinFaceSize`).
+    public var narrowerThanMinFaceSize = 0
 }
