@@ -235,6 +235,9 @@ private struct VideoRun {
     init(input: String, output: String, kind: MediaKind?, options: VideoRedactionOptions, requested: Int,
          starting: (VideoRedactionStart) throws -> Void) throws {
         try VideoFiles.checkOutput(output)
+        if PathIdentity.isSameFile(input, output) {
+            throw MediaFileError(.outputIsInput, "\(output) is the input \(input): choose another output (the input is never overwritten)")
+        }
         (self.input, self.output, writing) = (input, output, options.writing)
         do {
             self.kind = try kind ?? MediaKind.of(input)

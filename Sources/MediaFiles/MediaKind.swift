@@ -60,6 +60,8 @@ public struct MediaFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case notMedia
         /// An output name that says no type written here.
         case unknownOutputType
+        /// An output that is the input itself (by any name): the input is never overwritten.
+        case outputIsInput
     }
 
     public var kind: Kind

@@ -39,26 +39,6 @@ enum VideoMedia {
     }
 }
 
-/// Where one input file's output goes: `output` itself, or, when `output` is a folder that exists
-/// or a name ending in "/", the input's name inside it (a photo in a format this tool does not
-/// write, or a video in a container it does not, with the extension `redact` gives a folder
-/// run's: .jpg, .mp4).
-func singleTarget(input: String, output: String, kind: MediaKind) -> String {
-    guard output != "-" else { return output }
-    var isFolder: ObjCBool = false
-    let folder = output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue)
-    guard folder, input != "-" else { return output }
-    let name = (input as NSString).lastPathComponent
-    let inside = (output as NSString).appendingPathComponent(name)
-    switch kind {
-    case .photo: return BatchInputs.photoTarget(inside)
-    case .y4m: return (inside as NSString).pathExtension.lowercased() == "y4m" ? inside : (inside as NSString).deletingPathExtension + ".y4m"
-    default:
-        let ext = (name as NSString).pathExtension.lowercased()
-        return VideoFiles.containerExtensions.contains(ext) ? inside : (inside as NSString).deletingPathExtension + ".mp4"
-    }
-}
-
 /// Creates the folders above a single output that do not exist yet (as a folder run creates its
 /// output folder); a plain error when one cannot be made.
 func createParentFolders(of output: String) throws {
@@ -72,13 +52,11 @@ func createParentFolders(of output: String) throws {
 
 /// Refuses an output that is an input (the same file, by any name) before anything is written.
 func refuseOverwriting(input: String, with output: String) throws {
-    guard input != "-", output != "-" else { return }
-    var a = stat(), b = stat()
-    if stat(input, &a) == 0, stat(output, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino {
+    guard PathIdentity.isSameFile(input, output) else { return }
+    if let file = PathIdentity.fileID(input), file == PathIdentity.fileID(output) {
         throw ValidationError("\(output) is the input \(input): choose another output (the input is never overwritten)")
     }
-    let (i, o) = ((input as NSString).standardizingPath, (output as NSString).standardizingPath)
-    if i == o { throw ValidationError("\(output) is the input: choose another output (the input is never overwritten)") }
+    throw ValidationError("\(output) is the input: choose another output (the input is never overwritten)")
 }
 
 /// Writes an annotated copy (`--annotate`) in the format its name says (JPEG, PPM), PNG otherwise.

@@ -312,7 +312,7 @@ struct Redact: ParsableCommand {
             return try redactBatch(redactor, pool: pool)
         }
         // One file: into OUTPUT, or into the folder OUTPUT names.
-        let target = singleTarget(input: input, output: output, kind: kind)
+        let target = BatchInputs.target(for: input, in: output, kind: kind)
         try refuseOverwriting(input: input, with: target)
         if let replaceWith { try refuseOverwriting(input: replaceWith, with: target) }
         if kind == .photo {

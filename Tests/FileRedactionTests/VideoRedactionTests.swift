@@ -104,4 +104,30 @@ import Testing
         let plan = try VideoMemoryPlan.fitting(budget: 3 << 30, width: 320, height: 180, frameBytes: 320 * 180 * 3 / 2, requested: 60)
         #expect(plan == VideoMemoryPlan(lookBehind: 60, singleThreadedCodecs: false))
     }
+
+    /// An output that is the input, by its name or through a link, is refused before anything
+    /// is read or written: the input stays as it was.
+    @Test func theInputIsNeverTheOutput() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.makeClip(dir + "/clip.mp4", frames: 4)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.mp4", withDestinationPath: dir + "/clip.mp4")
+        try FileManager.default.copyItem(atPath: PhotoRedactionTests.root.appendingPathComponent("Tests/Fixtures/images/astronaut_223x231.png").path,
+                                         toPath: dir + "/face.png")
+        let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/clip.mp4")), photo = try Data(contentsOf: URL(fileURLWithPath: dir + "/face.png"))
+        let redactor = try FaceRedactor()
+        for output in [dir + "/clip.mp4", dir + "/link.mp4", dir + "/./clip.mp4"] {
+            let error = try #require(throws: MediaFileError.self) { try redactor.redactVideo(at: dir + "/clip.mp4", to: output) }
+            #expect(error.kind == .outputIsInput)
+        }
+        let error = try #require(throws: MediaFileError.self) { try redactor.redactPhoto(at: dir + "/face.png", to: dir + "/../" + (dir as NSString).lastPathComponent + "/face.png") }
+        #expect(error.kind == .outputIsInput)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/clip.mp4")) == before && Data(contentsOf: URL(fileURLWithPath: dir + "/face.png")) == photo)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir)) == ["clip.mp4", "link.mp4", "face.png"])
+        // Into a folder, the input's name inside it.
+        try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: false)
+        #expect(BatchInputs.target(for: dir + "/clip.mp4", in: dir + "/out", kind: .video) == dir + "/out/clip.mp4")
+        #expect(BatchInputs.target(for: "/x/IMG.HEIC", in: dir + "/new/", kind: .photo) == dir + "/new/IMG.jpg")
+        #expect(BatchInputs.target(for: "/x/clip.mp4", in: dir + "/named.mp4", kind: .video) == dir + "/named.mp4")
+    }
 }

@@ -92,4 +92,24 @@ public enum BatchInputs {
     public static func photoTarget(_ target: String) -> String {
         ImageFormat.forOutput(path: target) != nil ? target : (target as NSString).deletingPathExtension + ".jpg"
     }
+
+    /// Where one input file of `kind` goes when the output given is `output`: `output` itself,
+    /// or, when `output` is a folder that exists or a name ending in "/", the input's name inside
+    /// it (a photo in a format not written, or a video in a container not written, with the
+    /// extension a folder run gives it: .jpg, .mp4; Y4M stays .y4m).
+    public static func target(for input: String, in output: String, kind: MediaKind) -> String {
+        guard output != "-" else { return output }
+        var isFolder: ObjCBool = false
+        let folder = output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue)
+        guard folder, input != "-" else { return output }
+        let name = (input as NSString).lastPathComponent
+        let inside = (output as NSString).appendingPathComponent(name)
+        switch kind {
+        case .photo: return photoTarget(inside)
+        case .y4m: return (inside as NSString).pathExtension.lowercased() == "y4m" ? inside : (inside as NSString).deletingPathExtension + ".y4m"
+        default:
+            let ext = (name as NSString).pathExtension.lowercased()
+            return VideoFiles.containerExtensions.contains(ext) ? inside : (inside as NSString).deletingPathExtension + ".mp4"
+        }
+    }
 }

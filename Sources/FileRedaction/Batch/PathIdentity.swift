@@ -50,4 +50,12 @@ public enum PathIdentity {
         guard stat(path, &info) == 0 else { return nil }
         return FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
+
+    /// Whether `a` and `b` are one file: the same device and inode (by any name or link), or,
+    /// for files not there yet, the same path once standardised. "-" (a pipe) is no file.
+    public static func isSameFile(_ a: String, _ b: String) -> Bool {
+        guard a != "-", b != "-" else { return false }
+        if let x = fileID(a), let y = fileID(b), x == y { return true }
+        return (a as NSString).standardizingPath == (b as NSString).standardizingPath
+    }
 }
