@@ -29,8 +29,13 @@ import Testing
 
     /// Runs the built tool; its exit status and stderr.
     static func cli(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+        try run(try #require(FileManager.default.isExecutableFile(atPath: tool) ? tool : nil, "build the tool first: \(tool)"), arguments)
+    }
+
+    /// Runs `executable`; its exit status and stderr.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(FileManager.default.isExecutableFile(atPath: tool) ? tool : nil, "build the tool first: \(tool)"))
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let err = Pipe()
         (process.standardOutput, process.standardError) = (FileHandle.nullDevice, err)

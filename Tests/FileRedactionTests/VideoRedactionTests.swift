@@ -11,15 +11,7 @@ import Testing
 
     /// Runs `program` (found on the PATH); its exit status and stderr.
     static func sh(_ program: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let err = Pipe()
-        (process.standardOutput, process.standardError) = (FileHandle.nullDevice, err)
-        try process.run()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+        try PhotoRedactionTests.run("/usr/bin/env", [program] + arguments)
     }
 
     /// A 320x180 pan over the two-face photo (faces of 52 and 89 pixels) at 25 fps with a sine
