@@ -34,7 +34,7 @@ public struct VideoRedactionStart: Sendable {
     public var lookBehind: Int, requestedLookBehind: Int
 }
 
-/// What `FaceRedactor.redactVideo(at:to:options:policy:starting:progress:masks:shouldStop:)`
+/// What `FaceRedactor.redactVideo(at:to:kind:options:policy:starting:progress:masks:shouldStop:)`
 /// (or `drawVideo`) did.
 public struct RedactedVideo: Sendable {
     /// The frames written.
