@@ -52,7 +52,7 @@ extension FaceRedactor {
                             policy: (_ width: Int, _ height: Int) throws -> MaskPolicy,
                             beforeWriting: (RedactedPhoto) throws -> Void = { _ in }) throws -> RedactedPhoto {
         let format = try Self.photoFormat(output, options)
-        try refuseOverwriting(input, with: output)
+        try PathIdentity.refuseOverwriting(input: input, with: output)
         var photo = try Pictures.readPhoto(contentsOf: input)
         let policy = try policy(photo.image.width, photo.image.height)
         let masks: [DrawnMask]
@@ -75,14 +75,6 @@ extension FaceRedactor {
             throw MediaFileError(.unknownOutputType, "\(output): PPM holds no metadata; keeping it needs JPEG or PNG output")
         }
         return format
-    }
-}
-
-extension FaceRedactor {
-    /// Refuses an output that is its input (by any name) before anything is read.
-    func refuseOverwriting(_ input: String, with output: String) throws(MediaFileError) {
-        guard PathIdentity.isSameFile(input, output) else { return }
-        throw MediaFileError(.outputIsInput, "\(output) is the input \(input): choose another output (the input is never overwritten)")
     }
 }
 

@@ -185,7 +185,7 @@ extension FaceRedactor {
             if !masks.additions.isEmpty {
                 guard input != "-" else {
                     sink.cancel()
-                    throw VideoRedactionError(.input, "--apply-masks: added boxes are carried over the input's frames: give a file, not stdin")
+                    throw VideoRedactionError(.input, "added boxes are carried over the input's frames: give a file, not stdin")
                 }
                 do {
                     let again = try VideoFiles.open(input, kind: run.kind, options: run.reading)
@@ -230,14 +230,13 @@ private struct VideoRun {
     let size: (width: Int, height: Int)?
 
     /// The input's name in messages.
-    var name: String { input == "-" ? "<stdin>" : input }
+    var name: String { Self.name(input) }
+    static func name(_ input: String) -> String { input == "-" ? "<stdin>" : input }
 
     init(input: String, output: String, kind: MediaKind?, options: VideoRedactionOptions, requested: Int,
          starting: (VideoRedactionStart) throws -> Void) throws {
         try VideoFiles.checkOutput(output)
-        if PathIdentity.isSameFile(input, output) {
-            throw MediaFileError(.outputIsInput, "\(output) is the input \(input): choose another output (the input is never overwritten)")
-        }
+        try PathIdentity.refuseOverwriting(input: input, with: output)
         (self.input, self.output, writing) = (input, output, options.writing)
         do {
             self.kind = try kind ?? MediaKind.of(input)
@@ -249,7 +248,7 @@ private struct VideoRun {
                 let (w, h) = (info.width, info.height)
                 let plan: VideoMemoryPlan
                 do { plan = try VideoMemoryPlan.fitting(budget: budget, width: w, height: h, frameBytes: w * h * 3 / 2, requested: requested) } catch {
-                    throw VideoRedactionError(.memory, "\(input == "-" ? "<stdin>" : input): \(error)", tooLittleMemory: error)
+                    throw VideoRedactionError(.memory, "\(Self.name(input)): \(error)", tooLittleMemory: error)
                 }
                 if plan.singleThreadedCodecs {
                     writing.threads = 1

@@ -52,11 +52,7 @@ func createParentFolders(of output: String) throws {
 
 /// Refuses an output that is an input (the same file, by any name) before anything is written.
 func refuseOverwriting(input: String, with output: String) throws {
-    guard PathIdentity.isSameFile(input, output) else { return }
-    if let file = PathIdentity.fileID(input), file == PathIdentity.fileID(output) {
-        throw ValidationError("\(output) is the input \(input): choose another output (the input is never overwritten)")
-    }
-    throw ValidationError("\(output) is the input: choose another output (the input is never overwritten)")
+    do { try PathIdentity.refuseOverwriting(input: input, with: output) } catch { throw ValidationError(error.description) }
 }
 
 /// Writes an annotated copy (`--annotate`) in the format its name says (JPEG, PPM), PNG otherwise.

@@ -477,6 +477,9 @@ struct Redact: ParsableCommand {
             lastLine = now
             printLine(RedactedVideo.progressLine(input: source, frames: done, of: total))
         }
+        if let applied, !applied.additions.isEmpty, source == "-" {
+            throw ToolError("--apply-masks: added boxes are carried over the input's frames: give a file, not stdin")
+        }
         let done: RedactedVideo
         do {
             if let applied {

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFiles
 
 /// Paths compared as files, not as text (issue 40): a path resolved with its symbolic links
 /// followed (realpath), and a file's device and inode.
@@ -57,5 +58,12 @@ public enum PathIdentity {
         guard a != "-", b != "-" else { return false }
         if let x = fileID(a), let y = fileID(b), x == y { return true }
         return (a as NSString).standardizingPath == (b as NSString).standardizingPath
+    }
+
+    /// Refuses an output that is its input (`isSameFile`) before anything is read or written.
+    public static func refuseOverwriting(input: String, with output: String) throws(MediaFileError) {
+        guard isSameFile(input, output) else { return }
+        let named = fileID(input).map { $0 == fileID(output) } ?? false ? " \(input)" : ""
+        throw MediaFileError(.outputIsInput, "\(output) is the input\(named): choose another output (the input is never overwritten)")
     }
 }
