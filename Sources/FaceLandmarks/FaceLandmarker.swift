@@ -18,8 +18,15 @@ import Darwin
 /// face_landmarks_detector_graph.cc: the short-range face detector (the bundle's
 /// face_detector.tflite is the same network), a rotated region per face, a 256x256 crop, the
 /// landmark network (478 points and a face-presence logit), projection back to the image, and
-/// the blendshape model on 146 of the points. In video mode each face's next region comes from
-/// its landmarks and the detector runs only while fewer than `numFaces` faces are tracked.
+/// the blendshape model on 146 of the points. In video and live-stream modes each face's next
+/// region comes from its landmarks and the detector runs only while fewer than `numFaces` faces
+/// are tracked.
+///
+/// MediaPipe's three verbs, one per running mode (`options.runningMode`, fixed at creation):
+/// `detect(image:)`, `detect(videoFrame:timestampInMilliseconds:)` and
+/// `detectAsync(image:timestampInMilliseconds:)`, whose results arrive in timestamp order
+/// through `options.liveStreamHandler` and `liveStreamResults`. A verb of another mode throws
+/// `VisionTaskError.wrongRunningMode`.
 ///
 /// One landmarker serves one call at a time (calls from several threads are serialised).
 public final class FaceLandmarker: Sendable {
@@ -30,6 +37,8 @@ public final class FaceLandmarker: Sendable {
     /// With a pool of more than one thread: more lanes (networks with their own activations,
     /// sharing the first lane's weights), so faces run at the same time, one lane per thread.
     private let extraStates: [LandmarkerLane]
+    /// The live-stream machinery; nil unless `options.runningMode` is `.liveStream`.
+    private let liveStream: LiveStreamRunner<TimestampedResult<FaceLandmarkerResult>>?
 
     /// The weights files the landmarker reads (in `weightsFolder`, or where WeightsLocator looks).
     public static let landmarksWeightsFile = "face_landmarks_detector.bin"
@@ -60,7 +69,11 @@ public final class FaceLandmarker: Sendable {
         }
         self.state = Mutex(first)
         extraStates = extra
+        liveStream = options.runningMode == .liveStream
+            ? LiveStreamRunner(label: "FaceLandmarks.liveStream", handler: options.liveStreamHandler) : nil
     }
+
+    deinit { liveStream?.shutDown() }
 
     /// Faces run at the same time on `pool`: one per thread, at most 8.
     static func maxLanes(_ pool: ThreadPool) -> Int { min(pool.threads, 8) }
@@ -94,9 +107,7 @@ public final class FaceLandmarker: Sendable {
 
     /// Finds faces in `image` and their landmarks (image mode).
     public func detect(image: RGBImage) throws(VisionTaskError) -> FaceLandmarkerResult {
-        guard options.runningMode == .image else {
-            throw .invalidOption(name: "runningMode", value: "video", allowed: "image for detect(image:); use detect(videoFrame:timestampInMilliseconds:)")
-        }
+        try options.runningMode.require(.image, for: "detect(image:)")
         return try landmarks(for: image, detections: try detections(for: image))
     }
 
@@ -114,9 +125,7 @@ public final class FaceLandmarker: Sendable {
     /// order: nil where the region holds no face.
     public func landmarks<T: Sendable>(for image: RGBImage, detections: [Detection],
                                        finish: @Sendable (FaceLandmarks) -> T) throws(VisionTaskError) -> [T?] {
-        guard options.runningMode == .image else {
-            throw .invalidOption(name: "runningMode", value: "video", allowed: "image for landmarks(for:detections:)")
-        }
+        try options.runningMode.require(.image, for: "landmarks(for:detections:)")
         let regions = detections.map { FaceRegion(detection: $0, imageWidth: image.width, imageHeight: image.height) }
         let lanes = min(regions.count, 1 + extraStates.count)
         guard lanes > 1 else {
@@ -141,13 +150,56 @@ public final class FaceLandmarker: Sendable {
     /// regions replace tracked ones they overlap (IoU above `minTrackingConfidence`).
     /// Timestamps must strictly increase.
     public func detect(videoFrame image: RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) -> FaceLandmarkerResult {
-        guard options.runningMode == .video else {
-            throw .invalidOption(name: "runningMode", value: "image", allowed: "video for detect(videoFrame:timestampInMilliseconds:)")
+        try options.runningMode.require(.video, for: "detect(videoFrame:timestampInMilliseconds:)")
+        try state.withLock { s throws(VisionTaskError) in try s.timestamps.admit(t) }
+        return try track(image)
+    }
+
+    /// Live-stream mode: hands a decoded frame over and returns at once; the frame is tracked
+    /// as in video mode on the stream's serial queue, and its result (or error) delivered in
+    /// timestamp order. A frame that comes while one is in flight is dropped (MediaPipe's flow
+    /// limiter). Timestamps must strictly increase.
+    public func detectAsync(image: RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) {
+        try submitLive("detectAsync(image:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in image }
+    }
+
+    /// Live-stream mode on a camera frame, turned upright for `orientation`: its planes are
+    /// copied before this returns (not converted), so the camera may reuse its memory at once.
+    public func detectAsync(pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up,
+                            timestampInMilliseconds t: Int) throws(VisionTaskError) {
+        let frame = OwnedPixelBuffer(copying: pixelBuffer)
+        try submitLive("detectAsync(pixelBuffer:orientation:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in
+            try frame.withPixelBuffer { buffer throws(VisionTaskError) in RGBImage(upright: buffer, orientation: orientation) }
         }
-        let tracked = try state.withLock { s throws(VisionTaskError) -> [FaceRegion] in
-            try s.timestamps.admit(t)
-            return s.trackedRegions
+    }
+
+    private func submitLive(_ call: String, _ t: Int, image: @escaping @Sendable () throws(VisionTaskError) -> RGBImage)
+        throws(VisionTaskError) {
+        guard let liveStream else { throw .wrongRunningMode(called: call, mode: options.runningMode) }
+        try liveStream.submit(t) { [self] in
+            TimestampedResult(timestampInMilliseconds: t, result: Result { () throws(VisionTaskError) in try track(try image()) })
         }
+    }
+
+    /// Live-stream results as an AsyncStream (one consumer), in timestamp order; it finishes at
+    /// `close()`. Empty and finished in the other modes.
+    public var liveStreamResults: AsyncStream<TimestampedResult<FaceLandmarkerResult>> {
+        liveStream?.results ?? LiveStreamRunner<TimestampedResult<FaceLandmarkerResult>>.finished
+    }
+
+    /// Frames dropped so far because one was in flight (live stream; 0 in the other modes).
+    public var droppedFrameCount: Int { liveStream?.counts.dropped ?? 0 }
+
+    /// Results and errors delivered so far (live stream; 0 in the other modes).
+    public var deliveredResultCount: Int { liveStream?.counts.delivered ?? 0 }
+
+    /// Ends a live stream: later `detectAsync` calls throw `.closed`, and once this returns
+    /// nothing more is delivered. Does nothing in the other modes.
+    public func close() { liveStream?.close() }
+
+    /// Video and live-stream modes: one frame's landmarks, its timestamp already admitted.
+    private func track(_ image: RGBImage) throws(VisionTaskError) -> FaceLandmarkerResult {
+        let tracked = state.withLock { $0.trackedRegions }
         var regions = tracked
         if regions.count < options.numFaces {
             regions = RegionAssociation.merge(tracked: tracked, detected: try self.regions(for: image),
@@ -161,7 +213,8 @@ public final class FaceLandmarker: Sendable {
         }
     }
 
-    /// Forgets the faces tracked in video mode (the next frame runs the detector).
+    /// Forgets the faces tracked in video or live-stream mode (the next frame runs the detector);
+    /// in video mode the next timestamp may start anew.
     public func resetTracking() {
         state.withLock { $0.trackedRegions = []; $0.timestamps.reset() }
     }

@@ -3,11 +3,13 @@ import VisionTasks
 
 /// Options of a face landmarker, MediaPipe's `FaceLandmarkerOptions`.
 public struct FaceLandmarkerOptions: Sendable {
-    /// How frames arrive: single images, or video frames whose regions follow the faces.
-    public enum RunningMode: String, Sendable { case image, video }
-
-    /// Fixed at creation: `detect(image:)` in image mode, `detect(videoFrame:timestampInMilliseconds:)` in video mode.
+    /// How frames arrive, fixed at creation (the detector's `RunningMode`): `detect(image:)`
+    /// (default), `detect(videoFrame:timestampInMilliseconds:)` with regions that follow the
+    /// faces, or `detectAsync(image:timestampInMilliseconds:)`, which tracks as video does.
     public var runningMode: RunningMode = .image
+    /// Live stream only: called with each result, in timestamp order, on one serial queue
+    /// (MediaPipe's result_callback). Results also arrive on `FaceLandmarker.liveStreamResults`.
+    public var liveStreamHandler: (@Sendable (TimestampedResult<FaceLandmarkerResult>) -> Void)?
     /// At most this many faces (1...64, default 1), best detections first.
     public var numFaces: Int = 1
     /// The face detector's score threshold (0...1, default 0.5).
@@ -38,8 +40,10 @@ public struct FaceLandmarkerOptions: Sendable {
     public init(runningMode: RunningMode = .image, numFaces: Int = 1, minFaceDetectionConfidence: Float = 0.5,
                 minFacePresenceConfidence: Float = 0.5, minTrackingConfidence: Float = 0.5,
                 outputFaceBlendshapes: Bool = false, weightsFolder: String? = nil, threadPool: ThreadPool = .shared,
-                detectorModel: FaceDetectorModel = .shortRange) {
+                detectorModel: FaceDetectorModel = .shortRange,
+                liveStreamHandler: (@Sendable (TimestampedResult<FaceLandmarkerResult>) -> Void)? = nil) {
         self.detectorModel = detectorModel
+        self.liveStreamHandler = liveStreamHandler
         self.runningMode = runningMode
         self.numFaces = numFaces
         self.minFaceDetectionConfidence = minFaceDetectionConfidence
@@ -62,6 +66,7 @@ public struct FaceLandmarkerOptions: Sendable {
         guard (1...64).contains(numFaces) else {
             throw .invalidOption(name: "numFaces", value: "\(numFaces)", allowed: "in 1...64")
         }
+        try runningMode.validateHandler(isSet: liveStreamHandler != nil)
         return self
     }
 }

@@ -38,10 +38,10 @@ public enum VisionTaskError: Error, Equatable, CustomStringConvertible {
         case .invalidRegion(let s): "invalid region of interest: \(s)"
         case .invalidImage(let s): "invalid image: \(s)"
         case let .wrongRunningMode(called, mode):
-            "\(called) is not available in the \(mode.rawValue) running mode (the mode is fixed when the detector is created)"
+            "\(called) is not available in the \(mode.rawValue) running mode (the mode is fixed when the task is created)"
         case let .nonIncreasingTimestamp(previous, current):
             "timestamp \(current) ms is not greater than the previous timestamp \(previous) ms; timestamps must strictly increase"
-        case .closed: "the live stream detector was closed"
+        case .closed: "the live stream was closed"
         }
     }
 }

@@ -1,15 +1,9 @@
 import BlazeImage
 import VisionTasks
 
-/// One live-stream outcome: the frame's timestamp and its detections or the error it gave.
-public struct LiveStreamResult: Sendable {
-    public var timestampInMilliseconds: Int
-    public var result: Result<FaceDetectorResult, DetectorError>
-
-    public init(timestampInMilliseconds: Int, result: Result<FaceDetectorResult, DetectorError>) {
-        (self.timestampInMilliseconds, self.result) = (timestampInMilliseconds, result)
-    }
-}
+/// One live-stream outcome of the detector: the frame's timestamp and its detections or the
+/// error it gave.
+public typealias LiveStreamResult = TimestampedResult<FaceDetectorResult>
 
 extension FaceDetector {
     /// Live-stream mode on any input, turned and cropped as `options` say. A pixel buffer's planes

@@ -5,10 +5,7 @@ extension FaceDetectorOptions {
     /// `BaseVisionTaskApi`): a result handler belongs to the live-stream mode only. Unlike
     /// MediaPipe, a live stream may go without one, since its results are also an AsyncStream.
     func validateRunningMode() throws(DetectorError) {
-        if runningMode != .liveStream, liveStreamHandler != nil {
-            throw .invalidOption(name: "liveStreamHandler", value: "set in \(runningMode.rawValue) mode",
-                                 allowed: "nil unless runningMode is liveStream")
-        }
+        try runningMode.validateHandler(isSet: liveStreamHandler != nil)
     }
 }
 
@@ -18,6 +15,6 @@ extension FaceDetector {
 
     /// Throws `.wrongRunningMode` unless the detector runs in `mode` (base_vision_task_api.h).
     func requireMode(_ mode: RunningMode, for call: String) throws(DetectorError) {
-        guard options.runningMode == mode else { throw .wrongRunningMode(called: call, mode: options.runningMode) }
+        try options.runningMode.require(mode, for: call)
     }
 }
