@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A soak of the live paths (issues 33, 40), not part of CI's default run: 1,000,000 frames pushed
-# through the live-stream FaceDetector and LiveFaceAnalysis faster than they can go (most are
+# through the live-stream FaceDetector and FaceAnalysisPipeline faster than they can go (most are
 # dropped), only the handler used, reporting resident memory and thread count every tenth of
 # the run. Both should be flat after warm-up. Usage: Tools/soak.sh [FRAMES]   (figures: Docs/performance.md, "Soak")
 set -euo pipefail

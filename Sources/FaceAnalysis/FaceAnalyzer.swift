@@ -1,4 +1,5 @@
 import FaceGeometry
+import VisionTasks
 
 /// Builds the ML Kit view of a face from MediaPipe FaceLandmarker outputs (the mesh, the
 /// blendshapes, the image size), computing only what the options ask for.
@@ -9,10 +10,10 @@ public struct FaceAnalyzer: Sendable {
     public let geometry: GeometryPipeline
 
     /// An analyzer for these options and this canonical face (Weights/face_geometry.bin).
-    public init(options: FaceAnalyzerOptions, geometry: GeometryPipeline) throws(FaceAnalysisError) {
+    public init(options: FaceAnalyzerOptions, geometry: GeometryPipeline) throws(VisionTaskError) {
         try options.validate()
         guard geometry.metadata.vertexCount <= 478, geometry.metadata.vertexCount >= 468 else {
-            throw .invalidInput("the canonical face has \(geometry.metadata.vertexCount) vertices, not MediaPipe's 468")
+            throw .cannotAnalyse("the canonical face has \(geometry.metadata.vertexCount) vertices, not MediaPipe's 468")
         }
         (self.options, self.geometry) = (options, geometry)
     }
@@ -32,12 +33,12 @@ public struct FaceAnalyzer: Sendable {
     ///   - imageWidth: the image's width in pixels (the points and angles are in its pixels).
     ///   - imageHeight: the image's height in pixels.
     public func analyze(landmarks: [SIMD3<Float>], blendshapes: [(name: String, score: Float)]?,
-                        imageWidth: Int, imageHeight: Int) throws(FaceAnalysisError) -> FaceAnalysis? {
-        guard landmarks.count >= 468 else { throw .invalidInput("\(landmarks.count) landmarks, MediaPipe's mesh has 478") }
+                        imageWidth: Int, imageHeight: Int) throws(VisionTaskError) -> FaceAnalysis? {
+        guard landmarks.count >= 468 else { throw .cannotAnalyse("\(landmarks.count) landmarks, MediaPipe's mesh has 478") }
         guard landmarks.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else {
-            throw .invalidInput("a landmark is not finite")
+            throw .cannotAnalyse("a landmark is not finite")
         }
-        guard imageWidth > 0, imageHeight > 0 else { throw .invalidInput("image size \(imageWidth)x\(imageHeight)") }
+        guard imageWidth > 0, imageHeight > 0 else { throw .cannotAnalyse("image size \(imageWidth)x\(imageHeight)") }
         guard options.accepts(faceWidth: Self.faceWidth(landmarks: landmarks)) else { return nil }
 
         var result = FaceAnalysis()
@@ -54,7 +55,7 @@ public struct FaceAnalyzer: Sendable {
         }
         let geometryResult: FaceGeometry?
         do { geometryResult = try geometry.estimate(landmarks: landmarks, imageWidth: imageWidth, imageHeight: imageHeight) } catch {
-            throw .geometry(error.description)
+            throw .cannotAnalyse(error.description)
         }
         result.headEulerAngles = geometryResult.map { HeadEulerAngles(transformationMatrix: $0.transformationMatrix) }
         if options.needsBlendshapes {

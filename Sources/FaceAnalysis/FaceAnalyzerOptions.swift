@@ -1,3 +1,5 @@
+import VisionTasks
+
 /// ML Kit's face detector options (FaceDetectorOptions), for the face analysis view.
 /// Whatever is `.none` is not computed: no contour or landmark points, and when neither
 /// classification nor the mesh output is asked for, the blendshape network need not run.
@@ -40,9 +42,9 @@ public struct FaceAnalyzerOptions: Equatable, Sendable {
     }
 
     /// Checks the one numeric option: minFaceSize in 0...1 (NaN refused).
-    public func validate() throws(FaceAnalysisError) {
+    public func validate() throws(VisionTaskError) {
         guard minFaceSize >= 0, minFaceSize <= 1 else {
-            throw .invalidInput("minFaceSize \(minFaceSize) must be in 0...1")
+            throw .cannotAnalyse("minFaceSize \(minFaceSize) must be in 0...1")
         }
     }
 

@@ -86,7 +86,7 @@ public final class LiveFaceTracking: Sendable {
     /// Frames dropped so far because one was in flight.
     public var droppedFrameCount: Int { runner.counts.dropped }
     /// Frames delivered so far (each one's result went to the trackers, or failed).
-    public var deliveredFrameCount: Int { runner.counts.delivered }
+    public var deliveredResultCount: Int { runner.counts.delivered }
     /// Delivered frames whose detection failed (their faces were not updated).
     public var failedFrameCount: Int { state.value.withLock { $0.errors } }
 

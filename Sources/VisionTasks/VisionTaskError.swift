@@ -1,9 +1,9 @@
 import BlazeImage
 import BlazeModel
 
-/// Errors of every vision task (the face detector, the landmarker, the trackers, the redactor):
-/// bad options, weights that do not fit, bad images or regions, running-mode misuse. The face
-/// detector's name for it is `DetectorError`.
+/// Errors of every vision task (the face detector, the landmarker, the trackers, the face
+/// analysis, the redactor): bad options, weights that do not fit, bad images, regions or
+/// inputs, running-mode misuse. The face detector's name for it is `DetectorError`.
 public enum VisionTaskError: Error, Equatable, CustomStringConvertible {
     /// An option outside its allowed values: its name, the value given, and what is allowed.
     case invalidOption(name: String, value: String, allowed: String)
@@ -25,6 +25,9 @@ public enum VisionTaskError: Error, Equatable, CustomStringConvertible {
     case nonIncreasingTimestamp(previous: Int, current: Int)
     /// A live-stream call after `close()`.
     case closed
+    /// Data handed to a task that it cannot use (landmarks, blendshapes, sizes), or a stage
+    /// that refused it; the message says what and why.
+    case invalidInput(String)
 
     /// A readable message: what went wrong and, where it helps, what to do about it.
     public var description: String {
@@ -42,6 +45,7 @@ public enum VisionTaskError: Error, Equatable, CustomStringConvertible {
         case let .nonIncreasingTimestamp(previous, current):
             "timestamp \(current) ms is not greater than the previous timestamp \(previous) ms; timestamps must strictly increase"
         case .closed: "the live stream was closed"
+        case .invalidInput(let message): message
         }
     }
 }

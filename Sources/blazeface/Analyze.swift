@@ -119,7 +119,7 @@ struct Analyze: ParsableCommand {
         do {
             pipeline = try FaceAnalysisPipeline(options: options, numFaces: try faceLimit,
                                                 minFaceDetectionConfidence: minDetectionConfidence, threadPool: try threadCount.makePool())
-        } catch let error as FaceAnalysisError { throw ToolError(error.description) }
+        } catch let error as VisionTaskError { throw ToolError(error.description) }
         let limit = try faceLimit
         let items = try InputList.sharded(images, options: batch).items
         let json = batch.progress == .json
@@ -162,7 +162,7 @@ struct Analyze: ParsableCommand {
                 let message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
                 print(DetectionJSON.errorLine(image: name, message: message)); printError(message); failures += 1
                 if json { printLine(DetectionJSON.progressLine(input: name, faces: nil, error: message, index: index + 1, of: items.count)) }
-            } catch let error as FaceAnalysisError {
+            } catch let error as VisionTaskError {
                 let message = "\(name): \(error.description)"
                 print(DetectionJSON.errorLine(image: name, message: message)); printError(message); failures += 1
                 if json { printLine(DetectionJSON.progressLine(input: name, faces: nil, error: message, index: index + 1, of: items.count)) }
@@ -187,7 +187,7 @@ struct Analyze: ParsableCommand {
     /// with the mesh on a face is some 1600 numbers (about 0.1 ms of float printing), which
     /// then runs side by side with the other faces' work instead of after it.
     static func analyzedLine(image name: String, _ image: RGBImage, pipeline: FaceAnalysisPipeline)
-        throws(FaceAnalysisError) -> (result: FaceAnalysisResult, line: String) {
+        throws(VisionTaskError) -> (result: FaceAnalysisResult, line: String) {
         let (result, objects) = try pipeline.analyze(image: image, eachFace: FaceAnalysisJSON.faceObject)
         return (result, FaceAnalysisJSON.line(image: name, width: result.imageWidth, height: result.imageHeight, faceObjects: objects))
     }

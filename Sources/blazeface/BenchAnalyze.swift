@@ -44,7 +44,7 @@ struct BenchAnalyze: ParsableCommand {
         do {
             pipeline = try FaceAnalysisPipeline(options: everything, numFaces: 4, threadPool: try threadCount.makePool())
             photo = try ImageFile.read(contentsOf: image ?? BenchDefaults.photo(), applyingOrientation: true)
-        } catch let e as FaceAnalysisError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
+        } catch let e as VisionTaskError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
         var faces = 0, bytes = 0
         let analyze = try Timing.measure(iterations: iterations) {
             let (result, line) = try Analyze.analyzedLine(image: "photo", photo, pipeline: pipeline)

@@ -3,6 +3,7 @@ import FaceGeometry
 import Foundation
 import LandmarkerGoldens
 import Testing
+import VisionTasks
 
 /// The analyzer on MediaPipe's own FaceLandmarker outputs (the goldens).
 @Suite struct AnalyzerTests {
@@ -77,7 +78,7 @@ import Testing
         #expect(c.rightEyeOpenProbability == 1 - score("eyeBlinkRight"))
         // The astronaut smiles with open eyes in the photo.
         #expect(c.smilingProbability > 0.8 && c.leftEyeOpenProbability > 0.9 && c.rightEyeOpenProbability > 0.9)
-        #expect(throws: FaceAnalysisError.missingBlendshape("mouthSmileLeft")) { try FaceClassification(blendshapes: []) }
+        #expect(throws: VisionTaskError.invalidInput("cannot classify the face: blendshape 'mouthSmileLeft' is missing")) { try FaceClassification(blendshapes: []) }
     }
 
     /// With every mode `.none`, nothing but the head angles is computed, and no blendshapes are needed.
@@ -94,7 +95,7 @@ import Testing
         let contoursOnly = try #require(try analyze(golden, face, FaceAnalyzerOptions(contourMode: .all, minFaceSize: 0)))
         #expect(contoursOnly.contours?.count == 15 && contoursOnly.landmarks == nil && contoursOnly.classification == nil)
         // Classification without blendshapes is refused, not guessed.
-        #expect(throws: FaceAnalysisError.self) {
+        #expect(throws: VisionTaskError.self) {
             try FaceAnalyzer(options: FaceAnalyzerOptions(classificationMode: .all, minFaceSize: 0), geometry: geometry)
                 .analyze(landmarks: face.landmarks, blendshapes: nil, imageWidth: golden.width, imageHeight: golden.height)
         }
@@ -109,19 +110,19 @@ import Testing
             #expect(try analyze(golden, face, FaceAnalyzerOptions(minFaceSize: width * 0.99)) != nil)
             #expect(try analyze(golden, face, FaceAnalyzerOptions(minFaceSize: width * 1.01)) == nil)
         }
-        #expect(throws: FaceAnalysisError.self) { try FaceAnalyzer(options: FaceAnalyzerOptions(minFaceSize: 1.5), geometry: geometry) }
-        #expect(throws: FaceAnalysisError.self) { try FaceAnalyzer(options: FaceAnalyzerOptions(minFaceSize: .nan), geometry: geometry) }
+        #expect(throws: VisionTaskError.self) { try FaceAnalyzer(options: FaceAnalyzerOptions(minFaceSize: 1.5), geometry: geometry) }
+        #expect(throws: VisionTaskError.self) { try FaceAnalyzer(options: FaceAnalyzerOptions(minFaceSize: .nan), geometry: geometry) }
     }
 
     @Test func refusesBadInput() throws {
         let golden = try LandmarkerGoldens.load("astronaut")
         let face = golden.faces[0]
         let analyzer = try FaceAnalyzer(options: Self.everything, geometry: geometry)
-        #expect(throws: FaceAnalysisError.self) { try analyzer.analyze(landmarks: Array(face.landmarks.prefix(100)), blendshapes: face.blendshapes, imageWidth: 512, imageHeight: 512) }
-        #expect(throws: FaceAnalysisError.self) { try analyzer.analyze(landmarks: face.landmarks, blendshapes: face.blendshapes, imageWidth: -1, imageHeight: 512) }
+        #expect(throws: VisionTaskError.self) { try analyzer.analyze(landmarks: Array(face.landmarks.prefix(100)), blendshapes: face.blendshapes, imageWidth: 512, imageHeight: 512) }
+        #expect(throws: VisionTaskError.self) { try analyzer.analyze(landmarks: face.landmarks, blendshapes: face.blendshapes, imageWidth: -1, imageHeight: 512) }
         var bad = face.landmarks
         bad[0].x = .infinity
-        #expect(throws: FaceAnalysisError.self) { try analyzer.analyze(landmarks: bad, blendshapes: face.blendshapes, imageWidth: 512, imageHeight: 512) }
+        #expect(throws: VisionTaskError.self) { try analyzer.analyze(landmarks: bad, blendshapes: face.blendshapes, imageWidth: 512, imageHeight: 512) }
     }
 
     /// The JSON fields parse, with ML Kit's counts and MediaPipe's raw outputs intact.

@@ -80,13 +80,45 @@ import Testing
         }
     }
 
+    /// The pipeline's three verbs: a verb of another mode is refused, naming it; video mode
+    /// finds image mode's faces, with tracking IDs that stay while the faces stay; tracking in
+    /// image mode and a handler outside the live stream are refused.
+    @Test func eachRunningModeHasItsVerb() throws {
+        let photo = try PipelineGoldenTests.image("two_faces_1280x853")
+        let still = try FaceAnalysisPipeline(weightsFolder: Self.weights)
+        #expect(throws: VisionTaskError.wrongRunningMode(called: "analyze(videoFrame:timestampInMilliseconds:)", mode: .image)) {
+            try still.analyze(videoFrame: photo, timestampInMilliseconds: 0)
+        }
+        #expect(throws: VisionTaskError.wrongRunningMode(called: "analyzeAsync(image:orientation:timestampInMilliseconds:)", mode: .image)) {
+            try still.analyzeAsync(image: photo, timestampInMilliseconds: 0)
+        }
+        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(weightsFolder: Self.weights, tracking: FaceTrackingOptions()) }
+        #expect(throws: VisionTaskError.self) {
+            try FaceAnalysisPipeline(weightsFolder: Self.weights, runningMode: .video, liveStreamHandler: { _ in })
+        }
+        let video = try FaceAnalysisPipeline(weightsFolder: Self.weights, runningMode: .video, tracking: FaceTrackingOptions())
+        #expect(throws: VisionTaskError.wrongRunningMode(called: "analyze(image:)", mode: .video)) { try video.analyze(image: photo) }
+        let expected = try still.analyze(image: photo).faces.map(\.detection)
+        #expect(expected.count == 2)
+        var ids: Set<[Int?]> = []
+        for t in [0, 33, 66] {
+            let faces = try video.analyze(videoFrame: photo, timestampInMilliseconds: t).faces
+            #expect(faces.map(\.detection) == expected)
+            ids.insert(faces.map(\.trackingID))
+        }
+        #expect(ids.count == 1 && ids.first?.allSatisfy { $0 != nil } == true)
+        #expect(throws: VisionTaskError.nonIncreasingTimestamp(previous: 66, current: 66)) {
+            try video.analyze(videoFrame: photo, timestampInMilliseconds: 66)
+        }
+    }
+
     /// A live analysis fed frames faster than it analyses them (a photo panning 4 px a frame,
     /// as a 30 fps camera's frames with timestamps 33 ms apart, sent at once): frames are
     /// dropped, results come in timestamp order, and each face keeps its tracking ID.
     @Test func liveAnalysisDropsFramesKeepsOrderAndIDs() async throws {
         let photo = try PipelineGoldenTests.image("two_faces_1280x853")
-        let live = try LiveFaceAnalysis(options: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: Self.weights,
-                                        tracking: FaceTrackingOptions())
+        let live = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: Self.weights,
+                                            runningMode: .liveStream, tracking: FaceTrackingOptions())
         let width = photo.width - 64
         for index in 0..<16 {
             var pixels = [UInt8](repeating: 0, count: width * photo.height * 3)
@@ -95,11 +127,11 @@ import Testing
                 pixels.replaceSubrange(y * width * 3..<(y + 1) * width * 3, with: photo.pixels[from..<from + width * 3])
             }
             let frame = try RGBImage(width: width, height: photo.height, pixels: pixels)
-            try Self.withFrame(frame, .bgra) { try live.send(pixelBuffer: $0, timestampInMilliseconds: index * 33) }
+            try Self.withFrame(frame, .bgra) { try live.analyzeAsync(pixelBuffer: $0, timestampInMilliseconds: index * 33) }
         }
-        var outputs: [LiveAnalysisResult] = []
-        var stream = live.results.makeAsyncIterator()
-        while outputs.count < live.deliveredFrameCount || live.deliveredFrameCount + live.droppedFrameCount < 16 {
+        var outputs: [TimestampedResult<FaceAnalysisResult>] = []
+        var stream = live.liveStreamResults.makeAsyncIterator()
+        while outputs.count < live.deliveredResultCount || live.deliveredResultCount + live.droppedFrameCount < 16 {
             guard let next = await stream.next() else { break }
             outputs.append(next)
         }

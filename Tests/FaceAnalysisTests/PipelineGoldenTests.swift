@@ -5,6 +5,7 @@ import FaceAnalysis
 import Foundation
 import LandmarkerGoldens
 import Testing
+import VisionTasks
 
 /// The whole pipeline, PNG to the ML Kit view with MediaPipe's raw outputs, against the Tasks
 /// FaceLandmarker goldens (MediaPipe 0.10.14, num_faces 4, blendshapes and matrices on) on the
@@ -118,9 +119,9 @@ import Testing
 
     /// Bad options and missing weights are typed errors.
     @Test func refusesBadOptions() {
-        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: .nan), weightsFolder: Self.weights) }
-        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(numFaces: 0, weightsFolder: Self.weights) }
-        #expect(throws: FaceAnalysisError.self) { try FaceAnalysisPipeline(weightsFolder: "/nonexistent") }
+        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: .nan), weightsFolder: Self.weights) }
+        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(numFaces: 0, weightsFolder: Self.weights) }
+        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(weightsFolder: "/nonexistent") }
     }
 
     /// ML Kit's minFaceSize comes before the face cap (issue 24): on the three-face canvas, with

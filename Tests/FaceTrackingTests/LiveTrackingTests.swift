@@ -84,12 +84,12 @@ import Testing
             }
             sent += 1
         }
-        for _ in 0..<400 where pipeline.deliveredFrameCount + pipeline.droppedFrameCount < sent {
+        for _ in 0..<400 where pipeline.deliveredResultCount + pipeline.droppedFrameCount < sent {
             try await Task.sleep(nanoseconds: 5_000_000)
         }
         pipeline.close()
         #expect(pipeline.droppedFrameCount > 0)
-        #expect(pipeline.deliveredFrameCount + pipeline.droppedFrameCount == sent)
+        #expect(pipeline.deliveredResultCount + pipeline.droppedFrameCount == sent)
         #expect(pipeline.failedFrameCount == 0)
         let events = log.events
         // Which frames the detector takes depends on its speed (a frame sent while one is being
@@ -108,7 +108,7 @@ import Testing
     }
 }
 
-/// ML Kit's live analysis with tracking (`LiveFaceAnalysis`, issue 24) on the synthetic-video
+/// ML Kit's live analysis with tracking (`FaceAnalysisPipeline` in live-stream mode, issue 24) on the synthetic-video
 /// scenes: every frame sent at once, as a camera faster than the analysis would; frames are
 /// dropped, results come in timestamp order, and no face changes its tracking ID.
 @Suite struct LiveAnalysisTests {
@@ -116,14 +116,14 @@ import Testing
     func liveAnalysisOnSyntheticVideo(_ name: String, _ scene: SyntheticVideo.Scene) async throws {
         let sprites = try SyntheticVideoTests.sprites(scene)
         let weights = URL(fileURLWithPath: SyntheticVideo.weights).deletingLastPathComponent().path
-        let live = try LiveFaceAnalysis(options: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: weights,
-                                        tracking: FaceTrackingOptions())
+        let live = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: weights,
+                                            runningMode: .liveStream, tracking: FaceTrackingOptions())
         var frames: [RGBImage] = []
         for i in scene.frames.indices { frames.append(try scene.render(i, sprites: sprites)) }
-        for (i, frame) in frames.enumerated() { try live.send(image: frame, timestampInMilliseconds: i * 33) }
-        var outputs: [LiveAnalysisResult] = []
-        var stream = live.results.makeAsyncIterator()
-        while live.deliveredFrameCount + live.droppedFrameCount < frames.count || outputs.count < live.deliveredFrameCount {
+        for (i, frame) in frames.enumerated() { try live.analyzeAsync(image: frame, timestampInMilliseconds: i * 33) }
+        var outputs: [TimestampedResult<FaceAnalysisResult>] = []
+        var stream = live.liveStreamResults.makeAsyncIterator()
+        while live.deliveredResultCount + live.droppedFrameCount < frames.count || outputs.count < live.deliveredResultCount {
             guard let next = await stream.next() else { break }
             outputs.append(next)
         }

@@ -1,5 +1,5 @@
 // LiveSoak PHOTO [FRAMES] [detector|analysis]: a soak of a live path. FRAMES frames (default
-// 100,000) are sent to a live-stream FaceDetector (or LiveFaceAnalysis) at 10,000 a second,
+// 100,000) are sent to a live-stream FaceDetector (or a live-stream FaceAnalysisPipeline) at 10,000 a second,
 // far faster than they can be processed, so most are dropped; every tenth of the run
 // prints the frames sent, delivered and dropped, the resident memory and the thread count
 // (/proc/self/status). Both should stay flat after warm-up; only the handler is used (the
@@ -52,9 +52,10 @@ do {
         counts = { (delivered.load(ordering: .relaxed), detector.droppedFrameCount) }
         close = { detector.close() }
     default:
-        let live = try LiveFaceAnalysis(options: FaceAnalyzerOptions(landmarkMode: .all, classificationMode: .all),
-                                        tracking: FaceTrackingOptions(), handler: { _ in delivered.add(1, ordering: .relaxed) })
-        send = { try live.send(image: photo, timestampInMilliseconds: $0) }
+        let live = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(landmarkMode: .all, classificationMode: .all),
+                                            runningMode: .liveStream, tracking: FaceTrackingOptions(),
+                                            liveStreamHandler: { _ in delivered.add(1, ordering: .relaxed) })
+        send = { try live.analyzeAsync(image: photo, timestampInMilliseconds: $0) }
         counts = { (delivered.load(ordering: .relaxed), live.droppedFrameCount) }
         close = { live.close() }
     }

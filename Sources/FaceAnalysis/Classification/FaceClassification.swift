@@ -1,3 +1,5 @@
+import VisionTasks
+
 /// ML Kit's classification probabilities from MediaPipe's blendshape scores.
 ///
 /// Calibration: the identity. smilingProbability is the mean of mouthSmileLeft and
@@ -18,10 +20,10 @@ public struct FaceClassification: Equatable, Sendable {
     public static let blendshapeNames = ["mouthSmileLeft", "mouthSmileRight", "eyeBlinkLeft", "eyeBlinkRight"]
 
     /// The probabilities from a face's blendshapes (any order; looked up by name).
-    public init(blendshapes: [(name: String, score: Float)]) throws(FaceAnalysisError) {
-        func score(_ name: String) throws(FaceAnalysisError) -> Float {
+    public init(blendshapes: [(name: String, score: Float)]) throws(VisionTaskError) {
+        func score(_ name: String) throws(VisionTaskError) -> Float {
             guard let s = blendshapes.first(where: { $0.name == name })?.score else { throw .missingBlendshape(name) }
-            guard s.isFinite else { throw .invalidInput("blendshape \(name) is \(s)") }
+            guard s.isFinite else { throw .cannotAnalyse("blendshape \(name) is \(s)") }
             return min(1, max(0, s))
         }
         smilingProbability = (try score("mouthSmileLeft") + score("mouthSmileRight")) / 2

@@ -3,6 +3,8 @@ import BlazeFace
 import BlazeImage
 import FaceGeometry
 import FaceLandmarks
+import FaceTracking
+import Synchronization
 import VisionTasks
 
 /// ML Kit's face detector end to end, from pixels: the face detector, MediaPipe's Face
@@ -11,6 +13,12 @@ import VisionTasks
 /// (`FaceAnalyzer`). The graph it mirrors is face_landmarker_graph.cc with
 /// face_geometry_from_landmarks_graph.cc; faces narrower than `minFaceSize` are dropped after
 /// detection, before their landmark network runs.
+///
+/// MediaPipe's three verbs, one per running mode (fixed at creation): `analyze(image:)`,
+/// `analyze(videoFrame:timestampInMilliseconds:)` and `analyzeAsync(image:orientation:timestampInMilliseconds:)`
+/// (ML Kit's `process(_:completion:)` on a camera feed: frames dropped while one is in flight,
+/// results in timestamp order). With `tracking` (ML Kit's `isTrackingEnabled`), video and live
+/// faces carry a `trackingID`. A verb of another mode throws `VisionTaskError.wrongRunningMode`.
 public final class FaceAnalysisPipeline: Sendable {
     /// What is computed (validated).
     public let options: FaceAnalyzerOptions
@@ -19,6 +27,14 @@ public final class FaceAnalysisPipeline: Sendable {
     /// The ML Kit view on each face's mesh (its `minFaceSize` is 0: the pipeline applies the
     /// option to detection boxes instead).
     public let analyzer: FaceAnalyzer
+    /// How frames arrive (fixed at creation).
+    public let runningMode: RunningMode
+    /// Video and live stream with tracking: the IDs.
+    let tracker: SharedFaceTracker?
+    /// Video mode's timestamps.
+    let timestamps = Mutex(TimestampGate())
+    /// The live-stream machinery; nil unless `runningMode` is `.liveStream`.
+    let liveStream: LiveStreamRunner<TimestampedResult<FaceAnalysisResult>>?
 
     /// The canonical face's weights file (`blazeface export-geometry`).
     public static let geometryWeightsFile = "face_geometry.bin"
@@ -35,49 +51,70 @@ public final class FaceAnalysisPipeline: Sendable {
     ///     this process may use, at most 4): the detector's layers, then the faces side by
     ///     side, a lane of the pool each (a whole face: crop, landmark and blendshape networks,
     ///     coarse enough to lose little when the cores are busy). Results do not depend on it.
+    ///   - runningMode: `.image` (default), `.video` or `.liveStream`: which verb analyses.
+    ///   - tracking: video and live stream only: give each face a `trackingID` that stays the
+    ///     same while it stays in view (ML Kit's `isTrackingEnabled`; nil, the default, gives
+    ///     none). Smoothing is not applied: the IDs follow the analysed detections as they are.
+    ///   - liveStreamHandler: live stream only: called with each result, in timestamp order, on
+    ///     one serial queue; results also arrive on `liveStreamResults`.
     public init(options: FaceAnalyzerOptions = FaceAnalyzerOptions(), numFaces: Int = 4,
                 minFaceDetectionConfidence: Float = 0.5, weightsFolder: String? = nil,
-                threadPool: ThreadPool = .shared) throws(FaceAnalysisError) {
+                threadPool: ThreadPool = .shared, runningMode: RunningMode = .image, tracking: FaceTrackingOptions? = nil,
+                liveStreamHandler: (@Sendable (TimestampedResult<FaceAnalysisResult>) -> Void)? = nil) throws(VisionTaskError) {
         try options.validate()
+        try runningMode.validateHandler(isSet: liveStreamHandler != nil)
+        if runningMode == .image, tracking != nil {
+            throw .invalidOption(name: "tracking", value: "set in image mode", allowed: "nil unless runningMode is video or liveStream")
+        }
         var landmarkerOptions = FaceLandmarkerOptions(
             numFaces: numFaces, minFaceDetectionConfidence: minFaceDetectionConfidence,
             outputFaceBlendshapes: options.needsBlendshapes, weightsFolder: weightsFolder, threadPool: threadPool,
             detectorModel: options.performanceMode == .fast ? .shortRange : .fullRange)
         // ML Kit's minFaceSize before the face cap: the detector drops small faces first.
         landmarkerOptions.minFaceSize = options.minFaceSize
-        do {
-            landmarker = try FaceLandmarker(options: landmarkerOptions)
-        } catch { throw .landmarker(error) }
+        landmarker = try FaceLandmarker(options: landmarkerOptions)
         let geometryPath: String
         if let weightsFolder {
             geometryPath = weightsFolder + "/" + Self.geometryWeightsFile
         } else {
-            do { geometryPath = try WeightsLocator.path(for: Self.geometryWeightsFile) } catch { throw .landmarker(error) }
+            geometryPath = try WeightsLocator.path(for: Self.geometryWeightsFile)
         }
         let geometry: GeometryPipeline
         do { geometry = try GeometryPipeline(metadata: try GeometryMetadata(contentsOf: geometryPath)) } catch {
-            throw .geometry("\(geometryPath): \(error.description)")
+            throw .cannotAnalyse("\(geometryPath): \(error.description)")
         }
         var viewOptions = options
         viewOptions.minFaceSize = 0
         analyzer = try FaceAnalyzer(options: viewOptions, geometry: geometry)
         self.options = options
+        self.runningMode = runningMode
+        if var tracking {
+            tracking.smoothing = nil
+            tracker = try SharedFaceTracker(options: tracking)
+        } else {
+            tracker = nil
+        }
+        liveStream = runningMode == .liveStream ? LiveStreamRunner(label: "FaceAnalysis.liveStream", handler: liveStreamHandler) : nil
     }
+
+    deinit { liveStream?.shutDown() }
 
     /// ML Kit's `VisionImage` with an orientation: the faces in `pixels` (an `RGBImage` or a
     /// camera `PixelBuffer`: RGB, RGBA, BGRA, gray, I420, NV12, NV21) turned upright for
     /// `orientation`, mirrored ones included. As ML Kit reports them, the results are in the
     /// upright picture's coordinates (`imageWidth` x `imageHeight` are its size): the same
     /// faces, mesh and angles as `analyze(image:)` gives on that upright picture.
-    public func analyze(pixels: some SampledPixels, orientation: ImageOrientation) throws(FaceAnalysisError) -> FaceAnalysisResult {
-        try analyze(image: RGBImage(upright: pixels, orientation: orientation))
+    public func analyze(pixels: some SampledPixels, orientation: ImageOrientation) throws(VisionTaskError) -> FaceAnalysisResult {
+        try runningMode.require(.image, for: "analyze(pixels:orientation:)")
+        return try faces(in: RGBImage(upright: pixels, orientation: orientation)) { _ in () }.result
     }
 
     /// The faces in `image`, best detection first: each face's detection (the detect
     /// contract) and its ML Kit view. Faces whose region holds no face (the landmark network's
     /// presence gate) are left out, as MediaPipe leaves them out.
-    public func analyze(image: RGBImage) throws(FaceAnalysisError) -> FaceAnalysisResult {
-        try analyze(image: image) { _ in () }.result
+    public func analyze(image: RGBImage) throws(VisionTaskError) -> FaceAnalysisResult {
+        try runningMode.require(.image, for: "analyze(image:)")
+        return try faces(in: image) { _ in () }.result
     }
 
     /// `analyze(image:)`, also calling `eachFace` on each face as soon as it is analysed, on
@@ -85,30 +122,33 @@ public final class FaceAnalysisPipeline: Sendable {
     /// does `eachFace`: say, writing the face out). `values` holds its results in the order
     /// of `result.faces`.
     public func analyze<T: Sendable>(image: RGBImage, eachFace: @escaping @Sendable (AnalyzedFace) -> T)
-        throws(FaceAnalysisError) -> (result: FaceAnalysisResult, values: [T]) {
-        let found: FaceDetectorResult
-        let faces: [Result<(AnalyzedFace, T)?, FaceAnalysisError>?]
+        throws(VisionTaskError) -> (result: FaceAnalysisResult, values: [T]) {
+        try runningMode.require(.image, for: "analyze(image:eachFace:)")
+        return try faces(in: image, eachFace: eachFace)
+    }
+
+    /// The faces of one picture, whatever the running mode (every verb's work).
+    func faces<T: Sendable>(in image: RGBImage, eachFace: @escaping @Sendable (AnalyzedFace) -> T)
+        throws(VisionTaskError) -> (result: FaceAnalysisResult, values: [T]) {
         let (options, analyzer) = (options, analyzer)
-        do {
-            found = try landmarker.detectorResult(for: image)
-            let detections = found.detections
-            // ML Kit computes contours for the most prominent face alone: the largest box.
-            let prominent = options.contourMode == .all && options.contourFaces == .mostProminent
-                ? detections.max { $0.boundingBox.width * $0.boundingBox.height < $1.boundingBox.width * $1.boundingBox.height }
-                : nil
-            faces = try landmarker.landmarks(for: image, detections: detections) { face in
-                Result { () throws(FaceAnalysisError) -> (AnalyzedFace, T)? in
-                    guard let detection = face.detection else { return nil }
-                    let blendshapes = options.needsBlendshapes ? face.blendshapes.map { (name: $0.name, score: $0.score) } : nil
-                    guard var analysis = try analyzer.analyze(landmarks: face.landmarks, blendshapes: blendshapes,
-                                                              imageWidth: image.width, imageHeight: image.height) else { return nil }
-                    if let prominent, prominent != detection { analysis.contours = nil }
-                    let analyzed = AnalyzedFace(detection: detection, analysis: analysis, imageWidth: image.width,
-                                                imageHeight: image.height)
-                    return (analyzed, eachFace(analyzed))
-                }
+        let found = try landmarker.detectorResult(for: image)
+        let detections = found.detections
+        // ML Kit computes contours for the most prominent face alone: the largest box.
+        let prominent = options.contourMode == .all && options.contourFaces == .mostProminent
+            ? detections.max { $0.boundingBox.width * $0.boundingBox.height < $1.boundingBox.width * $1.boundingBox.height }
+            : nil
+        let faces = try landmarker.landmarks(for: image, detections: detections) { face in
+            Result { () throws(VisionTaskError) -> (AnalyzedFace, T)? in
+                guard let detection = face.detection else { return nil }
+                let blendshapes = options.needsBlendshapes ? face.blendshapes.map { (name: $0.name, score: $0.score) } : nil
+                guard var analysis = try analyzer.analyze(landmarks: face.landmarks, blendshapes: blendshapes,
+                                                          imageWidth: image.width, imageHeight: image.height) else { return nil }
+                if let prominent, prominent != detection { analysis.contours = nil }
+                let analyzed = AnalyzedFace(detection: detection, analysis: analysis, imageWidth: image.width,
+                                            imageHeight: image.height)
+                return (analyzed, eachFace(analyzed))
             }
-        } catch { throw .landmarker(error) }
+        }
         var result = FaceAnalysisResult(imageWidth: image.width, imageHeight: image.height)
         result.narrowerThanMinFaceSize = found.narrowerThanMinFaceSize
         var values: [T] = []
@@ -132,7 +172,7 @@ public struct AnalyzedFace: Sendable {
     /// `contour(ofType:)` scale the normalized points by.
     public var imageWidth: Int, imageHeight: Int
     /// ML Kit's `trackingID`: the same number while the face stays in view, from a live
-    /// analysis with tracking on (`LiveFaceAnalysis`); nil otherwise.
+    /// or live analysis with tracking on (`FaceAnalysisPipeline(tracking:)`); nil otherwise.
     public var trackingID: Int?
 
     /// ML Kit's `landmark(ofType:)`: the landmark's position in image pixels (x right, y down,

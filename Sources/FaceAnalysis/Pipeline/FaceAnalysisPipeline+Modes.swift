@@ -1,0 +1,80 @@
+import BlazeFace
+import BlazeImage
+import FaceTracking
+import VisionTasks
+
+extension FaceAnalysisPipeline {
+    /// Video mode: the faces of one decoded frame, analysed as a picture, with tracking IDs when
+    /// `tracking` is on. Timestamps must strictly increase.
+    public func analyze(videoFrame image: RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) -> FaceAnalysisResult {
+        try runningMode.require(.video, for: "analyze(videoFrame:timestampInMilliseconds:)")
+        try timestamps.withLock { gate throws(VisionTaskError) in try gate.admit(t) }
+        return try frame(image, timestamp: t)
+    }
+
+    /// Video mode on any input (an `RGBImage` or a camera `PixelBuffer`) turned upright for `orientation`.
+    public func analyze(videoFrame pixels: some SampledPixels, orientation: ImageOrientation,
+                        timestampInMilliseconds t: Int) throws(VisionTaskError) -> FaceAnalysisResult {
+        try runningMode.require(.video, for: "analyze(videoFrame:orientation:timestampInMilliseconds:)")
+        try timestamps.withLock { gate throws(VisionTaskError) in try gate.admit(t) }
+        return try frame(RGBImage(upright: pixels, orientation: orientation), timestamp: t)
+    }
+
+    /// Live-stream mode (ML Kit's face detector on a camera feed): hands a decoded frame over and
+    /// returns at once; it is analysed on the stream's serial queue as `analyze(videoFrame:...)`
+    /// analyses, and its result (or error) delivered in timestamp order. A frame that comes while
+    /// one is in flight is dropped (ML Kit's advice, MediaPipe's live-stream rule).
+    public func analyzeAsync(image: RGBImage, orientation: ImageOrientation = .up, timestampInMilliseconds t: Int)
+        throws(VisionTaskError) {
+        try submitLive("analyzeAsync(image:orientation:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in
+            orientation == .up ? image : RGBImage(upright: image, orientation: orientation)
+        }
+    }
+
+    /// Live-stream mode on a camera frame: its planes are copied before this returns, so the
+    /// camera may reuse its buffer.
+    public func analyzeAsync(pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up,
+                             timestampInMilliseconds t: Int) throws(VisionTaskError) {
+        let owned = OwnedPixelBuffer(copying: pixelBuffer)
+        try submitLive("analyzeAsync(pixelBuffer:orientation:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in
+            try owned.withPixelBuffer { buffer throws(VisionTaskError) in RGBImage(upright: buffer, orientation: orientation) }
+        }
+    }
+
+    /// Live-stream results as an AsyncStream (one consumer), in timestamp order; it finishes at
+    /// `close()`. Empty and finished in the other modes.
+    public var liveStreamResults: AsyncStream<TimestampedResult<FaceAnalysisResult>> {
+        liveStream?.results ?? LiveStreamRunner<TimestampedResult<FaceAnalysisResult>>.finished
+    }
+
+    /// Frames dropped so far because one was in flight (live stream; 0 in the other modes).
+    public var droppedFrameCount: Int { liveStream?.counts.dropped ?? 0 }
+
+    /// Results and errors delivered so far (live stream; 0 in the other modes).
+    public var deliveredResultCount: Int { liveStream?.counts.delivered ?? 0 }
+
+    /// Ends a live stream: later `analyzeAsync` calls throw `.closed`, and once this returns
+    /// nothing more is delivered. Does nothing in the other modes.
+    public func close() { liveStream?.close() }
+
+    private func submitLive(_ call: String, _ t: Int, image: @escaping @Sendable () throws(VisionTaskError) -> RGBImage)
+        throws(VisionTaskError) {
+        guard let liveStream else { throw .wrongRunningMode(called: call, mode: runningMode) }
+        try liveStream.submit(t) { [self] in
+            TimestampedResult(timestampInMilliseconds: t, result: Result { () throws(VisionTaskError) in try frame(try image(), timestamp: t) })
+        }
+    }
+
+    /// A video or live frame: its faces, and the tracker's IDs for them (matched by their boxes).
+    private func frame(_ image: RGBImage, timestamp: Int) throws(VisionTaskError) -> FaceAnalysisResult {
+        var result = try faces(in: image) { _ in () }.result
+        guard let tracker else { return result }
+        let tracked = try tracker.update(FaceDetectorResult(detections: result.faces.map(\.detection)),
+                                         imageWidth: result.imageWidth, imageHeight: result.imageHeight, timestampInMilliseconds: timestamp)
+        for i in result.faces.indices {
+            result.faces[i].trackingID = tracked.faces.first { $0.detection.relativeBoundingBox == result.faces[i].detection.relativeBoundingBox }?
+                .trackingID
+        }
+        return result
+    }
+}
