@@ -1,5 +1,6 @@
 import BlazeFace
 import BlazeImage
+import Synchronization
 import VisionTasks
 
 /// Face detection with tracking over a video: a video-mode `FaceDetector` and a `FaceTracker`,
@@ -10,30 +11,46 @@ import VisionTasks
 /// model's input, `FaceDetector.detect(image:searchArea:)` with `.regions`). A search that finds nothing, or scores below
 /// `minSearchScore`, means tracking confidence dropped: the frame falls back to a full detection.
 ///
-/// Not thread-safe (one video, frames in order); create one per video.
-public final class VideoFaceTracker {
+/// MediaPipe's three verbs, one per running mode (fixed at creation; `.video` by default, as
+/// the name says): `track(image:)` (a picture on its own: its faces numbered afresh),
+/// `track(videoFrame:timestampInMilliseconds:)`, and `trackAsync(image:timestampInMilliseconds:)`
+/// on a camera feed (tracked as video, frames dropped while one is in flight, results in
+/// timestamp order to `liveStreamHandler` and `liveStreamResults`). One tracker follows one
+/// video or feed; calls from several threads are serialised.
+public final class VideoFaceTracker: Sendable {
     public let trackingOptions: FaceTrackingOptions
+    /// How frames arrive (fixed at creation).
+    public let runningMode: RunningMode
     private let detector: FaceDetector
     private let searcher: FaceDetector
-    private var tracker: FaceTracker
-    private var timestamps = TimestampGate()
-    private var framesSinceFullDetection = 0
-    private var scratch = FaceDetectorResult()
+    private let state: Mutex<State>
+    private let liveStream: LiveStreamRunner<TimestampedResult<TrackingFrame>>?
+
+    /// What one video's frames carry over.
+    private struct State {
+        var tracker: FaceTracker
+        var timestamps = TimestampGate()
+        var framesSinceFullDetection = 0
+        var statistics = Statistics()
+    }
 
     /// What the frames so far cost: full detections, region searches (inferences of up to four
     /// regions each), and the fallbacks among the full detections (frames where a search lost a face).
-    public private(set) var statistics = Statistics()
+    public var statistics: Statistics { state.withLock { $0.statistics } }
 
     public struct Statistics: Sendable, Equatable {
         public var frames = 0, fullDetections = 0, regionSearches = 0, fallbacks = 0
     }
 
-    /// `detectorOptions.runningMode` is set to video. The region searches use the short-range
-    /// model (the same detector when that is the model; weights found as usual otherwise).
+    /// `detectorOptions.runningMode` and `liveStreamHandler` are the tracker's to set (video
+    /// for the video and live modes). The region searches use the short-range model (the same
+    /// detector when that is the model; weights found as usual otherwise).
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(),
-                trackingOptions: FaceTrackingOptions = FaceTrackingOptions()) throws(VisionTaskError) {
+                trackingOptions: FaceTrackingOptions = FaceTrackingOptions(), runningMode: RunningMode = .video,
+                liveStreamHandler: (@Sendable (TimestampedResult<TrackingFrame>) -> Void)? = nil) throws(VisionTaskError) {
+        try runningMode.validateHandler(isSet: liveStreamHandler != nil)
         var options = detectorOptions
-        options.runningMode = .video
+        options.runningMode = runningMode == .image ? .image : .video
         options.liveStreamHandler = nil
         detector = try FaceDetector(options: options)
         if options.model == .shortRange {
@@ -43,39 +60,104 @@ public final class VideoFaceTracker {
             (search.model, search.weightsPath, search.minDetectionConfidence, search.runningMode) = (.shortRange, nil, nil, .image)
             searcher = try FaceDetector(options: search)
         }
-        tracker = try FaceTracker(options: trackingOptions)
+        let tracker = try FaceTracker(options: trackingOptions)
         self.trackingOptions = tracker.options
+        self.runningMode = runningMode
+        state = Mutex(State(tracker: tracker))
+        liveStream = runningMode == .liveStream ? LiveStreamRunner(label: "FaceTracking.liveStream", handler: liveStreamHandler) : nil
     }
 
-    /// Detects and tracks the faces of one frame. Timestamps (ms) must strictly increase.
+    deinit { liveStream?.shutDown() }
+
+    /// Image mode: the faces of one picture, numbered from 1 (nothing is carried over from a
+    /// call to the next).
+    public func track(image: RGBImage) throws(VisionTaskError) -> TrackingFrame {
+        try runningMode.require(.image, for: "track(image:)")
+        var fresh = try FaceTracker(options: trackingOptions)
+        return try fresh.update(try detector.detect(image: image), imageWidth: image.width, imageHeight: image.height,
+                                timestampInMilliseconds: 0)
+    }
+
+    /// Video mode: detects and tracks the faces of one frame. Timestamps (ms) must strictly increase.
     public func track(videoFrame image: RGBImage, timestampInMilliseconds timestamp: Int) throws(VisionTaskError) -> TrackingFrame {
-        try timestamps.admit(timestamp)
-        statistics.frames += 1
+        try runningMode.require(.video, for: "track(videoFrame:timestampInMilliseconds:)")
+        return try state.withLock { s throws(VisionTaskError) in
+            try s.timestamps.admit(timestamp)
+            return try frame(image, timestamp: timestamp, &s)
+        }
+    }
+
+    /// Live-stream mode: hands a decoded frame over and returns at once; it is tracked as a
+    /// video frame on the stream's serial queue. Timestamps must strictly increase.
+    public func trackAsync(image: RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) {
+        try submitLive("trackAsync(image:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in image }
+    }
+
+    /// Live-stream mode on a camera frame turned upright for `orientation` (results in the
+    /// upright frame's coordinates): its planes are copied before this returns.
+    public func trackAsync(pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up,
+                           timestampInMilliseconds t: Int) throws(VisionTaskError) {
+        let owned = OwnedPixelBuffer(copying: pixelBuffer)
+        try submitLive("trackAsync(pixelBuffer:orientation:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in
+            try owned.withPixelBuffer { buffer throws(VisionTaskError) in RGBImage(upright: buffer, orientation: orientation) }
+        }
+    }
+
+    /// Live-stream results as an AsyncStream (one consumer), in timestamp order; it finishes at
+    /// `close()`. Empty and finished in the other modes.
+    public var liveStreamResults: AsyncStream<TimestampedResult<TrackingFrame>> {
+        liveStream?.results ?? LiveStreamRunner<TimestampedResult<TrackingFrame>>.finished
+    }
+
+    /// Frames dropped so far because one was in flight (live stream; 0 in the other modes).
+    public var droppedFrameCount: Int { liveStream?.counts.dropped ?? 0 }
+
+    /// Results and errors delivered so far (live stream; 0 in the other modes).
+    public var deliveredResultCount: Int { liveStream?.counts.delivered ?? 0 }
+
+    /// Ends a live stream: later `trackAsync` calls throw `.closed`, and once this returns
+    /// nothing more is delivered. Does nothing in the other modes.
+    public func close() { liveStream?.close() }
+
+    /// Ends the video or feed: the IDs still tracked, now retired.
+    public func finish() -> [Int] { state.withLock { $0.tracker.retireAll() } }
+
+    private func submitLive(_ call: String, _ t: Int, image: @escaping @Sendable () throws(VisionTaskError) -> RGBImage)
+        throws(VisionTaskError) {
+        guard let liveStream else { throw .wrongRunningMode(called: call, mode: runningMode) }
+        try liveStream.submit(t) { [self] in
+            TimestampedResult(timestampInMilliseconds: t, result: Result { () throws(VisionTaskError) in
+                let picture = try image()
+                return try state.withLock { s throws(VisionTaskError) in try frame(picture, timestamp: t, &s) }
+            })
+        }
+    }
+
+    /// One video or live frame, its timestamp admitted.
+    private func frame(_ image: RGBImage, timestamp: Int, _ s: inout State) throws(VisionTaskError) -> TrackingFrame {
+        s.statistics.frames += 1
         var result = FaceDetectorResult()
         let interval = trackingOptions.trackingEnabled ? trackingOptions.detectionInterval : 1
-        let predictions = tracker.predictedBoxes(at: timestamp, imageWidth: image.width, imageHeight: image.height)
+        let predictions = s.tracker.predictedBoxes(at: timestamp, imageWidth: image.width, imageHeight: image.height)
         var searched = false
-        if interval > 1, framesSinceFullDetection + 1 < interval, !predictions.isEmpty {
-            searched = try search(image, around: predictions, into: &result)
-            if !searched { statistics.fallbacks += 1 }
+        if interval > 1, s.framesSinceFullDetection + 1 < interval, !predictions.isEmpty {
+            searched = try search(image, around: predictions, into: &result, &s.statistics)
+            if !searched { s.statistics.fallbacks += 1 }
         }
         if searched {
-            framesSinceFullDetection += 1
+            s.framesSinceFullDetection += 1
         } else {
             try detector.detect(videoFrame: image, timestampInMilliseconds: timestamp, into: &result)
-            statistics.fullDetections += 1
-            framesSinceFullDetection = 0
+            s.statistics.fullDetections += 1
+            s.framesSinceFullDetection = 0
         }
-        return try tracker.update(result, imageWidth: image.width, imageHeight: image.height, timestampInMilliseconds: timestamp)
+        return try s.tracker.update(result, imageWidth: image.width, imageHeight: image.height, timestampInMilliseconds: timestamp)
     }
-
-    /// Ends the video: the IDs still tracked, now retired.
-    public func finish() -> [Int] { tracker.retireAll() }
 
     /// Searches a square region around each predicted face, up to four regions per inference
     /// (`SearchArea.regions`); false as soon as one comes back empty or weak.
     private func search(_ image: RGBImage, around predictions: [(id: Int, box: NormalizedRect)],
-                        into result: inout FaceDetectorResult) throws(VisionTaskError) -> Bool {
+                        into result: inout FaceDetectorResult, _ statistics: inout Statistics) throws(VisionTaskError) -> Bool {
         let (w, h) = (Float(image.width), Float(image.height))
         var regions: [RotatedRect] = []
         for p in predictions {

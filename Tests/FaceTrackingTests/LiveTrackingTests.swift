@@ -40,6 +40,57 @@ import Testing
     }
 }
 
+/// The tracker's three verbs (issue 43): image mode numbers a picture's faces afresh on every
+/// call; a live stream tracks the frames it delivers exactly as video mode tracks the same
+/// frames; a verb of another mode is refused, naming it.
+@Suite struct TrackerRunningModeTests {
+    @Test func eachModeHasItsVerb() async throws {
+        let scene = SyntheticVideoTests.separate
+        let sprites = try SyntheticVideoTests.sprites(scene)
+        let frames = try scene.frames.indices.map { try scene.render($0, sprites: sprites) }
+        let options = FaceDetectorOptions(weightsPath: SyntheticVideo.weights)
+        let tracking = FaceTrackingOptions(detectionInterval: 3)
+
+        let still = try VideoFaceTracker(detectorOptions: options, trackingOptions: tracking, runningMode: .image)
+        #expect(throws: VisionTaskError.wrongRunningMode(called: "track(videoFrame:timestampInMilliseconds:)", mode: .image)) {
+            try still.track(videoFrame: frames[0], timestampInMilliseconds: 0)
+        }
+        let once = try still.track(image: frames[1]), again = try still.track(image: frames[1])
+        #expect(once == again && once.faces.count == 2)
+        #expect(once.faces.compactMap(\.trackingID).sorted() == [1, 2])
+        #expect(throws: VisionTaskError.self) {
+            try VideoFaceTracker(detectorOptions: options, runningMode: .video, liveStreamHandler: { _ in })
+        }
+
+        let handled = Mutex<[Int]>([])
+        let live = try VideoFaceTracker(detectorOptions: options, trackingOptions: tracking, runningMode: .liveStream,
+                                        liveStreamHandler: { r in handled.withLock { $0.append(r.timestampInMilliseconds) } })
+        #expect(throws: VisionTaskError.wrongRunningMode(called: "track(image:)", mode: .liveStream)) { try live.track(image: frames[0]) }
+        let streamed = Task {
+            var out: [TimestampedResult<TrackingFrame>] = []
+            for await r in live.liveStreamResults { out.append(r) }
+            return out
+        }
+        for (i, frame) in frames.enumerated() {
+            try live.trackAsync(image: frame, timestampInMilliseconds: i * 33)
+            for _ in 0..<6000 where live.deliveredResultCount + live.droppedFrameCount <= i { try await Task.sleep(nanoseconds: 1_000_000) }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        live.close()
+        #expect(throws: VisionTaskError.closed) { try live.trackAsync(image: frames[0], timestampInMilliseconds: 100_000) }
+        let results = await streamed.value
+        #expect(results.count == live.deliveredResultCount && results.count + live.droppedFrameCount == frames.count)
+        #expect(results.count >= frames.count / 2)
+        #expect(results.map(\.timestampInMilliseconds) == handled.withLock { $0 })
+        let video = try VideoFaceTracker(detectorOptions: options, trackingOptions: tracking)
+        for r in results {
+            let t = r.timestampInMilliseconds
+            #expect(try r.result.get() == (try video.track(videoFrame: frames[t / 33], timestampInMilliseconds: t)))
+        }
+        #expect(live.statistics == video.statistics)
+    }
+}
+
 /// Mobile Vision's live pipeline (`LiveFaceTracking`, issue 24): BGRA camera frames sent as
 /// fast as they come (faster than the detector), a tracker per face. Frames are dropped while
 /// one is in flight; each tracker sees its frames in timestamp order; the two faces keep their
