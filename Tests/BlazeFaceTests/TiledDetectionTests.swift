@@ -168,6 +168,33 @@ import Testing
         #expect(try detector.detect(image: image).detections == whole)
     }
 
+    /// `FaceSearch`, the redactor's search made public (issue 43): two lanes sharing one copy of
+    /// the weights find what one detector's tiled detection finds, faces and order, second looks
+    /// included; the whole frame alone is one inference, a mosaic another.
+    @Test func aSearchOnLanesFindsWhatOneDetectorFinds() throws {
+        let (image, _) = try Self.tinyFaces()
+        let options = FaceDetectorOptions(weightsPath: Goldens.weights)
+        let tiling = try #require(TilingOptions.automatic(width: image.width, height: image.height, model: .shortRange))
+        let expected = try FaceDetector(options: options).detect(image: image, tiling: tiling)
+        let search = try FaceSearch(detectorOptions: options, threadPool: ThreadPool(threads: 2))
+        let searches = tiling.searches(width: image.width, height: image.height)
+        let found = try search.faces(in: image, searches: searches, secondLookMinScore: tiling.minTileConfidence)
+        #expect(found.inferences > searches.count)   // some second looks
+        #expect(search.merge(found.faces, width: image.width, height: image.height) == expected)
+        #expect(expected.detections.count >= 4)
+
+        let whole = try search.faces(in: image, searches: [.region(nil, minScore: 0)], secondLookMinScore: 1)
+        #expect(whole.inferences == 1)
+        #expect(search.merge(whole.faces, width: image.width, height: image.height) == (try FaceDetector(options: options).detect(image: image)))
+        let box = expected.detections[0].boundingBox
+        let around = RotatedRect(centerX: Float(box.originX) + Float(box.width) / 2, centerY: Float(box.originY) + Float(box.height) / 2,
+                                 width: 1.5 * Float(box.width), height: 1.5 * Float(box.width))
+        let mosaic = try search.faces(in: image, searches: [.mosaic([around])], secondLookMinScore: 1)
+        #expect(mosaic.inferences == 1)
+        #expect(mosaic.faces.map(\.box) == (try FaceDetector(options: options).detect(image: image, searchRegions: [around]))[0]
+            .detections.map(\.relativeBoundingBox))
+    }
+
     /// The second look's bookkeeping: a candidate mostly inside a face found already gets none;
     /// two candidates of one face get one close-up (1.5 times the box, about its centre); a
     /// close-up's face counts only at the tile threshold and over its candidate.

@@ -71,7 +71,7 @@ import Testing
         let faces = try FaceDetector(options: FaceDetectorOptions(weightsPath: Self.weights)).detect(image: image).detections
         #expect(faces.count == 2)
         var masked = image
-        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), tiled: false)
+        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), tiling: .off)
         #expect(try redactor.redact(image: &masked) == 2)
         for face in faces {
             let b = face.boundingBox
@@ -90,7 +90,7 @@ import Testing
         var blank = image
         for i in stride(from: 0, to: blank.pixels.count, by: 3) { (blank.pixels[i], blank.pixels[i + 1], blank.pixels[i + 2]) = (90, 90, 90) }
         let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
-                                        options: RedactionOptions(mode: .solid), linger: 2, tiled: false)
+                                        options: RedactionOptions(mode: .solid), linger: 2, tiling: .off)
         var frame = image
         #expect(try redactor.redact(frame: &frame, timestampInMilliseconds: 0) == 2)
         var drawn: [Int] = []
@@ -149,7 +149,7 @@ import Testing
 
         planes = original
         let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights, threadPool: ThreadPool(threads: 2)),
-                                        options: RedactionOptions(mode: .solid), tiled: false)
+                                        options: RedactionOptions(mode: .solid), tiling: .off)
         let drawn = try planes.withUnsafeMutableBytes { p in
             let f = UnsafeRawBufferPointer(p)
             let buffer = try PixelBuffer(i420: UnsafeRawBufferPointer(rebasing: f[0..<(w * h)]), yStride: w,
@@ -452,13 +452,13 @@ import Testing
         let image = try Self.photo()
         let blank = try RGBImage(width: image.width, height: image.height, fill: (90, 90, 90))
         let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
-                                        linger: 2, tiled: false, confirmationScore: 1, wideSearch: nil)
+                                        linger: 2, tiling: .off, confirmationScore: 1, wideSearch: nil)
         let first = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: 0)
         #expect(first.count == 2 && first.allSatisfy { $0.isDetected && !$0.isConfirmed })
         #expect(try redactor.masks(inVideoFrame: blank, timestampInMilliseconds: 33).isEmpty)
         #expect(try redactor.masks(inVideoFrame: blank, timestampInMilliseconds: 66).isEmpty)
         #expect(redactor.statistics.lingeringMasks == 0)
-        let confirming = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 2, tiled: false,
+        let confirming = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 2, tiling: .off,
                                           wideSearch: nil)
         #expect(try confirming.masks(inVideoFrame: image, timestampInMilliseconds: 0).allSatisfy(\.isConfirmed))
         #expect(try confirming.masks(inVideoFrame: blank, timestampInMilliseconds: 33).count == 2)
@@ -471,7 +471,7 @@ import Testing
         let image = try Self.photo()
         let blank = try RGBImage(width: image.width, height: image.height, fill: (90, 90, 90))
         let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
-                                        linger: 2, tiled: false, confirmationScore: 1)
+                                        linger: 2, tiling: .off, confirmationScore: 1)
         let first = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: 0)
         #expect(first.count == 2 && first.allSatisfy { $0.isDetected && $0.isConfirmed }, "\(first)")
         #expect(try redactor.masks(inVideoFrame: blank, timestampInMilliseconds: 33).count == 2)
@@ -487,7 +487,7 @@ import Testing
         let image = try Self.photo()
         let strict = FaceDetectorOptions(weightsPath: Self.weights, minDetectionConfidence: 0.99)
         func masks(_ opinion: FaceRedactor.SecondOpinion) throws -> (masks: [RedactionMask], dismissed: Int) {
-            let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), tiled: false,
+            let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), tiling: .off,
                                             confirmationScore: 0.95, secondOpinion: opinion, wideSearch: nil)
             var all: [RedactionMask] = []
             for i in 0..<3 { all = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: 33 * i) }

@@ -37,7 +37,7 @@ import Testing
 
     static func redactor() throws -> FaceRedactor {
         try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: FaceRedactionTests.weights),
-                         options: RedactionOptions(mode: .solid), tiled: false)
+                         options: RedactionOptions(mode: .solid), tiling: .off)
     }
 
     /// Black pixels (solid masks) in a frame.

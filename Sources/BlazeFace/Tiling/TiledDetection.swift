@@ -77,18 +77,16 @@ public struct TilingOptions: Sendable, Equatable {
         }
     }
 
-    /// What tiled detection searches in a `width` x `height` picture: the whole frame (if
-    /// `includeFullFrame`) at the detector's threshold, and every tile at `minTileConfidence`.
-    package func searches(width: Int, height: Int) -> [FaceDetector.RegionSearch] {
-        (includeFullFrame ? [FaceDetector.RegionSearch(region: nil, minScore: 0)] : [])
-            + regions(width: width, height: height).map { tileSearch($0) }
+    /// What tiled detection searches in a `width` x `height` picture (`FaceSearch`): the whole
+    /// frame (if `includeFullFrame`) at the detector's threshold, and every tile at `minTileConfidence`.
+    public func searches(width: Int, height: Int) -> [FaceSearch.Search] {
+        (includeFullFrame ? [.region(nil, minScore: 0)] : []) + regions(width: width, height: height).map { tileSearch($0) }
     }
 
     /// The search of one tile: its faces at `minTileConfidence`, its candidates for a second
     /// look from `secondLookScore`.
-    package func tileSearch(_ region: RegionOfInterest) -> FaceDetector.RegionSearch {
-        FaceDetector.RegionSearch(region: region, minScore: minTileConfidence,
-                                  candidateScore: secondLookScore.map { min($0, minTileConfidence) })
+    public func tileSearch(_ region: RegionOfInterest) -> FaceSearch.Search {
+        .region(region, minScore: minTileConfidence, candidateScore: secondLookScore.map { min($0, minTileConfidence) })
     }
 
     private func grid(side: Int, width: Int, height: Int) -> [(x: Int, y: Int, side: Int)] {
@@ -101,7 +99,8 @@ public struct TilingOptions: Sendable, Equatable {
         return starts(height).flatMap { y in starts(width).map { x in (x: x, y: y, side: side) } }
     }
 
-    package func validated() throws(DetectorError) -> TilingOptions {
+    /// The options, or the first one out of range as `.invalidOption`.
+    public func validated() throws(DetectorError) -> TilingOptions {
         guard !tileSizes.isEmpty, tileSizes.allSatisfy({ $0 >= 16 }) else {
             throw .invalidOption(name: "tileSizes", value: "\(tileSizes)", allowed: "one or more sides of at least 16 pixels")
         }
@@ -138,28 +137,18 @@ extension FaceDetector {
     func detect<P: SampledPixels & Sendable>(sampled pixels: P, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
         let tiling = try tiling.validated()
         try requireMode(.image, for: "detect(image:tiling:)")
-        let found = try searchDetections(sampled: pixels, searches: tiling.searches(width: pixels.width, height: pixels.height))
-        let looks = Self.secondLooks(at: found.candidates, besides: found.faces, width: pixels.width, height: pixels.height,
-                                     minSuppressionThreshold: options.minSuppressionThreshold)
-        var faces = found.faces
-        for start in stride(from: 0, to: looks.count, by: Self.maxSearchRegions) {
-            let group = Array(looks[start..<min(start + Self.maxSearchRegions, looks.count)])
-            faces += Self.secondLookFaces(try detect(sampled: pixels, searchRegions: group.map(\.region)),
-                                          candidates: group.map(\.candidate), minScore: tiling.minTileConfidence)
-        }
-        return merge(faces, width: pixels.width, height: pixels.height)
+        let found = try FaceSearch(detector: self).faces(in: pixels, searches: tiling.searches(width: pixels.width, height: pixels.height),
+                                                         secondLookMinScore: tiling.minTileConfidence)
+        return merge(found.faces, width: pixels.width, height: pixels.height)
     }
 
     /// One region to search (nil: the whole frame) and the score its faces need, above the
     /// detector's own threshold; and the score from which a face short of `minScore` is a
     /// candidate for a second look (`TilingOptions.secondLookScore`; nil: none).
-    package struct RegionSearch: Sendable {
-        package var region: RegionOfInterest?
-        package var minScore: Float
-        package var candidateScore: Float?
-        package init(region: RegionOfInterest?, minScore: Float, candidateScore: Float? = nil) {
-            (self.region, self.minScore, self.candidateScore) = (region, minScore, candidateScore)
-        }
+    struct RegionSearch: Sendable {
+        var region: RegionOfInterest?
+        var minScore: Float
+        var candidateScore: Float?
     }
 
     /// The close-ups of a second look: a square of one and a half times the box about each
@@ -189,24 +178,9 @@ extension FaceDetector {
         }
     }
 
-    /// The faces of several regions of one picture, merged: each region detected on its own (the
-    /// letterbox and network of `detect(image:options:)`), its faces mapped back to the picture;
-    /// then the detector's weighted suppression across regions and, as SAHI's merging does, a
-    /// face that a tile cut (mostly inside a better-scoring face's box) goes with that face.
-    /// `maxFaces` and `minFaceSize` apply to the merged faces. Image mode only.
-    package func detect<P: SampledPixels & Sendable>(sampled pixels: P, searches: [RegionSearch]) throws(DetectorError) -> FaceDetectorResult {
-        merge(try detections(sampled: pixels, searches: searches), width: pixels.width, height: pixels.height)
-    }
-
-    /// Each region's faces scoring at least its `minScore`, unmerged, in the picture's
-    /// normalized coordinates (regions may be split between several detectors, then merged once).
-    package func detections<P: SampledPixels & Sendable>(sampled pixels: P, searches: [RegionSearch]) throws(DetectorError) -> [RawDetection] {
-        try searchDetections(sampled: pixels, searches: searches).faces
-    }
-
     /// Each region's faces scoring at least its `minScore`, and its candidates for a second look
     /// (from its `candidateScore` up to `minScore`), unmerged, in the picture's normalized coordinates.
-    package func searchDetections<P: SampledPixels & Sendable>(sampled pixels: P, searches: [RegionSearch]) throws(DetectorError)
+    func searchDetections<P: SampledPixels & Sendable>(sampled pixels: P, searches: [RegionSearch]) throws(DetectorError)
         -> (faces: [RawDetection], candidates: [RawDetection]) {
         var (raw, candidates): ([RawDetection], [RawDetection]) = ([], [])
         var result = FaceDetectorResult()
@@ -234,7 +208,7 @@ extension FaceDetector {
     /// The faces of all regions as one result for a `width` x `height` picture: the detector's
     /// weighted suppression, then SAHI's containment merge; the detector's last step
     /// (`FaceFilter`: NaN check, `minFaceSize`, `maxFaces`) on the merged faces.
-    package func merge(_ raw: [RawDetection], width: Int, height: Int) -> FaceDetectorResult {
+    func merge(_ raw: [RawDetection], width: Int, height: Int) -> FaceDetectorResult {
         var merged: [RawDetection] = []
         for d in WeightedNonMaxSuppression(minSuppressionThreshold: options.minSuppressionThreshold)(raw)
         where !merged.contains(where: { d.box.overlapOfSmaller($0.box) > 0.5 }) {
@@ -251,7 +225,7 @@ extension FaceDetector {
 
 extension NormalizedRect {
     /// The area this box and `other` share (0 when they do not overlap).
-    package func intersectionArea(_ other: NormalizedRect) -> Float {
+    public func intersectionArea(_ other: NormalizedRect) -> Float {
         let w = min(xMin + width, other.xMin + other.width) - max(xMin, other.xMin)
         let h = min(yMin + height, other.yMin + other.height) - max(yMin, other.yMin)
         return w > 0 && h > 0 ? w * h : 0
@@ -259,7 +233,7 @@ extension NormalizedRect {
 
     /// The area this box and `other` share over the smaller one's area (0 if either is empty):
     /// how much of the smaller box lies in the larger, for merging and matching faces.
-    package func overlapOfSmaller(_ other: NormalizedRect) -> Float {
+    public func overlapOfSmaller(_ other: NormalizedRect) -> Float {
         let smaller = min(width * height, other.width * other.height)
         return smaller > 0 ? intersectionArea(other) / smaller : 0
     }
