@@ -100,11 +100,11 @@ public struct FaceDetectorOptions: Sendable {
 ///
 /// One detector serves one call at a time (calls from several threads are serialised);
 /// create one per thread for parallel work.
-public final class FaceDetector: Sendable {
+public final class FaceDetector: VisionTask {
     public let options: FaceDetectorOptions
     let state: Mutex<DetectorState>   // internal: FaceDetector+Inputs.swift extends the API
     /// The live-stream machinery; nil unless `options.runningMode` is `.liveStream`.
-    let liveStream: LiveStreamRunner<LiveStreamResult>?
+    public let liveStream: LiveStreamRunner<LiveStreamResult>?
 
     public init(options: FaceDetectorOptions = FaceDetectorOptions()) throws(DetectorError) {
         let options = try options.validated()

@@ -29,7 +29,7 @@ import Darwin
 /// `VisionTaskError.wrongRunningMode`.
 ///
 /// One landmarker serves one call at a time (calls from several threads are serialised).
-public final class FaceLandmarker: Sendable {
+public final class FaceLandmarker: VisionTask {
     /// The options in force (validated).
     public let options: FaceLandmarkerOptions
     private let detector: FaceDetector
@@ -38,7 +38,9 @@ public final class FaceLandmarker: Sendable {
     /// sharing the first lane's weights), so faces run at the same time, one lane per thread.
     private let extraStates: [LandmarkerLane]
     /// The live-stream machinery; nil unless `options.runningMode` is `.liveStream`.
-    private let liveStream: LiveStreamRunner<TimestampedResult<FaceLandmarkerResult>>?
+    public let liveStream: LiveStreamRunner<TimestampedResult<FaceLandmarkerResult>>?
+    /// How frames arrive (`options.runningMode`).
+    public var runningMode: RunningMode { options.runningMode }
 
     /// The weights files the landmarker reads (in `weightsFolder`, or where WeightsLocator looks).
     public static let landmarksWeightsFile = "face_landmarks_detector.bin"
@@ -175,27 +177,8 @@ public final class FaceLandmarker: Sendable {
 
     private func submitLive(_ call: String, _ t: Int, image: @escaping @Sendable () throws(VisionTaskError) -> RGBImage)
         throws(VisionTaskError) {
-        guard let liveStream else { throw .wrongRunningMode(called: call, mode: options.runningMode) }
-        try liveStream.submit(t) { [self] in
-            TimestampedResult(timestampInMilliseconds: t, result: Result { () throws(VisionTaskError) in try track(try image()) })
-        }
+        try submitToLiveStream(call, timestamp: t) { [self] () throws(VisionTaskError) in try track(try image()) }
     }
-
-    /// Live-stream results as an AsyncStream (one consumer), in timestamp order; it finishes at
-    /// `close()`. Empty and finished in the other modes.
-    public var liveStreamResults: AsyncStream<TimestampedResult<FaceLandmarkerResult>> {
-        liveStream?.results ?? LiveStreamRunner<TimestampedResult<FaceLandmarkerResult>>.finished
-    }
-
-    /// Frames dropped so far because one was in flight (live stream; 0 in the other modes).
-    public var droppedFrameCount: Int { liveStream?.counts.dropped ?? 0 }
-
-    /// Results and errors delivered so far (live stream; 0 in the other modes).
-    public var deliveredResultCount: Int { liveStream?.counts.delivered ?? 0 }
-
-    /// Ends a live stream: later `detectAsync` calls throw `.closed`, and once this returns
-    /// nothing more is delivered. Does nothing in the other modes.
-    public func close() { liveStream?.close() }
 
     /// Video and live-stream modes: one frame's landmarks, its timestamp already admitted.
     private func track(_ image: RGBImage) throws(VisionTaskError) -> FaceLandmarkerResult {

@@ -17,14 +17,15 @@ import VisionTasks
 /// on a camera feed (tracked as video, frames dropped while one is in flight, results in
 /// timestamp order to `liveStreamHandler` and `liveStreamResults`). One tracker follows one
 /// video or feed; calls from several threads are serialised.
-public final class VideoFaceTracker: Sendable {
+public final class VideoFaceTracker: VisionTask {
     public let trackingOptions: FaceTrackingOptions
     /// How frames arrive (fixed at creation).
     public let runningMode: RunningMode
     private let detector: FaceDetector
     private let searcher: FaceDetector
     private let state: Mutex<State>
-    private let liveStream: LiveStreamRunner<TimestampedResult<TrackingFrame>>?
+    /// The live-stream machinery; nil unless `runningMode` is `.liveStream`.
+    public let liveStream: LiveStreamRunner<TimestampedResult<TrackingFrame>>?
 
     /// What one video's frames carry over.
     private struct State {
@@ -103,33 +104,14 @@ public final class VideoFaceTracker: Sendable {
         }
     }
 
-    /// Live-stream results as an AsyncStream (one consumer), in timestamp order; it finishes at
-    /// `close()`. Empty and finished in the other modes.
-    public var liveStreamResults: AsyncStream<TimestampedResult<TrackingFrame>> {
-        liveStream?.results ?? LiveStreamRunner<TimestampedResult<TrackingFrame>>.finished
-    }
-
-    /// Frames dropped so far because one was in flight (live stream; 0 in the other modes).
-    public var droppedFrameCount: Int { liveStream?.counts.dropped ?? 0 }
-
-    /// Results and errors delivered so far (live stream; 0 in the other modes).
-    public var deliveredResultCount: Int { liveStream?.counts.delivered ?? 0 }
-
-    /// Ends a live stream: later `trackAsync` calls throw `.closed`, and once this returns
-    /// nothing more is delivered. Does nothing in the other modes.
-    public func close() { liveStream?.close() }
-
     /// Ends the video or feed: the IDs still tracked, now retired.
     public func finish() -> [Int] { state.withLock { $0.tracker.retireAll() } }
 
     private func submitLive(_ call: String, _ t: Int, image: @escaping @Sendable () throws(VisionTaskError) -> RGBImage)
         throws(VisionTaskError) {
-        guard let liveStream else { throw .wrongRunningMode(called: call, mode: runningMode) }
-        try liveStream.submit(t) { [self] in
-            TimestampedResult(timestampInMilliseconds: t, result: Result { () throws(VisionTaskError) in
-                let picture = try image()
-                return try state.withLock { s throws(VisionTaskError) in try frame(picture, timestamp: t, &s) }
-            })
+        try submitToLiveStream(call, timestamp: t) { [self] () throws(VisionTaskError) in
+            let picture = try image()
+            return try state.withLock { s throws(VisionTaskError) in try frame(picture, timestamp: t, &s) }
         }
     }
 

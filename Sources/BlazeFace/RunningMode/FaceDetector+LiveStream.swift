@@ -20,32 +20,14 @@ extension FaceDetector {
 
     /// Hands `detect` to the live stream: run later on its queue, under the pipeline's lock, its
     /// result (or error) delivered with the timestamp. `call` names the entry point for the
-    /// wrong-mode error.
+    /// wrong-mode error. The stream's results, counts and `close()` are `VisionTask`'s.
     func submitLive(_ call: String, _ timestamp: Int,
-                            _ detect: @escaping @Sendable (inout DetectorState, inout FaceDetectorResult) throws(DetectorError) -> Void)
+                    _ detect: @escaping @Sendable (inout DetectorState, inout FaceDetectorResult) throws(DetectorError) -> Void)
         throws(DetectorError) {
-        guard let liveStream else { throw .wrongRunningMode(called: call, mode: runningMode) }
-        try liveStream.submit(timestamp) { [self] in
-            LiveStreamResult(timestampInMilliseconds: timestamp, result: Result { () throws(DetectorError) in
-                var result = FaceDetectorResult()
-                try state.withLock { pipeline throws(DetectorError) in try detect(&pipeline, &result) }
-                return result
-            })
+        try submitToLiveStream(call, timestamp: timestamp) { [self] () throws(DetectorError) in
+            var result = FaceDetectorResult()
+            try state.withLock { pipeline throws(DetectorError) in try detect(&pipeline, &result) }
+            return result
         }
     }
-
-    /// Live-stream results as an AsyncStream (one consumer), in timestamp order; it finishes at
-    /// `close()`. Empty and finished in the other modes.
-    public var liveStreamResults: AsyncStream<LiveStreamResult> { liveStream?.results ?? LiveStreamRunner<LiveStreamResult>.finished }
-
-    /// Frames dropped so far because one was in flight (live stream; 0 in the other modes).
-    public var droppedFrameCount: Int { liveStream?.counts.dropped ?? 0 }
-
-    /// Results and errors delivered so far (live stream; 0 in the other modes).
-    public var deliveredResultCount: Int { liveStream?.counts.delivered ?? 0 }
-
-    /// Ends a live stream: later `detectAsync` calls throw `.closed`, the frame in flight is
-    /// discarded, and once this returns nothing more is delivered (called from the result
-    /// handler itself, it takes effect after that handler returns). Does nothing in other modes.
-    public func close() { liveStream?.close() }
 }

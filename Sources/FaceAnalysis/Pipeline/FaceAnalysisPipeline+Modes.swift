@@ -41,28 +41,9 @@ extension FaceAnalysisPipeline {
         }
     }
 
-    /// Live-stream results as an AsyncStream (one consumer), in timestamp order; it finishes at
-    /// `close()`. Empty and finished in the other modes.
-    public var liveStreamResults: AsyncStream<TimestampedResult<FaceAnalysisResult>> {
-        liveStream?.results ?? LiveStreamRunner<TimestampedResult<FaceAnalysisResult>>.finished
-    }
-
-    /// Frames dropped so far because one was in flight (live stream; 0 in the other modes).
-    public var droppedFrameCount: Int { liveStream?.counts.dropped ?? 0 }
-
-    /// Results and errors delivered so far (live stream; 0 in the other modes).
-    public var deliveredResultCount: Int { liveStream?.counts.delivered ?? 0 }
-
-    /// Ends a live stream: later `analyzeAsync` calls throw `.closed`, and once this returns
-    /// nothing more is delivered. Does nothing in the other modes.
-    public func close() { liveStream?.close() }
-
     private func submitLive(_ call: String, _ t: Int, image: @escaping @Sendable () throws(VisionTaskError) -> RGBImage)
         throws(VisionTaskError) {
-        guard let liveStream else { throw .wrongRunningMode(called: call, mode: runningMode) }
-        try liveStream.submit(t) { [self] in
-            TimestampedResult(timestampInMilliseconds: t, result: Result { () throws(VisionTaskError) in try frame(try image(), timestamp: t) })
-        }
+        try submitToLiveStream(call, timestamp: t) { [self] () throws(VisionTaskError) in try frame(try image(), timestamp: t) }
     }
 
     /// A video or live frame: its faces, and the tracker's IDs for them (matched by their boxes).

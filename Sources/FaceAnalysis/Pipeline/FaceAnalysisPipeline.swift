@@ -19,7 +19,7 @@ import VisionTasks
 /// (ML Kit's `process(_:completion:)` on a camera feed: frames dropped while one is in flight,
 /// results in timestamp order). With `tracking` (ML Kit's `isTrackingEnabled`), video and live
 /// faces carry a `trackingID`. A verb of another mode throws `VisionTaskError.wrongRunningMode`.
-public final class FaceAnalysisPipeline: Sendable {
+public final class FaceAnalysisPipeline: VisionTask {
     /// What is computed (validated).
     public let options: FaceAnalyzerOptions
     /// The landmarker underneath (its options say which detector, how many faces, which pool).
@@ -34,7 +34,7 @@ public final class FaceAnalysisPipeline: Sendable {
     /// Video mode's timestamps.
     let timestamps = Mutex(TimestampGate())
     /// The live-stream machinery; nil unless `runningMode` is `.liveStream`.
-    let liveStream: LiveStreamRunner<TimestampedResult<FaceAnalysisResult>>?
+    public let liveStream: LiveStreamRunner<TimestampedResult<FaceAnalysisResult>>?
 
     /// The canonical face's weights file (`blazeface export-geometry`).
     public static let geometryWeightsFile = "face_geometry.bin"
