@@ -162,22 +162,15 @@ public final class FaceLandmarker: VisionTask {
     /// timestamp order. A frame that comes while one is in flight is dropped (MediaPipe's flow
     /// limiter). Timestamps must strictly increase.
     public func detectAsync(image: RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) {
-        try submitLive("detectAsync(image:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in image }
+        try submitToLiveStream("detectAsync(image:timestampInMilliseconds:)", timestamp: t, image: image) { [self] picture throws(VisionTaskError) in try track(picture) }
     }
 
     /// Live-stream mode on a camera frame, turned upright for `orientation`: its planes are
     /// copied before this returns (not converted), so the camera may reuse its memory at once.
     public func detectAsync(pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up,
                             timestampInMilliseconds t: Int) throws(VisionTaskError) {
-        let frame = OwnedPixelBuffer(copying: pixelBuffer)
-        try submitLive("detectAsync(pixelBuffer:orientation:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in
-            try frame.withPixelBuffer { buffer throws(VisionTaskError) in RGBImage(upright: buffer, orientation: orientation) }
-        }
-    }
-
-    private func submitLive(_ call: String, _ t: Int, image: @escaping @Sendable () throws(VisionTaskError) -> RGBImage)
-        throws(VisionTaskError) {
-        try submitToLiveStream(call, timestamp: t) { [self] () throws(VisionTaskError) in try track(try image()) }
+        try submitToLiveStream("detectAsync(pixelBuffer:orientation:timestampInMilliseconds:)", timestamp: t, pixelBuffer: pixelBuffer,
+                               orientation: orientation) { [self] picture throws(VisionTaskError) in try track(picture) }
     }
 
     /// Video and live-stream modes: one frame's landmarks, its timestamp already admitted.

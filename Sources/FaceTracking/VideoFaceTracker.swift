@@ -91,28 +91,23 @@ public final class VideoFaceTracker: VisionTask {
     /// Live-stream mode: hands a decoded frame over and returns at once; it is tracked as a
     /// video frame on the stream's serial queue. Timestamps must strictly increase.
     public func trackAsync(image: RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) {
-        try submitLive("trackAsync(image:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in image }
+        try submitToLiveStream("trackAsync(image:timestampInMilliseconds:)", timestamp: t, image: image) { [self] picture throws(VisionTaskError) in try liveFrame(picture, t) }
     }
 
     /// Live-stream mode on a camera frame turned upright for `orientation` (results in the
     /// upright frame's coordinates): its planes are copied before this returns.
     public func trackAsync(pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up,
                            timestampInMilliseconds t: Int) throws(VisionTaskError) {
-        let owned = OwnedPixelBuffer(copying: pixelBuffer)
-        try submitLive("trackAsync(pixelBuffer:orientation:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in
-            try owned.withPixelBuffer { buffer throws(VisionTaskError) in RGBImage(upright: buffer, orientation: orientation) }
-        }
+        try submitToLiveStream("trackAsync(pixelBuffer:orientation:timestampInMilliseconds:)", timestamp: t, pixelBuffer: pixelBuffer,
+                               orientation: orientation) { [self] picture throws(VisionTaskError) in try liveFrame(picture, t) }
     }
 
     /// Ends the video or feed: the IDs still tracked, now retired.
     public func finish() -> [Int] { state.withLock { $0.tracker.retireAll() } }
 
-    private func submitLive(_ call: String, _ t: Int, image: @escaping @Sendable () throws(VisionTaskError) -> RGBImage)
-        throws(VisionTaskError) {
-        try submitToLiveStream(call, timestamp: t) { [self] () throws(VisionTaskError) in
-            let picture = try image()
-            return try state.withLock { s throws(VisionTaskError) in try frame(picture, timestamp: t, &s) }
-        }
+    /// A live frame, tracked as a video frame under the state's lock.
+    private func liveFrame(_ image: RGBImage, _ t: Int) throws(VisionTaskError) -> TrackingFrame {
+        try state.withLock { s throws(VisionTaskError) in try frame(image, timestamp: t, &s) }
     }
 
     /// One video or live frame, its timestamp admitted.

@@ -26,24 +26,16 @@ extension FaceAnalysisPipeline {
     /// one is in flight is dropped (ML Kit's advice, MediaPipe's live-stream rule).
     public func analyzeAsync(image: RGBImage, orientation: ImageOrientation = .up, timestampInMilliseconds t: Int)
         throws(VisionTaskError) {
-        try submitLive("analyzeAsync(image:orientation:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in
-            orientation == .up ? image : RGBImage(upright: image, orientation: orientation)
-        }
+        try submitToLiveStream("analyzeAsync(image:orientation:timestampInMilliseconds:)", timestamp: t, image: image,
+                               orientation: orientation) { [self] picture throws(VisionTaskError) in try frame(picture, timestamp: t) }
     }
 
     /// Live-stream mode on a camera frame: its planes are copied before this returns, so the
     /// camera may reuse its buffer.
     public func analyzeAsync(pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up,
                              timestampInMilliseconds t: Int) throws(VisionTaskError) {
-        let owned = OwnedPixelBuffer(copying: pixelBuffer)
-        try submitLive("analyzeAsync(pixelBuffer:orientation:timestampInMilliseconds:)", t) { () throws(VisionTaskError) in
-            try owned.withPixelBuffer { buffer throws(VisionTaskError) in RGBImage(upright: buffer, orientation: orientation) }
-        }
-    }
-
-    private func submitLive(_ call: String, _ t: Int, image: @escaping @Sendable () throws(VisionTaskError) -> RGBImage)
-        throws(VisionTaskError) {
-        try submitToLiveStream(call, timestamp: t) { [self] () throws(VisionTaskError) in try frame(try image(), timestamp: t) }
+        try submitToLiveStream("analyzeAsync(pixelBuffer:orientation:timestampInMilliseconds:)", timestamp: t, pixelBuffer: pixelBuffer,
+                               orientation: orientation) { [self] picture throws(VisionTaskError) in try frame(picture, timestamp: t) }
     }
 
     /// A video or live frame: its faces, and the tracker's IDs for them (matched by their boxes).

@@ -1,3 +1,5 @@
+import BlazeImage
+
 /// The shape every task shares (MediaPipe's base_vision_task_api.h): a running mode fixed at
 /// creation, three verbs (one per mode), one error type (`VisionTaskError`), and in live-stream
 /// mode a `LiveStreamRunner` whose results arrive in timestamp order. A task that conforms gets
@@ -38,6 +40,26 @@ extension VisionTask {
         guard let liveStream else { throw .wrongRunningMode(called: call, mode: runningMode) }
         try liveStream.submit(timestamp) {
             TimestampedResult(timestampInMilliseconds: timestamp, result: Result { () throws(VisionTaskError) in try work() })
+        }
+    }
+
+    /// `submitToLiveStream` for a decoded picture, turned upright for `orientation` when the
+    /// stream runs `work` on it.
+    public func submitToLiveStream(_ call: String, timestamp: Int, image: RGBImage, orientation: ImageOrientation = .up,
+                                   _ work: @escaping @Sendable (RGBImage) throws(VisionTaskError) -> Output) throws(VisionTaskError) {
+        try submitToLiveStream(call, timestamp: timestamp) { () throws(VisionTaskError) in
+            try work(orientation == .up ? image : RGBImage(upright: image, orientation: orientation))
+        }
+    }
+
+    /// `submitToLiveStream` for a camera frame: its planes are copied before this returns (not
+    /// converted), so the camera may reuse its memory at once; turned upright for `orientation`
+    /// when the stream runs `work` on it.
+    public func submitToLiveStream(_ call: String, timestamp: Int, pixelBuffer: PixelBuffer, orientation: ImageOrientation,
+                                   _ work: @escaping @Sendable (RGBImage) throws(VisionTaskError) -> Output) throws(VisionTaskError) {
+        let frame = OwnedPixelBuffer(copying: pixelBuffer)
+        try submitToLiveStream(call, timestamp: timestamp) { () throws(VisionTaskError) in
+            try work(try frame.withPixelBuffer { buffer throws(VisionTaskError) in RGBImage(upright: buffer, orientation: orientation) })
         }
     }
 }
