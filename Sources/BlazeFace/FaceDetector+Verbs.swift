@@ -21,10 +21,10 @@ public enum SearchArea: Sendable, Equatable {
 /// MediaPipe's three verbs (`detect`, `detect(videoFrame:)`, `detectAsync`) over any pixels (an
 /// `RGBImage`, or a camera `PixelBuffer` sampled in its own format with no RGB copy), with image
 /// processing options (orientation, region of interest; nil: the picture as it is) and, for
-/// images, where to search. Results are in the coordinates of the picture as given. Each verb
-/// takes the same path, to the bit, as the older entry point it stands for (`detect(image:)`,
-/// `detect(image:options:)`, `detect(pixelBuffer:options:)`, `detect(image:tiling:)`,
-/// `detect(image:searchRegion:into:)`, `detect(image:searchRegions:)`, and their video and live forms).
+/// images, where to search. Results are in the coordinates of the picture as given. These are
+/// the detector's only entry points (the older `detect(pixelBuffer:...)`, `detect(image:tiling:)`,
+/// `detect(image:searchRegion(s):)` and `detectAsync(pixelBuffer:...)` spellings were removed on
+/// 2026-11-29: each was one of these verbs' cases).
 extension FaceDetector {
     /// Image mode (the region searches: any mode): the faces in `image`, turned and cropped as
     /// `options` say, searched where `searchArea` says.

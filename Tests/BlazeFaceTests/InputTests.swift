@@ -144,7 +144,7 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
         #expect(expected.detections.count == 1)
         let (bytes, stride) = Layouts.packed(image, format, padding: 5)
         let got = try bytes.withUnsafeBytes { raw in
-            try Self.detector.detect(pixelBuffer: try PixelBuffer(format: format, width: image.width, height: image.height, bytes: raw, rowStride: stride))
+            try Self.detector.detect(image: try PixelBuffer(format: format, width: image.width, height: image.height, bytes: raw, rowStride: stride))
         }
         expectSameDetections(got, expected)
     }
@@ -158,7 +158,7 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
             #expect(try Self.detector.inputTensor(for: buffer).tensor == (try Self.detector.inputTensor(for: rgb).tensor))
             let expected = try Self.detector.detect(image: rgb)
             #expect(expected.detections.count == 1)
-            expectSameDetections(try Self.detector.detect(pixelBuffer: buffer), expected)
+            expectSameDetections(try Self.detector.detect(image: buffer), expected)
         }
     }
 
@@ -230,7 +230,7 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
                                                     : orientation == .left ? .rotated90CounterClockwise : .rotated180)
             let expected = try Self.detector.detect(image: upright)
             #expect(expected.detections.count == 1)
-            expectSameDetections(try Self.detector.detect(pixelBuffer: buffer, options: ImageProcessingOptions(orientation: orientation)),
+            expectSameDetections(try Self.detector.detect(image: buffer, options: ImageProcessingOptions(orientation: orientation)),
                                  expected, orientation: orientation)
         }
     }
@@ -271,7 +271,7 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
             let upright = RGBImage(buffer).applying(EXIFOrientation(rawValue: orientation.exifValue)!)
             let expected = try Self.detector.detect(image: upright)
             #expect(expected.detections.count == 1)
-            expectSameDetections(try Self.detector.detect(pixelBuffer: buffer, options: ImageProcessingOptions(orientation: orientation)),
+            expectSameDetections(try Self.detector.detect(image: buffer, options: ImageProcessingOptions(orientation: orientation)),
                                  expected, orientation: orientation)
         }
         if format == .nv12 {
@@ -310,7 +310,7 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
         var bytes = packed.bytes
         let stride = packed.stride
         let expected = try bytes.withUnsafeBytes { raw in
-            try Self.detector.detect(pixelBuffer: try PixelBuffer(format: .bgra, width: stored.width, height: stored.height,
+            try Self.detector.detect(image: try PixelBuffer(format: .bgra, width: stored.width, height: stored.height,
                                                                   bytes: raw, rowStride: stride), options: options)
         }
         #expect(expected.detections.count == 2)
@@ -328,7 +328,7 @@ func expectSameDetections(_ got: FaceDetectorResult, _ upright: FaceDetectorResu
             }
         }
         try bytes.withUnsafeBytes { raw in
-            try live.detectAsync(pixelBuffer: try PixelBuffer(format: .bgra, width: stored.width, height: stored.height,
+            try live.detectAsync(image: try PixelBuffer(format: .bgra, width: stored.width, height: stored.height,
                                                               bytes: raw, rowStride: stride), options: options, timestampInMilliseconds: 0)
         }
         for i in bytes.indices { bytes[i] = 0 }   // the camera reuses its buffer at once

@@ -27,8 +27,8 @@ import Testing
         }
         try image.pixels.withUnsafeBytes { bytes in
             let buffer = try PixelBuffer(format: .rgb, width: image.width, height: image.height, bytes: bytes)
-            #expect(throws: DetectorError.wrongRunningMode(called: "detect(pixelBuffer:options:)", mode: .video)) {
-                try video.detect(pixelBuffer: buffer)
+            #expect(throws: DetectorError.wrongRunningMode(called: "detect(image:options:)", mode: .video)) {
+                try video.detect(image: buffer)
             }
         }
         let live = try detector(.liveStream)

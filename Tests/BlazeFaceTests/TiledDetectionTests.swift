@@ -80,7 +80,7 @@ import Testing
         let detector = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights))
         let whole = Self.score(try detector.detect(image: image).detections, truth)
         let tiling = try #require(TilingOptions.automatic(width: image.width, height: image.height, model: .shortRange))
-        let tiled = Self.score(try detector.detect(image: image, tiling: tiling).detections, truth)
+        let tiled = Self.score(try detector.detect(image: image, searchArea: .tiles(tiling)).detections, truth)
         // The bars: recall and precision at least 0.95 at IoU 0.4.
         #expect(whole.recall < 0.5)
         #expect(tiled.recall >= 0.95, "recall \(tiled.recall), precision \(tiled.precision)")
@@ -95,7 +95,7 @@ import Testing
         let detector = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights))
         let whole = try detector.detect(image: image).detections
         let tiling = try #require(TilingOptions.automatic(width: image.width, height: image.height, model: .shortRange))
-        let tiled = try detector.detect(image: image, tiling: tiling).detections
+        let tiled = try detector.detect(image: image, searchArea: .tiles(tiling)).detections
         #expect(tiled.count == 2 && whole.count == 2)
         for (t, w) in zip(tiled, whole) {
             #expect(t.relativeBoundingBox.intersectionOverUnion(w.relativeBoundingBox) > 0.5)
@@ -114,8 +114,8 @@ import Testing
         #expect(TilingOptions.automatic(width: 1280, height: 720, model: .shortRange)?.tileSizes == [128, 256, 384])
         let detector = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights))
         let image = try RGBImage(width: 64, height: 64)
-        #expect(throws: DetectorError.self) { try detector.detect(image: image, tiling: TilingOptions(tileSizes: [8])) }
-        #expect(throws: DetectorError.self) { try detector.detect(image: image, tiling: TilingOptions(tileSizes: [32], overlap: 1)) }
+        #expect(throws: DetectorError.self) { try detector.detect(image: image, searchArea: .tiles(TilingOptions(tileSizes: [8]))) }
+        #expect(throws: DetectorError.self) { try detector.detect(image: image, searchArea: .tiles(TilingOptions(tileSizes: [32], overlap: 1))) }
     }
 
     /// Faces of 19, 20 and 22 pixels on the coffee photo (768x240), twelve of each in a row,
@@ -150,8 +150,8 @@ import Testing
         #expect(tiling.secondLookScore == 0.5)
         var without = tiling
         without.secondLookScore = nil
-        let found = try detector.detect(image: image, tiling: tiling).detections
-        let missed = try detector.detect(image: image, tiling: without).detections
+        let found = try detector.detect(image: image, searchArea: .tiles(tiling)).detections
+        let missed = try detector.detect(image: image, searchArea: .tiles(without)).detections
         let (a, b) = (Self.score(found, truth), Self.score(missed, truth))
         print("second look: recall \(a.recall), precision \(a.precision); none: recall \(b.recall), precision \(b.precision)")
         #expect(a.precision == 1 && b.precision == 1)
@@ -163,7 +163,7 @@ import Testing
         let whole = try detector.detect(image: image).detections
         var lower = tiling
         lower.secondLookScore = 0.35
-        let more = Self.score(try detector.detect(image: image, tiling: lower).detections, truth)
+        let more = Self.score(try detector.detect(image: image, searchArea: .tiles(lower)).detections, truth)
         #expect(more.recall >= a.recall && more.precision == 1, "from 0.35: recall \(more.recall), precision \(more.precision)")
         #expect(try detector.detect(image: image).detections == whole)
     }
@@ -175,7 +175,7 @@ import Testing
         let (image, _) = try Self.tinyFaces()
         let options = FaceDetectorOptions(weightsPath: Goldens.weights)
         let tiling = try #require(TilingOptions.automatic(width: image.width, height: image.height, model: .shortRange))
-        let expected = try FaceDetector(options: options).detect(image: image, tiling: tiling)
+        let expected = try FaceDetector(options: options).detect(image: image, searchArea: .tiles(tiling))
         let search = try FaceSearch(detectorOptions: options, threadPool: ThreadPool(threads: 2))
         let searches = tiling.searches(width: image.width, height: image.height)
         let found = try search.faces(in: image, searches: searches, secondLookMinScore: tiling.minTileConfidence)
@@ -191,7 +191,7 @@ import Testing
                                  width: 1.5 * Float(box.width), height: 1.5 * Float(box.width))
         let mosaic = try search.faces(in: image, searches: [.mosaic([around])], secondLookMinScore: 1)
         #expect(mosaic.inferences == 1)
-        #expect(mosaic.faces.map(\.box) == (try FaceDetector(options: options).detect(image: image, searchRegions: [around]))[0]
+        #expect(mosaic.faces.map(\.box) == (try FaceDetector(options: options).detect(image: image, searchArea: .regions([around]))).perRegion[0]
             .detections.map(\.relativeBoundingBox))
     }
 
@@ -224,7 +224,7 @@ import Testing
             var bad = TilingOptions(tileSizes: [128])
             bad.secondLookScore = 2
             _ = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights))
-                .detect(image: try RGBImage(width: 256, height: 256), tiling: bad)
+                .detect(image: try RGBImage(width: 256, height: 256), searchArea: .tiles(bad))
         }
     }
 }

@@ -5,22 +5,6 @@ import VisionTasks
 /// an orientation and a region of interest (MediaPipe's `ImageProcessingOptions`). Results are in
 /// the coordinates of the image or buffer as given: normalized to its width and height, unrotated.
 extension FaceDetector {
-    /// Detects faces in a caller's pixel buffer, sampled in its own format straight into the
-    /// model's input (no RGB copy); the buffer's memory must stay valid during the call.
-    public func detect(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions()) throws(DetectorError) -> FaceDetectorResult {
-        var result = FaceDetectorResult()
-        try detect(pixelBuffer: pixelBuffer, options: options, into: &result)
-        return result
-    }
-
-    /// Detects faces in a pixel buffer into `result`, reusing its storage: with a result kept
-    /// from frame to frame, a camera frame is detected without an image copy.
-    public func detect(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions(),
-                       into result: inout FaceDetectorResult) throws(DetectorError) {
-        try requireMode(.image, for: "detect(pixelBuffer:options:)")
-        try detect(sampled: pixelBuffer, options: options, into: &result)
-    }
-
     /// Either input, sampled in its own format straight into the model's input tensor.
     func detect<P: SampledPixels & Sendable>(sampled pixels: P, options: ImageProcessingOptions,
                                           into result: inout FaceDetectorResult) throws(DetectorError) {

@@ -6,18 +6,6 @@ import VisionTasks
 public typealias LiveStreamResult = TimestampedResult<FaceDetectorResult>
 
 extension FaceDetector {
-    /// Live-stream mode on any input, turned and cropped as `options` say. A pixel buffer's planes
-    /// are copied before this returns (not converted: sampled in their own format later), so the
-    /// camera may reuse its memory at once.
-    public func detectAsync(pixelBuffer: PixelBuffer, options: ImageProcessingOptions = ImageProcessingOptions(),
-                            timestampInMilliseconds: Int) throws(DetectorError) {
-        let frame = OwnedPixelBuffer(copying: pixelBuffer)
-        try submitLive("detectAsync(pixelBuffer:options:timestampInMilliseconds:)", timestampInMilliseconds) {
-            pipeline, result throws(DetectorError) in
-            try frame.withPixelBuffer { buffer throws(DetectorError) in try pipeline.detect(sampled: buffer, options: options, into: &result) }
-        }
-    }
-
     /// Hands `detect` to the live stream: run later on its queue, under the pipeline's lock, its
     /// result (or error) delivered with the timestamp. `call` names the entry point for the
     /// wrong-mode error. The stream's results, counts and `close()` are `VisionTask`'s.

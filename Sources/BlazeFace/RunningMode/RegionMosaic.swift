@@ -2,25 +2,16 @@ import BlazeImage
 import VisionTasks
 
 extension FaceDetector {
-    /// The most regions `detect(image:searchRegions:)` takes: one per quadrant of the input.
+    /// The most regions `detect(image:searchArea: .regions(...))` takes: one per quadrant of the input.
     public static let maxSearchRegions = 4
 
-    /// Searches up to four regions of `image` with one inference: each region is letterboxed
-    /// into its own quadrant (half the input's side) of the model's input, the rest stays at the
-    /// letterbox value, and each detection is mapped back through the quadrant its centre falls
-    /// in. A tracker's cheap search between full detections, costing one inference however many
-    /// faces (up to four) it follows. Results, per region, are in whole-image coordinates.
-    public func detect(image: RGBImage, searchRegions regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
-        try image.requireWhole()
-        return try detect(sampled: image, searchRegions: regions)
-    }
-
-    /// The same search in a caller's pixel buffer (any format), sampled straight from it.
-    public func detect(pixelBuffer: PixelBuffer, searchRegions regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
-        try detect(sampled: pixelBuffer, searchRegions: regions)
-    }
-
-    package func detect<P: SampledPixels & Sendable>(sampled pixels: P, searchRegions regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
+    /// Searches up to four regions with one inference (`detect(image:searchArea: .regions(...))`):
+    /// each region is letterboxed into its own quadrant (half the input's side) of the model's
+    /// input, the rest stays at the letterbox value, and each detection is mapped back through
+    /// the quadrant its centre falls in. A tracker's cheap search between full detections,
+    /// costing one inference however many faces (up to four) it follows. Results, per region,
+    /// are in whole-image coordinates.
+    func detect<P: SampledPixels & Sendable>(sampled pixels: P, searchRegions regions: [RotatedRect]) throws(DetectorError) -> [FaceDetectorResult] {
         guard (1...Self.maxSearchRegions).contains(regions.count) else {
             throw .invalidOption(name: "searchRegions", value: "\(regions.count) regions", allowed: "1...\(Self.maxSearchRegions)")
         }

@@ -2,17 +2,6 @@ import BlazeImage
 import VisionTasks
 
 extension FaceDetector {
-    /// Detects faces inside `region` (pixels, may be rotated or reach past the image) of `image`,
-    /// whatever the running mode: the region search a tracker runs between full detections.
-    /// Results are in whole-image coordinates, as from a full detection. No timestamp is involved.
-    /// The same as `detect(image:searchArea: .region(region), into:)`.
-    public func detect(image: RGBImage, searchRegion region: RotatedRect,
-                       into result: inout FaceDetectorResult) throws(DetectorError) {
-        try state.withLock { pipeline throws(DetectorError) in try pipeline.detect(image, region: region, into: &result) }
-    }
-}
-
-extension FaceDetector {
     /// Video mode on any input turned and cropped as `options` say (`detect(videoFrame:options:
     /// timestampInMilliseconds:)`): the timestamp checked and recorded under the same lock as the
     /// frame, so concurrent callers cannot interleave them.

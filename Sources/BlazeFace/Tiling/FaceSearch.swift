@@ -4,7 +4,7 @@ import VisionTasks
 /// Many regions of one picture searched side by side: whole frames, tiles and mosaics of up to
 /// four tracked faces, each a lane of a pool on a detector of its own (the lanes sharing one copy
 /// of the weights), then a second look at the tiles' weak faces; the faces merged once by the
-/// detector's suppression. The search `FaceDetector.detect(image:tiling:)` runs on one detector
+/// detector's suppression. The search `FaceDetector.detect(image:searchArea: .tiles(...))` runs on one detector
 /// and `FaceRedactor` runs on every frame, written once.
 ///
 /// ```swift
@@ -24,7 +24,7 @@ public final class FaceSearch: Sendable {
         /// second look from `candidateScore` (nil: none) up to `minScore`.
         case region(RegionOfInterest?, minScore: Float, candidateScore: Float? = nil)
         /// Up to `FaceDetector.maxSearchRegions` regions (pixels, may be rotated) in the quadrants
-        /// of one input (`FaceDetector.detect(image:searchRegions:)`): their faces at the
+        /// of one input (`detect(image:searchArea: .regions(...))`): their faces at the
         /// detector's threshold.
         case mosaic([RotatedRect])
     }

@@ -22,7 +22,7 @@ public struct TilingOptions: Sendable, Equatable {
     public var minTileConfidence: Float = 0.75
     /// A tile's face scoring from this up to `minTileConfidence` gets a second look (nil: none;
     /// default 0.5): the model searches a square of one and a half times its box about it,
-    /// four such squares to an inference (`detect(image:searchRegions:)`), and the face counts
+    /// four such squares to an inference (`detect(image:searchArea: .regions(...))`), and the face counts
     /// if that close-up finds it at `minTileConfidence`. A face of 20 pixels cut or at the edge
     /// of the scale a tile sees scores 0.6 to 0.7 there and 0.85 in a close-up, where a tile's
     /// texture taken for a face mostly does not (`Tools/redaction/small_faces.py`). Below the
@@ -118,25 +118,14 @@ public struct TilingOptions: Sendable, Equatable {
 }
 
 extension FaceDetector {
-    /// Faces in `image` by tiled detection (`TilingOptions`): each tile, and the whole frame if
-    /// asked, detected as a region of interest (the same letterbox and network as
+    /// Faces by tiled detection (`detect(image:searchArea: .tiles(tiling))`): each tile, and the
+    /// whole frame if asked, detected as a region of interest (the same letterbox and network as
     /// `detect(image:options:)`), the detections of all of them merged by the detector's own
     /// weighted non-maximum suppression, best first; `maxFaces` and `minFaceSize` apply to the
     /// merged faces. Image mode only.
-    public func detect(image: RGBImage, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
-        try image.requireWhole()
-        return try detect(sampled: image, tiling: tiling)
-    }
-
-    /// Tiled detection on a caller's pixel buffer (any `PixelFormat`), each tile sampled
-    /// straight from the buffer: as `detect(image:tiling:)`, with no RGB copy.
-    public func detect(pixelBuffer: PixelBuffer, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
-        try detect(sampled: pixelBuffer, tiling: tiling)
-    }
-
     func detect<P: SampledPixels & Sendable>(sampled pixels: P, tiling: TilingOptions) throws(DetectorError) -> FaceDetectorResult {
         let tiling = try tiling.validated()
-        try requireMode(.image, for: "detect(image:tiling:)")
+        try requireMode(.image, for: "detect(image:searchArea:)")
         let found = try FaceSearch(detector: self).faces(in: pixels, searches: tiling.searches(width: pixels.width, height: pixels.height),
                                                          secondLookMinScore: tiling.minTileConfidence)
         return merge(found.faces, width: pixels.width, height: pixels.height)

@@ -8,6 +8,6 @@ let bytes = try Data(contentsOf: URL(fileURLWithPath: arguments[1]))
 guard let width = Int(arguments[2]), let height = Int(arguments[3]) else { fatalError("usage: detect-pixels FILE WIDTH HEIGHT") }
 let detector = try FaceDetector()
 let result = try bytes.withUnsafeBytes { raw in
-    try detector.detect(pixelBuffer: PixelBuffer(format: .bgra, width: width, height: height, bytes: raw))
+    try detector.detect(image: PixelBuffer(format: .bgra, width: width, height: height, bytes: raw))
 }
 print(DetectionJSON.line(image: arguments[1], width: width, height: height, result: result))
