@@ -54,7 +54,7 @@ public final class FaceSearch: Sendable {
     /// The faces of `searches` in `pixels`, unmerged, in the picture's normalized coordinates,
     /// and the inferences they took: every search as a lane of the pool (the results in the
     /// order of `searches`, whichever lane ran which), then a second look at the candidates
-    /// (`FaceDetector.secondLooks`: close-ups four to an inference), each kept when its
+    /// (close-ups of one and a half times their boxes, four to an inference), each kept when its
     /// close-up finds it at `secondLookMinScore`.
     public func faces<P: SampledPixels & Sendable>(in pixels: P, searches: [Search], secondLookMinScore: Float)
         throws(VisionTaskError) -> (faces: [RawDetection], inferences: Int) {
