@@ -138,10 +138,9 @@ public final class VideoFaceTracker: VisionTask {
         let (w, h) = (Float(image.width), Float(image.height))
         var regions: [RotatedRect] = []
         for p in predictions {
-            let side = trackingOptions.searchRegionScale * max(p.box.width * w, p.box.height * h)
+            let (cx, cy, side) = p.box.square(times: trackingOptions.searchRegionScale, width: w, height: h)
             guard side.isFinite, side >= 1 else { return false }
-            regions.append(RotatedRect(centerX: (p.box.xMin + p.box.width / 2) * w, centerY: (p.box.yMin + p.box.height / 2) * h,
-                                       width: side, height: side))
+            regions.append(RotatedRect(centerX: cx, centerY: cy, width: side, height: side))
         }
         var start = 0
         while start < regions.count {

@@ -150,8 +150,7 @@ extension FaceDetector {
         let fresh = candidates.filter { c in !faces.contains { c.box.overlapOfSmaller($0.box) > 0.5 } }
         let (w, h) = (Float(width), Float(height))
         return WeightedNonMaxSuppression(minSuppressionThreshold: minSuppressionThreshold)(fresh).compactMap { c in
-            let side = 1.5 * max(c.box.width * w, c.box.height * h)
-            let cx = (c.box.xMin + c.box.width / 2) * w, cy = (c.box.yMin + c.box.height / 2) * h
+            let (cx, cy, side) = c.box.square(times: 1.5, width: w, height: h)
             guard side.isFinite, cx.isFinite, cy.isFinite, side >= 4 else { return nil }
             return (c, RotatedRect(centerX: cx, centerY: cy, width: side, height: side))
         }
@@ -218,6 +217,14 @@ extension NormalizedRect {
         let w = min(xMin + width, other.xMin + other.width) - max(xMin, other.xMin)
         let h = min(yMin + height, other.yMin + other.height) - max(yMin, other.yMin)
         return w > 0 && h > 0 ? w * h : 0
+    }
+
+    /// The square `k` times this box's larger side about its centre, in the pixels of a
+    /// `width` x `height` picture: where a face is looked at again (second looks, tracked faces'
+    /// search regions, the redactor's close-ups and second opinions).
+    public func square(times k: Float, width: Float, height: Float) -> (centerX: Float, centerY: Float, side: Float) {
+        (centerX: (xMin + self.width / 2) * width, centerY: (yMin + self.height / 2) * height,
+         side: k * max(self.width * width, self.height * height))
     }
 
     /// The area this box and `other` share over the smaller one's area (0 if either is empty):
