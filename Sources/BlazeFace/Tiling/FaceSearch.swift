@@ -101,7 +101,7 @@ public final class FaceSearch: Sendable {
         throws(VisionTaskError) -> (faces: [RawDetection], candidates: [RawDetection]) {
         switch search {
         case let .region(region, minScore, candidateScore):
-            return try detector.searchDetections(sampled: pixels, searches: [.init(region: region, minScore: minScore, candidateScore: candidateScore)])
+            return try detector.searchDetections(sampled: pixels, region: region, minScore: minScore, candidateScore: candidateScore)
         case .mosaic(let group):
             return (try detector.detect(sampled: pixels, searchRegions: group).flatMap { result in
                 result.detections.map { RawDetection(score: $0.score, box: $0.relativeBoundingBox, keypoints: $0.keypointList) }

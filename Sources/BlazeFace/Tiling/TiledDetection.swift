@@ -131,15 +131,6 @@ extension FaceDetector {
         return merge(found.faces, width: pixels.width, height: pixels.height)
     }
 
-    /// One region to search (nil: the whole frame) and the score its faces need, above the
-    /// detector's own threshold; and the score from which a face short of `minScore` is a
-    /// candidate for a second look (`TilingOptions.secondLookScore`; nil: none).
-    struct RegionSearch: Sendable {
-        var region: RegionOfInterest?
-        var minScore: Float
-        var candidateScore: Float?
-    }
-
     /// The close-ups of a second look: a square of one and a half times the box about each
     /// candidate (as a tracked face's search region: a quadrant of the mosaic sees the face at
     /// about 43 pixels), best first, after suppressing candidates that overlap a better one or
@@ -166,28 +157,25 @@ extension FaceDetector {
         }
     }
 
-    /// Each region's faces scoring at least its `minScore`, and its candidates for a second look
-    /// (from its `candidateScore` up to `minScore`), unmerged, in the picture's normalized coordinates.
-    func searchDetections<P: SampledPixels & Sendable>(sampled pixels: P, searches: [RegionSearch]) throws(DetectorError)
-        -> (faces: [RawDetection], candidates: [RawDetection]) {
+    /// The faces in `region` (nil: the whole frame) scoring at least `minScore`, and its
+    /// candidates for a second look (from `candidateScore` up to `minScore`; nil: none),
+    /// unmerged and uncapped, in the picture's normalized coordinates. Candidates below the
+    /// detector's own threshold are decoded for this search only.
+    func searchDetections<P: SampledPixels & Sendable>(sampled pixels: P, region: RegionOfInterest?, minScore: Float, candidateScore: Float?)
+        throws(DetectorError) -> (faces: [RawDetection], candidates: [RawDetection]) {
         var (raw, candidates): ([RawDetection], [RawDetection]) = ([], [])
         var result = FaceDetectorResult()
         try state.withLock { pipeline throws(DetectorError) in
             let threshold = pipeline.decoder.minScore
-            for search in searches {
-                // Every region's faces, uncapped (`maxFaces` applies to the merged faces), and
-                // candidates below the detector's own threshold decoded for this search only.
-                let pass = DetectorState.Pass(minScore: min(threshold, search.candidateScore ?? threshold), capsFaces: false)
-                try pipeline.detect(sampled: pixels, options: ImageProcessingOptions(regionOfInterest: search.region), pass: pass,
-                                    into: &result)
-                for d in result.detections {
-                    let face = RawDetection(score: d.score, box: d.relativeBoundingBox, keypoints: d.keypointList)
-                    if d.score >= search.minScore {
-                        raw.append(face)
-                    } else if let c = search.candidateScore, d.score >= c {
-                        candidates.append(face)
-                    }
-                }
+            let pass = DetectorState.Pass(minScore: min(threshold, candidateScore ?? threshold), capsFaces: false)
+            try pipeline.detect(sampled: pixels, options: ImageProcessingOptions(regionOfInterest: region), pass: pass, into: &result)
+        }
+        for d in result.detections {
+            let face = RawDetection(score: d.score, box: d.relativeBoundingBox, keypoints: d.keypointList)
+            if d.score >= minScore {
+                raw.append(face)
+            } else if let candidateScore, d.score >= candidateScore {
+                candidates.append(face)
             }
         }
         return (raw, candidates)
