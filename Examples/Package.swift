@@ -23,7 +23,7 @@ let package = Package(
         // A soak of the live paths (Tools/soak.sh): memory and threads flat while frames are dropped.
         .executableTarget(name: "LiveSoak", dependencies: [
             .product(name: "BlazeFace", package: "BlazeFace"), .product(name: "BlazeImageIO", package: "BlazeFace"),
-            .product(name: "FaceAnalysis", package: "BlazeFace"), .product(name: "FaceTracking", package: "BlazeFace"),
+            .product(name: "MeshAnalysis", package: "BlazeFace"), .product(name: "FaceTracking", package: "BlazeFace"),
         ]),
         // The CenterFace network timed at one input size (Tools/bench/centerface_vs_onnxruntime.py).
         .executableTarget(name: "CenterFaceBench", dependencies: [

@@ -14,7 +14,7 @@ let package = Package(
         .executableTarget(name: "FuzzPNM", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
         .executableTarget(name: "FuzzPNG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
         .executableTarget(name: "FuzzWeights", dependencies: ["CFuzzerDriver", .product(name: "BlazeModel", package: "BlazeFace")]),
-        .executableTarget(name: "FuzzGeometry", dependencies: ["CFuzzerDriver", .product(name: "FaceGeometry", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzGeometry", dependencies: ["CFuzzerDriver", .product(name: "GeometryEstimation", package: "BlazeFace")]),
         .executableTarget(name: "FuzzTaskBundle", dependencies: ["CFuzzerDriver", .product(name: "TFLiteImport", package: "BlazeFace")]),
         .executableTarget(name: "FuzzY4M", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
         .executableTarget(name: "FuzzTFLite", dependencies: ["CFuzzerDriver", .product(name: "TFLiteImport", package: "BlazeFace")]),

@@ -46,7 +46,7 @@ PY
 )
 [ -n "$samples" ] || { say "no README samples found"; exit 1; }
 product() { echo ".product(name: \"$1\", package: \"blazeface\")"; }
-every="$(for p in BlazeFace BlazeImageIO BlazeVideoIO FaceTracking FaceAnalysis FaceRedaction CenterFaceNet BlazeModel VisionTasks BlazeThreads BlazeTensor; do printf '%s, ' "$(product $p)"; done)"
+every="$(for p in BlazeFace BlazeImageIO BlazeVideoIO FaceTracking MeshAnalysis FaceRedaction CenterFaceNet BlazeModel VisionTasks BlazeThreads BlazeTensor; do printf '%s, ' "$(product $p)"; done)"
 {
     echo '// swift-tools-version: 6.1'
     echo 'import PackageDescription'

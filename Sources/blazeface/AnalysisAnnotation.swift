@@ -1,5 +1,5 @@
 import BlazeImage
-import FaceAnalysis
+import MeshAnalysis
 
 /// Draws the ML Kit view of faces for a person to look at (for `analyze --annotate`): each
 /// contour as a polyline (the face oval and the eyes closed), each landmark as a dot.

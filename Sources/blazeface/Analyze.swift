@@ -3,7 +3,7 @@ import BlazeVideoIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
-import FaceAnalysis
+import MeshAnalysis
 import FileRedaction
 import Foundation
 import MediaFiles

@@ -2,7 +2,7 @@ import BlazeImageIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
-import FaceAnalysis
+import MeshAnalysis
 import Foundation
 
 /// `blazeface bench-analyze`: times `analyze` with everything on (detection, landmarks,

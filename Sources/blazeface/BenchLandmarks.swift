@@ -2,7 +2,7 @@ import BlazeImageIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
-import FaceLandmarks
+import LandmarkDetection
 import Foundation
 
 /// `blazeface bench-landmarks`: times the Face Landmarker per stage on one photo.

@@ -1,7 +1,7 @@
 import Checksums
 import ArgumentParser
 import BlazeModel
-import FaceGeometry
+import GeometryEstimation
 import Foundation
 import TFLiteImport
 

@@ -2,7 +2,7 @@ import BlazeImageIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
-import FaceLandmarks
+import LandmarkDetection
 import Foundation
 import MediaFiles
 

@@ -1,6 +1,6 @@
 import BlazeFace
 import BlazeImage
-import FaceAnalysis
+import MeshAnalysis
 import FaceTracking
 import Foundation
 import Synchronization

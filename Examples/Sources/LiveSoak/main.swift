@@ -7,7 +7,7 @@
 // runs both paths.
 import BlazeFace
 import BlazeImageIO
-import FaceAnalysis
+import MeshAnalysis
 import FaceTracking
 import Foundation
 import Synchronization

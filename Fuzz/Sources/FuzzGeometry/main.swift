@@ -1,5 +1,5 @@
 import CFuzzerDriver
-import FaceGeometry
+import GeometryEstimation
 import Glibc
 
 /// The face-geometry metadata reader (our protobuf wire-format parser) on arbitrary bytes; a
