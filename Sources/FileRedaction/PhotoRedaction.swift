@@ -65,6 +65,30 @@ extension FaceRedactor {
         return result
     }
 
+    /// Draws exactly `masks`, a masks file for one photo (`redactPhoto`'s, reviewed or not), on
+    /// the photo at `input` with no search, and writes it to `output` as `redactPhoto` does: the
+    /// same bytes every time. A file for a picture of another size, or of more than one frame,
+    /// throws a `PhotoRedactionError` of kind `.masksFile` and writes nothing.
+    ///
+    /// ```swift
+    /// let reviewed = try MasksFile(data: Array(try Data(contentsOf: URL(fileURLWithPath: "party.masks.jsonl"))))
+    /// try FaceRedactor.drawPhoto(masks: reviewed, at: "party.jpg", to: "party-redacted.jpg")
+    /// ```
+    @discardableResult
+    public static func drawPhoto(masks: MasksFile, at input: String, to output: String, options: PhotoRedactionOptions = .init()) throws -> RedactedPhoto {
+        let format = try photoFormat(output, options)
+        try PathIdentity.refuseOverwriting(input: input, with: output)
+        var photo = try Pictures.readPhoto(contentsOf: input)
+        let (width, height) = (photo.image.width, photo.image.height)
+        guard masks.frames.count == 1, masks.width == width, masks.height == height else {
+            throw PhotoRedactionError("the masks file is for a \(masks.width)x\(masks.height) picture of \(masks.frames.count) frame(s), "
+                                      + "\(input) is a \(width)x\(height) photo", kind: .masksFile)
+        }
+        FaceMask.apply(to: &photo.image, masks: masks.frames[0], options: masks.options)
+        let warnings = try ImageFile.write(photo, to: output, format: format, metadata: options.metadata, jpegQuality: options.jpegQuality)
+        return RedactedPhoto(width: width, height: height, masks: masks.frames[0], warnings: warnings)
+    }
+
     /// The format `output`'s name says, refused before anything is read when there is none or
     /// it cannot hold the metadata to keep.
     private static func photoFormat(_ output: String, _ options: PhotoRedactionOptions) throws(MediaFileError) -> ImageFormat {
@@ -78,8 +102,16 @@ extension FaceRedactor {
     }
 }
 
-/// A photo's search that failed, naming the photo.
+/// A photo redaction that failed: its search (naming the photo), or a masks file that does not
+/// fit it (`drawPhoto`).
 public struct PhotoRedactionError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The search for faces failed.
+        case search
+        /// The masks file drawn is for another picture.
+        case masksFile
+    }
+    public var kind: Kind
     public var description: String
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, kind: Kind = .search) { (self.description, self.kind) = (description, kind) }
 }

@@ -397,7 +397,10 @@ struct Redact: ParsableCommand {
         let redacted: RedactedPhoto
         do {
             if let applied {
-                redacted = try Self.drawPhoto(source, target, masks: applied, options: options)
+                do { redacted = try FaceRedactor.drawPhoto(masks: applied, at: source, to: target, options: options) } catch let error as PhotoRedactionError where error.kind == .masksFile {
+                    printError("redact: --apply-masks: \(error)")
+                    throw ExitCode(BatchExit.refused)
+                }
             } else {
                 redacted = try redactor.redactPhoto(at: source, to: target, options: options, policy: { try policy(width: $0, height: $1) }) { found in
                     masksFile = try masksPath.map {
@@ -412,20 +415,6 @@ struct Redact: ParsableCommand {
         for warning in redacted.warnings { printError("\(source): \(warning)") }
         try masksFile?.commit()
         return redacted
-    }
-
-    /// --apply-masks on a photo: exactly the file's masks drawn, no search.
-    private static func drawPhoto(_ source: String, _ target: String, masks applied: MasksFile, options: PhotoRedactionOptions) throws -> RedactedPhoto {
-        var photo = try Pictures.readPhoto(contentsOf: source)
-        guard applied.frames.count == 1, applied.width == photo.image.width, applied.height == photo.image.height else {
-            printError("redact: --apply-masks: the masks file is for a \(applied.width)x\(applied.height) picture of \(applied.frames.count) frame(s), "
-                       + "\(source) is a \(photo.image.width)x\(photo.image.height) photo")
-            throw ExitCode(BatchExit.refused)
-        }
-        FaceMask.apply(to: &photo.image, masks: applied.frames[0], options: applied.options)
-        let warnings = try ImageFile.write(photo, to: target, format: ImageFormat.forOutput(path: target)!, metadata: options.metadata,
-                                           jpegQuality: options.jpegQuality)
-        return RedactedPhoto(width: photo.image.width, height: photo.image.height, masks: applied.frames[0], warnings: warnings)
     }
 
     // MARK: - Video

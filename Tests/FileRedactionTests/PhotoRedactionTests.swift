@@ -79,6 +79,40 @@ import Testing
         #expect(original.pixels != masked.pixels)
     }
 
+    @Test func aMasksFileWrittenAndDrawnGivesTheRedactedPhotoAndTheCLIsFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("photo-masks-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = Self.root.appendingPathComponent("Tests/Fixtures/images/two_faces_1280x853.png").path
+        let redactor = try FaceRedactor()
+        // The search's masks recorded as the CLI records them (`redact --masks`), before anything is written.
+        let masksPath = dir + "/masks.jsonl"
+        var writer: MasksFileWriter?
+        let redacted = try redactor.redactPhoto(at: input, to: dir + "/searched.png") { found in
+            writer = try MasksFileWriter(path: masksPath, input: input, width: found.width, height: found.height, options: redactor.options)
+            writer?.frame(index: 0, timestampInMilliseconds: nil, masks: found.masks)
+        }
+        #expect(redacted.faces == 2)
+        #expect(!FileManager.default.fileExists(atPath: masksPath), "nothing at the path before commit")
+        try #require(writer).commit()
+        // Drawn again with no search: the same bytes.
+        let file = try MasksFile(data: [UInt8](try Data(contentsOf: URL(fileURLWithPath: masksPath))))
+        let drawn = try FaceRedactor.drawPhoto(masks: file, at: input, to: dir + "/drawn.png")
+        #expect(drawn.masks.count == redacted.masks.count)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/drawn.png")) == Data(contentsOf: URL(fileURLWithPath: dir + "/searched.png")))
+        // The CLI's masks file for the same photo: the same lines but for the settings it records.
+        let run = try Self.cli(["redact", input, dir + "/cli.png", "--masks", dir + "/cli-masks.jsonl"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let cliFile = try MasksFile(data: [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/cli-masks.jsonl"))))
+        #expect(cliFile.frames == file.frames && cliFile.inputSHA256 == file.inputSHA256 && cliFile.inputSize == file.inputSize)
+        // A file for another picture is refused, and nothing is written.
+        let other = Self.root.appendingPathComponent("Tests/Fixtures/images/astronaut_223x231.png").path
+        #expect { try FaceRedactor.drawPhoto(masks: file, at: other, to: dir + "/other.png") } throws: { error in
+            (error as? PhotoRedactionError)?.kind == .masksFile
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/other.png"))
+    }
+
     @Test func anOutputNameWithNoPhotoTypeIsRefusedBeforeAnythingIsRead() throws {
         let redactor = try FaceRedactor()
         #expect(throws: MediaFileError.self) { try redactor.redactPhoto(at: "/nonexistent.jpg", to: "/tmp/x.gif") }
