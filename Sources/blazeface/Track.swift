@@ -89,8 +89,10 @@ struct Track: ParsableCommand {
 
     func run() throws {
         if let annotate { try refuseOverwriting(input: input, with: annotate) }
-        let source: any FrameSource
-        do { source = try openFrameSource(input, fps: fps) } catch let e as ImageError { throw ToolError(e.description.hasPrefix("\(input): ") ? e.description : "\(input): \(e.description)") }
+        let kind = try MediaKind.of(input)
+        if kind == .photo { throw ToolError("\(input): a photo, not a video (use detect)") }
+        let source: any RGBFrameSource
+        do { source = try RGBFrames.open(input, kind: kind, fps: fps) } catch let e as ImageError { throw ToolError(e.description.hasPrefix("\(input): ") ? e.description : "\(input): \(e.description)") }
         if compare { return try TrackComparison(command: self).run(source) }
         if search == .redact { return try runRedactorSearch(source) }
         let tracker = try makeTracker(every: every)
@@ -113,7 +115,7 @@ struct Track: ParsableCommand {
 extension Track {
     /// `--search redact`: the redactor's masks on each frame (what `redact` masks, live: without
     /// the look-behind), one JSON line a frame; `--annotate` draws them as outlines.
-    func runRedactorSearch(_ source: any FrameSource) throws {
+    func runRedactorSearch(_ source: any RGBFrameSource) throws {
         let redactor: FaceRedactor
         do {
             redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(model: model.detectorModel, weightsPath: weights,
@@ -134,7 +136,7 @@ extension Track {
     /// Each frame of `source` turned upright, through `body` (its JSON line, and how to draw it
     /// on the frame for `--annotate`): the line printed, the drawn frame written; on an error the
     /// annotated output is cancelled and the error names the frame.
-    func forEachFrame(of source: any FrameSource,
+    func forEachFrame(of source: any RGBFrameSource,
                       _ body: (RGBImage, Int, Int) throws -> (line: String, draw: (inout RGBImage) -> Void)) throws {
         var sink: AnnotatedSink?
         var index = 0
@@ -166,7 +168,7 @@ struct AnnotatedSink {
     let folder: String?
     let timeBase = VideoFrame.TimeBase.milliseconds
 
-    init(path: String, width: Int, height: Int, source: any FrameSource) throws {
+    init(path: String, width: Int, height: Int, source: any RGBFrameSource) throws {
         var isFolder: ObjCBool = false
         if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -179,8 +181,8 @@ struct AnnotatedSink {
             let rate = source.frameRate
             video = try Y4MFrameSink(path: path, header: Y4MHeader(width: width, height: height, frameRateNumerator: rate.numerator,
                                                                    frameRateDenominator: rate.denominator))
-        } else if let decoded = source as? DecodedFrames {
-            video = try VideoFiles.sink(path, for: decoded.source, options: VideoWriteOptions())
+        } else if let decoded = source.video {
+            video = try VideoFiles.sink(path, for: decoded, options: VideoWriteOptions())
         } else {
             throw ValidationError("\(path): annotate a folder of PNGs as .y4m, or as a folder")
         }

@@ -1,6 +1,7 @@
 import BlazeFace
 import BlazeImage
 import FaceTracking
+import MediaFiles
 import Foundation
 
 /// `track --compare`: the cost and the accuracy of detection skipping, measured on one video.
@@ -11,7 +12,7 @@ import Foundation
 struct TrackComparison {
     let command: Track
 
-    func run(_ source: any FrameSource) throws {
+    func run(_ source: any RGBFrameSource) throws {
         var frames: [(RGBImage, Int)] = []
         while let f = try source.next() {
             frames.append(f)
