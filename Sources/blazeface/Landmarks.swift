@@ -3,6 +3,7 @@ import ArgumentParser
 import BlazeFace
 import BlazeImage
 import LandmarkDetection
+import FileRedaction
 import Foundation
 import MediaFiles
 

@@ -32,42 +32,18 @@ struct ShardOptions: ParsableArguments {
     /// The lines of --input-list (none without it); a list that cannot be read is a usage error.
     func listedInputs() throws -> [String] {
         guard let inputList else { return [] }
-        guard let data = FileManager.default.contents(atPath: inputList) else {
-            throw ValidationError("--input-list \(inputList): cannot be read")
-        }
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-        }.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
+        guard let lines = InputList.lines(ofListAt: inputList) else { throw ValidationError("--input-list \(inputList): cannot be read") }
+        return lines
     }
 
     func validate() throws { _ = try resolved() }
 }
 
 extension InputList {
-    /// `expand`'s items, each with its shard key: its path relative to the folder argument it
-    /// was found in, or the argument itself for a file named on its own ("-" for stdin).
-    static func expandKeyed(_ arguments: [String]) -> [(item: Item, key: String)] {
-        var out: [(Item, String)] = []
-        for argument in arguments {
-            var isFolder: ObjCBool = false
-            if argument != "-", FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder), isFolder.boolValue {
-                let prefix = argument.hasSuffix("/") ? argument : argument + "/"
-                for item in expand([argument]) {
-                    let name = item.name
-                    out.append((item, name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name))
-                }
-            } else {
-                out += expand([argument]).map { ($0, $0.name) }
-            }
-        }
-        return out
-    }
-
     /// The inputs of `detect` and `analyze`: the arguments, then --input-list's lines, keeping
     /// those of this process's shard.
     static func sharded(_ arguments: [String], options: ShardOptions) throws -> (items: [Item], shard: Shard) {
         let shard = try options.resolved()
-        let all = expandKeyed(arguments + (try options.listedInputs()))
-        return (all.filter { shard.contains(key: $0.key) }.map(\.item), shard)
+        return (sharded(arguments + (try options.listedInputs()), shard: shard), shard)
     }
 }
