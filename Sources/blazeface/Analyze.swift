@@ -155,7 +155,7 @@ struct Analyze: ParsableCommand {
                 }
                 if let annotate {
                     var canvas = image
-                    AnalysisAnnotation.draw(result.faces.map(\.analysis), on: &canvas)
+                    for face in result.faces { face.analysis.draw(on: &canvas) }
                     try writeAnnotation(canvas, to: annotate)
                 }
             } catch let error as ImageError {

@@ -165,7 +165,7 @@ struct Detect: ParsableCommand {
         progress?.clear()
         if let annotate, let (image, result) = annotated {
             var canvas = image
-            Annotation.draw(result, on: &canvas)
+            result.draw(on: &canvas)
             try writeAnnotation(canvas, to: annotate)
         }
         try BatchExit.finish(refused: failures)

@@ -83,7 +83,7 @@ struct Landmarks: ParsableCommand {
                 print(FaceLandmarkerJSON.line(image: name, result: result))
                 if let annotate {
                     var canvas = image
-                    Self.draw(result, on: &canvas)
+                    result.draw(on: &canvas)
                     try writeAnnotation(canvas, to: annotate)
                 }
             } catch let error as ImageError {
@@ -95,16 +95,5 @@ struct Landmarks: ParsableCommand {
             fflush(nil)
         }
         if failures > 0 { throw ExitCode(1) }
-    }
-
-    /// The 478 points of each face as dots (for `--annotate`).
-    static func draw(_ result: FaceLandmarkerResult, on image: inout RGBImage) {
-        let radius = Double(max(1, min(image.width, image.height) / 400))
-        let (w, h) = (Double(image.width), Double(image.height))
-        for face in result.faces {
-            for p in face.landmarks {
-                image.fillCircle(centerX: Double(p.x) * w, centerY: Double(p.y) * h, radius: radius, color: (0, 255, 255))
-            }
-        }
     }
 }

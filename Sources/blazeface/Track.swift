@@ -102,7 +102,7 @@ struct Track: ParsableCommand {
             let start = clock.now
             let frame = try tracker.track(videoFrame: image, timestampInMilliseconds: timestamp)
             busy += clock.now - start
-            return (TrackingJSON.line(frame: index, frame), { TrackAnnotation.draw(frame, on: &$0) })
+            return (TrackingJSON.line(frame: index, frame), { frame.draw(on: &$0) })
         }
         if stats {
             let s = tracker.statistics

@@ -1,3 +1,5 @@
+import BlazeFace
+import BlazeImageIO
 import Foundation
 import Testing
 
@@ -126,5 +128,21 @@ import Testing
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
             #expect(Array(bytes.prefix(magic.count)) == magic, "\(name): starts \(bytes.prefix(4))")
         }
+    }
+
+    /// `FaceDetectorResult.draw(on:)` draws what `detect --annotate` writes, pixel for pixel.
+    @Test func drawingAResultIsWhatDetectAnnotateWrites() throws {
+        let path = Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path
+        let image = try PNG.read(contentsOf: path)
+        let result = try FaceDetector(options: FaceDetectorOptions(weightsPath: Goldens.weights)).detect(image: image)
+        #expect(result.detections.count == 2)
+        var canvas = image
+        result.draw(on: &canvas)
+        #expect(canvas.pixels != image.pixels)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("drawn-\(UUID().uuidString).png").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let run = try CLITests.run(["detect", path, "--annotate", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try PNG.read(contentsOf: out).pixels == canvas.pixels)
     }
 }
