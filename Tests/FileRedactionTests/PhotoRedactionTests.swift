@@ -79,7 +79,7 @@ import Testing
         #expect(original.pixels != masked.pixels)
     }
 
-    @Test func aMasksFileWrittenAndDrawnGivesTheRedactedPhotoAndTheCLIsFile() throws {
+    @Test func aMasksFileWrittenDrawnAndReviewedIsWhatTheCLIWrites() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("photo-masks-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -105,6 +105,12 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let cliFile = try MasksFile(data: [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/cli-masks.jsonl"))))
         #expect(cliFile.frames == file.frames && cliFile.inputSHA256 == file.inputSHA256 && cliFile.inputSize == file.inputSize)
+        // Its review page, as `blazeface review` writes it.
+        let moments = try ReviewPage.write(masks: file, masksPath: masksPath, input: input, to: dir + "/review.html")
+        #expect(moments.map(\.frame) == [0])
+        let review = try Self.cli(["review", input, masksPath, "-o", dir + "/cli-review.html"])
+        #expect(review.status == 0, "\(review.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/review.html")) == Data(contentsOf: URL(fileURLWithPath: dir + "/cli-review.html")))
         // A file for another picture is refused, and nothing is written.
         let other = Self.root.appendingPathComponent("Tests/Fixtures/images/astronaut_223x231.png").path
         #expect { try FaceRedactor.drawPhoto(masks: file, at: other, to: dir + "/other.png") } throws: { error in
