@@ -123,7 +123,7 @@ struct Analyze: ParsableCommand {
         let limit = try faceLimit
         let items = try InputList.sharded(images, options: batch).items
         let json = batch.progress == .json
-        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Detect.readStandardInput() : nil
+        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? InputList.readStandardInput() : nil
         var failures = 0
         for (index, item) in items.enumerated() {
             let name = item.name
@@ -135,11 +135,7 @@ struct Analyze: ParsableCommand {
                 continue
             }
             do {
-                var image: RGBImage
-                switch item {
-                case .file(let path): image = try Pictures.read(contentsOf: path, upright: !noExifOrientation)
-                case .standardInput: image = try Pictures.read(data: try (stdin ?? .success([])).get(), upright: !noExifOrientation)
-                }
+                var image = try item.picture(upright: !noExifOrientation, standardInput: stdin)
                 if orientation != .up {
                     image = RGBImage(upright: image, orientation: orientation)
                 }

@@ -129,7 +129,7 @@ struct Detect: ParsableCommand {
         if items.contains(where: { if case .file(let path) = $0 { Self.isVideo(path) } else { false } }) {
             return try runWithVideos(items, options: options, processing: processing)
         }
-        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Self.readStandardInput() : nil
+        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? InputList.readStandardInput() : nil
         let applyEXIF = !noExifOrientation
         let wantImage = annotate != nil
         let tileSizes = try tileSizes()
@@ -183,7 +183,7 @@ struct Detect: ParsableCommand {
         if annotate != nil { throw ValidationError("--annotate takes one picture, not a video (use track --annotate)") }
         let detector: Finder
         do { detector = try Finder(search, options: options) } catch { throw ToolError("\(error)") }
-        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Self.readStandardInput() : nil
+        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? InputList.readStandardInput() : nil
         let tileSizes = try tileSizes()
         var failures = 0
         for item in items {
@@ -211,24 +211,11 @@ struct Detect: ParsableCommand {
     }
 
     /// All of stdin, refused past 2 GiB (the file readers' limit) rather than read until memory runs out.
-    static func readStandardInput() -> Result<[UInt8], ImageError> {
-        var bytes: [UInt8] = []
-        while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
-            bytes.append(contentsOf: chunk)
-            if bytes.count > 1 << 31 { return .failure(.io(path: "-", reason: "more than \(1 << 31) bytes on stdin, not read")) }
-        }
-        return .success(bytes)
-    }
-
     static func process(_ item: InputList.Item, stdin: Result<[UInt8], ImageError>?, detector: Finder, processing: ImageProcessingOptions,
                         tiles: [Int]? = nil, applyEXIF: Bool, keepImage: Bool) -> Outcome {
         let name = item.name
         do {
-            let image: RGBImage
-            switch item {
-            case .file(let path): image = try Pictures.read(contentsOf: path, upright: applyEXIF)
-            case .standardInput: image = try Pictures.read(data: try (stdin ?? .success([])).get(), upright: applyEXIF)
-            }
+            let image = try item.picture(upright: applyEXIF, standardInput: stdin)
             let result = try detector.faces(in: image, processing: processing, tiles: tiles)
             return .detected(line: DetectionJSON.line(image: name, width: image.width, height: image.height, result: result),
                              image: keepImage ? image : nil, result: result)

@@ -68,16 +68,12 @@ struct Landmarks: ParsableCommand {
                 minFacePresenceConfidence: minFacePresenceConfidence, outputFaceBlendshapes: blendshapes))
         } catch let error as DetectorError { throw ToolError(error.description) }
         let items = InputList.expand(images)
-        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? Detect.readStandardInput() : nil
+        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? InputList.readStandardInput() : nil
         var failures = 0
         for item in items {
             let name = item.name
             do {
-                var image: RGBImage
-                switch item {
-                case .file(let path): image = try Pictures.read(contentsOf: path, upright: !noExifOrientation)
-                case .standardInput: image = try Pictures.read(data: try (stdin ?? .success([])).get(), upright: !noExifOrientation)
-                }
+                var image = try item.picture(upright: !noExifOrientation, standardInput: stdin)
                 if orientation != .up { image = RGBImage(upright: image, orientation: orientation) }
                 let result = try landmarker.detect(image: image)
                 print(FaceLandmarkerJSON.line(image: name, result: result))

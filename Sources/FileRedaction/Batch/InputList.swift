@@ -1,6 +1,7 @@
 import BlazeImageIO
 import BlazeImage
 import Foundation
+import MediaFiles
 
 /// The pictures a detection run reads (`blazeface detect`, `analyze`, `landmarks`): files,
 /// folders expanded recursively, `-` for stdin, and the lines of a list file, kept to one shard.
@@ -95,5 +96,27 @@ public enum InputList {
         return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map {
             $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
         }.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
+    }
+
+    /// Standard input's bytes, read once for a run that names "-" (at most 2 GiB).
+    public static func readStandardInput() -> Result<[UInt8], ImageError> {
+        var bytes: [UInt8] = []
+        while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+            bytes.append(contentsOf: chunk)
+            if bytes.count > 1 << 31 { return .failure(.io(path: "-", reason: "more than \(1 << 31) bytes on stdin, not read")) }
+        }
+        return .success(bytes)
+    }
+}
+
+extension InputList.Item {
+    /// The picture this item names (any format `Pictures` reads), turned upright by its EXIF
+    /// orientation if `upright`; standard input's from `standardInput`, the bytes read once
+    /// (`InputList.readStandardInput()`).
+    public func picture(upright: Bool, standardInput: Result<[UInt8], ImageError>?) throws(ImageError) -> RGBImage {
+        switch self {
+        case .file(let path): try Pictures.read(contentsOf: path, upright: upright)
+        case .standardInput: try Pictures.read(data: try (standardInput ?? .success([])).get(), upright: upright)
+        }
     }
 }
