@@ -28,26 +28,7 @@ struct TrackComparison {
         }
         guard let referenceRun = best[1], let skippingRun = best[command.every] else { return }
         let reference = (referenceRun.elapsed, referenceRun.frames), skipping = (skippingRun.elapsed, skippingRun.frames, skippingRun.statistics)
-        var matched = 0, referenceFaces = 0, extra = 0
-        var iouSum: Double = 0, keypointSum: Double = 0, keypointMax: Double = 0
-        for (i, (image, _)) in frames.enumerated() {
-            let a = reference.1[i].faces.map(\.detection), b = skipping.1[i].faces.map(\.detection)
-            referenceFaces += a.count
-            var used = Set<Int>()
-            for d in a {
-                guard let (j, iou) = Self.bestMatch(d, in: b, excluding: used), iou >= 0.5 else { continue }
-                used.insert(j)
-                matched += 1
-                iouSum += Double(iou)
-                for (p, q) in zip(d.keypointList, b[j].keypointList) {
-                    let dx = Double(p.x - q.x) * Double(image.width), dy = Double(p.y - q.y) * Double(image.height)
-                    let dist = (dx * dx + dy * dy).squareRoot()
-                    keypointSum += dist
-                    keypointMax = max(keypointMax, dist)
-                }
-            }
-            extra += b.count - used.count
-        }
+        let agreement = TrackingAgreement(reference: reference.1, other: skipping.1, widths: frames.map(\.0.width), heights: frames.map(\.0.height))
         func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
         func r(_ v: Double, _ digits: Double = 1000) -> Double { (v * digits).rounded() / digits }
         let s = skipping.2
@@ -55,10 +36,9 @@ struct TrackComparison {
               + "\"secondsEveryFrame\":\(r(seconds(reference.0))),\"secondsSkipping\":\(r(seconds(skipping.0))),"
               + "\"speedup\":\(r(seconds(reference.0) / max(seconds(skipping.0), 1e-9), 100)),"
               + "\"fullDetections\":\(s.fullDetections),\"regionSearches\":\(s.regionSearches),\"fallbacks\":\(s.fallbacks),"
-              + "\"referenceFaces\":\(referenceFaces),\"matchedFaces\":\(matched),"
-              + "\"recall\":\(r(Double(matched) / Double(max(referenceFaces, 1)))),\"extraFaces\":\(extra),"
-              + "\"meanIoU\":\(r(iouSum / Double(max(matched, 1)))),"
-              + "\"meanKeypointErrorPx\":\(r(keypointSum / Double(max(matched * 6, 1)), 100)),\"maxKeypointErrorPx\":\(r(keypointMax, 100))}")
+              + "\"referenceFaces\":\(agreement.referenceFaces),\"matchedFaces\":\(agreement.matchedFaces),"
+              + "\"recall\":\(r(agreement.recall)),\"extraFaces\":\(agreement.extraFaces),\"meanIoU\":\(r(agreement.meanIoU)),"
+              + "\"meanKeypointErrorPx\":\(r(agreement.meanKeypointError, 100)),\"maxKeypointErrorPx\":\(r(agreement.maxKeypointError, 100))}")
     }
 
     struct Run {
@@ -75,15 +55,5 @@ struct TrackComparison {
             do { out.append(try tracker.track(videoFrame: image, timestampInMilliseconds: t)) } catch { throw ToolError(error.description) }
         }
         return Run(elapsed: clock.now - start, frames: out, statistics: tracker.statistics)
-    }
-
-    /// The face of `candidates` (not in `used`) overlapping `d` most, with the IoU.
-    static func bestMatch(_ d: Detection, in candidates: [Detection], excluding used: Set<Int>) -> (Int, Float)? {
-        var best: (Int, Float)?
-        for j in candidates.indices where !used.contains(j) {
-            let v = d.relativeBoundingBox.intersectionOverUnion(candidates[j].relativeBoundingBox)
-            if best == nil || v > best!.1 { best = (j, v) }
-        }
-        return best
     }
 }

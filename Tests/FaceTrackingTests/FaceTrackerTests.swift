@@ -169,3 +169,26 @@ import Testing
         #expect((object?["faces"] as? [[String: Any]])?.first?["trackingId"] as? Int == 7)
     }
 }
+
+/// `TrackingAgreement`, what `track --compare` reports, on hand-made frames.
+@Suite struct TrackingAgreementTests {
+    /// `TrackingAgreement` (`track --compare`): a face matched at IoU >= 0.5, its keypoints'
+    /// distances in pixels; a face under that IoU is missed and the other run's face extra.
+    @Test func agreementMatchesFacesByOverlapAndMeasuresKeypointsInPixels() {
+        func frame(_ faces: [Detection]) -> TrackingFrame {
+            TrackingFrame(timestampInMilliseconds: 0, faces: faces.map { TrackedFace(trackingID: 1, detection: $0) })
+        }
+        let reference = [frame([FaceTrackerTests.face(0.3, 0.3)]), frame([FaceTrackerTests.face(0.3, 0.3), FaceTrackerTests.face(0.7, 0.7)])]
+        // Frame 0 the same face shifted 0.01 (1 pixel of 100); frame 1 the first face alone, and one far from the second.
+        let other = [frame([FaceTrackerTests.face(0.31, 0.3)]), frame([FaceTrackerTests.face(0.3, 0.3), FaceTrackerTests.face(0.2, 0.8)])]
+        let agreement = TrackingAgreement(reference: reference, other: other, widths: [100, 100], heights: [100, 100])
+        #expect(agreement.referenceFaces == 3 && agreement.matchedFaces == 2 && agreement.extraFaces == 1)
+        #expect(abs(agreement.recall - 2.0 / 3.0) < 1e-12)
+        // Frame 0's IoU: 0.19 x 0.2 over 0.21 x 0.2 (0.9048); frame 1's: 1.
+        let expectedIoU: Double = (0.19 / 0.21 + 1) / 2
+        #expect(abs(agreement.meanIoU - expectedIoU) < 1e-5)
+        // Six keypoints 1 pixel off, six exact.
+        #expect(abs(agreement.meanKeypointError - 0.5) < 1e-4 && abs(agreement.maxKeypointError - 1) < 1e-4)
+        #expect(TrackingAgreement(reference: reference, other: reference, widths: [100, 100], heights: [100, 100]).recall == 1)
+    }
+}
