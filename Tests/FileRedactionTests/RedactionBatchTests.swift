@@ -52,6 +52,10 @@ import Testing
             Manifest.read(dir + "/library/.blazeface/" + $0).filter { $0.status == .done || $0.status == .skipped }.map(\.input)
         })
         #expect(merged == Set(photos), "every photo done once, by one shard")
+        // Merged as `manifest merge` merges them: one record per input, no duplicate, nothing stale.
+        let report = try ManifestMerge(manifests: [dir + "/library/.blazeface"])
+        #expect(report.files.count == 2 && report.duplicates.isEmpty && report.stale.isEmpty)
+        #expect(Set(report.records.filter { $0.status == .done || $0.status == .skipped }.map(\.input)) == Set(photos))
 
         // The CLI over the same folder, in one run: the same bytes for every photo.
         let run = try PhotoRedactionTests.cli(["redact", dir + "/in", dir + "/cli"])

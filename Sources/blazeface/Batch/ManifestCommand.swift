@@ -21,50 +21,15 @@ struct ManifestCommand: ParsableCommand {
         var manifests: [String]
 
         func run() throws {
-            var files: [String] = []
-            for argument in manifests {
-                var isFolder: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
-                    throw ToolError("\(argument): no such file or folder")
-                }
-                if isFolder.boolValue {
-                    let names = ((try? FileManager.default.contentsOfDirectory(atPath: argument)) ?? [])
-                        .filter { $0.hasPrefix("manifest-") && $0.hasSuffix(".jsonl") }.sorted()
-                    files += names.map { (argument as NSString).appendingPathComponent($0) }
-                } else {
-                    files.append(argument)
-                }
+            let merged: ManifestMerge
+            do { merged = try ManifestMerge(manifests: manifests) } catch { throw ToolError(error.description) }
+            for d in merged.duplicates { printError("\(d.input): in \(d.first) and \(d.second)") }
+            for s in merged.stale {
+                printError("\(s.input): its output \(s.output) is missing or no longer matches its record (size, SHA-256): a rerun redoes it")
             }
-            var final: [String: (file: String, record: ManifestRecord)] = [:]
-            var duplicates = Set<String>()
-            for file in files {
-                for record in Manifest.read(file) {
-                    if let seen = final[record.input], seen.file != file {
-                        if !duplicates.contains(record.input) { printError("\(record.input): in \(seen.file) and \(file)") }
-                        duplicates.insert(record.input)
-                    }
-                    final[record.input] = (file, record)
-                }
-            }
-            var totals = ManifestTotals()
-            var stale = 0
-            for key in final.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                let (file, record) = final[key]!
-                // A manifest in OUTPUT/.blazeface: each completed output checked against its record's size and SHA-256.
-                let folder = (file as NSString).deletingLastPathComponent
-                if record.status == .done || record.status == .skipped, (folder as NSString).lastPathComponent == ".blazeface",
-                   let out = record.output, record.outputSize != nil {
-                    let path = ((folder as NSString).deletingLastPathComponent as NSString).appendingPathComponent(out)
-                    if !BatchOutputs.outputMatches(record, path) {
-                        printError("\(record.input): its output \(path) is missing or no longer matches its record (size, SHA-256): a rerun redoes it")
-                        stale += 1
-                    }
-                }
-                totals.add(record)
-                print(record.line())
-            }
-            print(totals.line(counts: [("manifests", files.count), ("duplicates", duplicates.count), ("stale", stale)]))
-            if !duplicates.isEmpty || stale > 0 { throw ExitCode(BatchExit.refused) }
+            for record in merged.records { print(record.line()) }
+            print(merged.totalsLine)
+            if !merged.duplicates.isEmpty || !merged.stale.isEmpty { throw ExitCode(BatchExit.refused) }
         }
     }
 }
