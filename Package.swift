@@ -11,12 +11,13 @@
 //   VisionTasks (the task layer: running modes, timestamps, live streams, image to tensor,
 //                regions, weights lookup, VisionTaskError) -> every face module above
 //   BlazeModel -> GeometryEstimation -> MeshAnalysis <- LandmarkDetection, FaceTracking   (ML Kit's view)
-//   BlazeModel, Checksums (SHA-256) -> TFLiteImport             (the exporter)
+//   InternalUtilities (SHA-256, JSONWriter; no product) -> BlazeFace, TFLiteImport, FileRedaction
+//   BlazeModel, InternalUtilities (SHA-256) -> TFLiteImport             (the exporter)
 //   BlazeImage (pixels) -> VisionTasks;  BlazeImage -> BlazeImageIO (PNG, JPEG, PPM, Y4M files)
 //   BlazeImage -> BlazeVideoIO (MP4, MOV, MKV, WebM through FFmpeg's libraries)
 //   BlazeImageIO -> BlazeImageHEIF (HEIC/HEIF photos through libheif)
 //   BlazeImageIO, BlazeImageHEIF, BlazeVideoIO -> MediaFiles   (any input by content, any output by name)
-//   FaceRedaction, MediaFiles, Checksums -> FileRedaction       (files: photos with their metadata policy, batches)
+//   FaceRedaction, MediaFiles, InternalUtilities -> FileRedaction       (files: photos with their metadata policy, batches)
 //   BlazeWeights (Weights/, the bundled models as resources) -> VisionTasks (WeightsLocator)
 //   all of them -> blazeface                                    (the CLI)
 import Foundation
@@ -80,7 +81,6 @@ let package = Package(
         .library(name: "CenterFaceNet", targets: ["CenterFaceNet"]),
         .library(name: "MediaFiles", targets: ["MediaFiles"]),
         .library(name: "FileRedaction", targets: ["FileRedaction"]),
-        .library(name: "Checksums", targets: ["Checksums"]),
         .executable(name: "blazeface", targets: ["blazeface"]),
     ],
     traits: [
@@ -111,9 +111,11 @@ let package = Package(
         // The flat weights format and the graph runner built on BlazeTensor.
         .target(name: "BlazeModel", dependencies: ["BlazeTensor", "BlazeThreads"]),
         // Reads TFLite flatbuffers and converts them to the flat format (the exporter).
-        .target(name: "TFLiteImport", dependencies: ["BlazeModel", "Checksums"]),
-        // SHA-256, streaming: weights' provenance, manifests' content hashes, shards.
-        .target(name: "Checksums"),
+        .target(name: "TFLiteImport", dependencies: ["BlazeModel", "InternalUtilities"]),
+        // Small shared internals, no product of its own (as swift-collections'
+        // InternalCollectionsUtilities): SHA-256, streaming (weights' provenance, manifests'
+        // content hashes, shards), and JSONWriter, the one writer of every JSON line.
+        .target(name: "InternalUtilities"),
         // The system libpng.
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
@@ -151,7 +153,7 @@ let package = Package(
         // warp), rotated rects, image processing options, weights lookup, VisionTaskError.
         .target(name: "VisionTasks", dependencies: ["BlazeModel", "BlazeThreads", "BlazeImage", "BlazeWeights", "CPixelWarp"]),
         // The detection pipeline: anchors, decoding, NMS, tiles and region searches, the FaceDetector API.
-        .target(name: "BlazeFace", dependencies: ["VisionTasks", "BlazeModel", "BlazeThreads", "BlazeImage"]),
+        .target(name: "BlazeFace", dependencies: ["VisionTasks", "BlazeModel", "BlazeThreads", "BlazeImage", "InternalUtilities"]),
         // The canonical face model (from MediaPipe's geometry metadata) and the pose solver.
         .target(name: "GeometryEstimation", dependencies: ["BlazeModel", "BlazeTensor"]),
         // The ML Kit view of a face mesh: landmark and contour types, head angles, classification,
@@ -169,18 +171,18 @@ let package = Package(
         // video sources and sinks (Y4M or FFmpeg), what a path holds.
         .target(name: "MediaFiles", dependencies: ["BlazeImageIO", "BlazeImageHEIF", "BlazeVideoIO"]),
         // Redaction of files: photos with their metadata policy.
-        .target(name: "FileRedaction", dependencies: ["FaceRedaction", "MediaFiles", "Checksums"]),
+        .target(name: "FileRedaction", dependencies: ["FaceRedaction", "MediaFiles", "InternalUtilities"]),
         // The command-line tool.
         .executableTarget(name: "blazeface", dependencies: [
             "BlazeTensor", "BlazeFace", "BlazeImageIO", "BlazeVideoIO", "BlazeImageHEIF", "FaceTracking", "LandmarkDetection", "TFLiteImport", "GeometryEstimation",
-            "MeshAnalysis", "FaceRedaction", "MediaFiles", "FileRedaction", "Checksums",
+            "MeshAnalysis", "FaceRedaction", "MediaFiles", "FileRedaction", "InternalUtilities",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The seeded random generator the tests share.
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         .testTarget(name: "BlazeTensorTests", dependencies: ["BlazeTensor", "TestSupport"]),
         .testTarget(name: "BlazeThreadsTests", dependencies: ["BlazeThreads"]),
-        .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport", "Checksums"]),
+        .testTarget(name: "BlazeModelTests", dependencies: ["BlazeModel", "TFLiteImport", "InternalUtilities"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImageIO", "TestSupport"], resources: [.copy("Resources")]),
         .testTarget(name: "BlazeVideoIOTests", dependencies: ["BlazeVideoIO", "BlazeImageIO", "TestSupport"]),
         .testTarget(name: "BlazeImageHEIFTests", dependencies: ["BlazeImageHEIF", "TestSupport"]),

@@ -1,3 +1,5 @@
+import InternalUtilities
+
 /// The JSON contract of `blazeface detect` (README, "JSON contract"), written by hand so the
 /// key order is fixed and the line is built whole before anything is printed:
 /// {"image":P,"width":W,"height":H,"detections":[{"boundingBox":{...},"categories":[...],"keypoints":[...]}],

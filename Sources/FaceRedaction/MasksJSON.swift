@@ -1,4 +1,5 @@
 import BlazeFace
+import InternalUtilities
 import BlazeImage
 import Foundation
 

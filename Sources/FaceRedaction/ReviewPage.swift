@@ -1,4 +1,5 @@
 import BlazeFace
+import InternalUtilities
 import Foundation
 
 /// The review page (`blazeface review IN MASKS -o review.html`): one self-contained HTML file

@@ -1,4 +1,5 @@
 import BlazeFace
+import InternalUtilities
 
 /// The JSON Lines contract of `blazeface track` (README, "Video and tracking"), one line per frame:
 /// {"frame":N,"timestampMs":T,"faces":[{"trackingId":I,"boundingBox":{...},"categories":[...],"keypoints":[...]}],

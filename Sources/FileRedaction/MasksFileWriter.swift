@@ -1,5 +1,5 @@
 import BlazeImageIO
-import Checksums
+import InternalUtilities
 import FaceRedaction
 import Foundation
 

@@ -1,4 +1,5 @@
 import BlazeFace
+import InternalUtilities
 
 // `blazeface redact --progress json`'s lines for one file, next to the results they report.
 

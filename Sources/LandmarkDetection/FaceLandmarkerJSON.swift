@@ -1,4 +1,5 @@
 import BlazeFace
+import InternalUtilities
 
 /// The JSON contract of `blazeface landmarks`, written by hand so the key order is fixed.
 public enum FaceLandmarkerJSON {

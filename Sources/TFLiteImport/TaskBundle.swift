@@ -1,4 +1,4 @@
-import Checksums
+import InternalUtilities
 import Foundation
 
 /// Why a MediaPipe `.task` bundle could not be read.

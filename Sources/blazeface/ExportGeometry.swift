@@ -1,4 +1,4 @@
-import Checksums
+import InternalUtilities
 import ArgumentParser
 import BlazeModel
 import GeometryEstimation

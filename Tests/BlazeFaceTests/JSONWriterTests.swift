@@ -1,4 +1,5 @@
 import BlazeFace
+import InternalUtilities
 import Testing
 
 /// The package's JSON writer against the String-building code it replaced (kept below): the

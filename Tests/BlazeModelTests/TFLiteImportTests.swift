@@ -1,4 +1,4 @@
-import Checksums
+import InternalUtilities
 import Testing
 @testable import TFLiteImport
 

@@ -1,4 +1,4 @@
-import Checksums
+import InternalUtilities
 import Foundation
 
 /// The outputs of a batch: folders made one at a time, a killed run's temporary files removed,

@@ -1,4 +1,5 @@
 import BlazeFace
+import InternalUtilities
 import Foundation
 
 /// The tool's version as manifests record it: an output is reused by a rerun only if it was

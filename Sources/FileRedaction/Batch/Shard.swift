@@ -1,4 +1,4 @@
-import Checksums
+import InternalUtilities
 import Foundation
 
 /// One shard of a batch: inputs whose relative path hashes to `index` modulo `count`

@@ -1,4 +1,5 @@
 import BlazeFace
+import InternalUtilities
 import GeometryEstimation
 
 /// The face fields of `blazeface analyze`'s JSON contract (README, "Face analysis (ML Kit

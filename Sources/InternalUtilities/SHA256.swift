@@ -4,7 +4,7 @@ import Foundation
 /// (TFLiteImport), the batch manifests and masks files (FileRedaction: the content hash
 /// `sha256sum` prints, and the shard of an input's relative path). Streaming, so that a video
 /// is hashed without loading it whole.
-public struct SHA256 {
+package struct SHA256 {
     private var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
@@ -20,10 +20,10 @@ public struct SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2]
 
     /// A hasher with nothing fed yet.
-    public init() {}
+    package init() {}
 
     /// Feeds `bytes`.
-    public mutating func update<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+    package mutating func update<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
         length &+= UInt64(bytes.count)
         var rest = bytes[...]
         if !buffer.isEmpty {
@@ -47,7 +47,7 @@ public struct SHA256 {
     }
 
     /// The 32-byte digest (the hasher is spent).
-    public mutating func finish() -> [UInt8] {
+    package mutating func finish() -> [UInt8] {
         let bits = length &* 8
         var tail = buffer + [0x80]
         while tail.count % 64 != 56 { tail.append(0) }
@@ -89,14 +89,14 @@ public struct SHA256 {
     @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
 
     /// The digest of `bytes`.
-    public static func digest<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
+    package static func digest<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finish()
     }
 
     /// The digest of the file at `path`, read 1 MiB at a time, as lowercase hex (nil: unreadable).
-    public static func hexDigest(ofFile path: String) -> String? {
+    package static func hexDigest(ofFile path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var hasher = SHA256()
@@ -110,7 +110,7 @@ public struct SHA256 {
     }
 
     /// The SHA-256 of `message` as 64 lowercase hex digits.
-    public static func hex(_ message: [UInt8]) -> String { hexString(digest(message)) }
+    package static func hex(_ message: [UInt8]) -> String { hexString(digest(message)) }
 
     /// A digest as lowercase hex digits.
     private static func hexString(_ bytes: [UInt8]) -> String {
