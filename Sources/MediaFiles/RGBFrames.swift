@@ -1,10 +1,12 @@
 import BlazeImage
 import BlazeImageIO
+import BlazeVideoIO
 import Foundation
 
 /// Upright RGB pictures with their times: the frames of a video or a YUV4MPEG2 stream (read as
 /// `VideoFiles.open` reads them), or a folder of numbered PNG images. What `blazeface track`
-/// reads; `RGBFrames.open(_:kind:fps:)` picks one by the input's content.
+/// reads; `RGBFrames.open(_:kind:fps:)` picks one by the input's content, and `RGBFrameSink`
+/// writes them back.
 ///
 /// ```swift
 /// let frames = try RGBFrames.open("clip.mp4", kind: try MediaKind.of("clip.mp4"))
@@ -80,4 +82,60 @@ public final class NumberedPNGFrames: RGBFrameSource {
         defer { index += 1 }
         return (try PNG.read(contentsOf: paths[index]), Int((Double(index) * 1000 / fps).rounded()))
     }
+}
+
+/// Where RGB frames are written (`track --annotate`), by the name: a video (Y4M, or a container
+/// FFmpeg writes, of the same stream as the frames' source; written under a temporary name and
+/// renamed by `finish()`), or numbered PNGs in a folder (a name ending in / or an existing folder).
+public final class RGBFrameSink {
+    private let video: (any VideoFrameSink)?
+    private let takesRGB: Bool
+    private let folder: String?
+    private let timeBase = VideoFrame.TimeBase.milliseconds
+
+    /// Opens `path` for `width` x `height` frames read from `source` (its rate; its video, to
+    /// write a container). A folder of PNGs as a container is refused (`MediaFileError.Kind.unknownOutputType`).
+    public init(path: String, width: Int, height: Int, source: any RGBFrameSource) throws {
+        var isFolder: ObjCBool = false
+        if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            (video, takesRGB, folder) = (nil, false, path)
+            return
+        }
+        folder = nil
+        let ext = (path as NSString).pathExtension.lowercased()
+        if path == "-" || ext == "y4m" {
+            let rate = source.frameRate
+            video = try Y4MFrameSink(path: path, header: Y4MHeader(width: width, height: height, frameRateNumerator: rate.numerator,
+                                                                   frameRateDenominator: rate.denominator))
+            takesRGB = true
+        } else if let decoded = source.video {
+            video = try VideoFiles.sink(path, for: decoded, options: VideoWriteOptions())
+            takesRGB = false
+        } else {
+            throw MediaFileError(.unknownOutputType, "\(path): annotate a folder of PNGs as .y4m, or as a folder")
+        }
+    }
+
+    /// Writes frame `index` at `timestampMs`: a video frame (RGB into Y4M, 4:2:0 into FFmpeg's
+    /// encoder), or `frame_NNNNN.png` in the folder.
+    public func write(_ image: RGBImage, index: Int, timestampMs: Int) throws {
+        if let video {
+            if takesRGB {
+                try video.write(VideoFrame(format: .rgb, width: image.width, height: image.height, bytes: image.pixels,
+                                           presentationTime: Int64(timestampMs), timeBase: timeBase))
+            } else {
+                try video.write(VideoFrame(i420From: image, presentationTime: Int64(timestampMs), timeBase: timeBase))
+            }
+        }
+        if let folder {
+            let name = "frame_" + String(repeating: "0", count: max(0, 5 - String(index).count)) + "\(index).png"
+            try PNG.write(image, to: (folder as NSString).appendingPathComponent(name))
+        }
+    }
+
+    /// Completes the video (renamed into place); nothing to do for a folder.
+    public func finish() throws { try video?.finish() }
+    /// Removes the video's temporary file (the run failed).
+    public func cancel() { video?.cancel() }
 }

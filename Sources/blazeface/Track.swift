@@ -138,7 +138,7 @@ extension Track {
     /// annotated output is cancelled and the error names the frame.
     func forEachFrame(of source: any RGBFrameSource,
                       _ body: (RGBImage, Int, Int) throws -> (line: String, draw: (inout RGBImage) -> Void)) throws {
-        var sink: AnnotatedSink?
+        var sink: RGBFrameSink?
         var index = 0
         do {
             while let (stored, timestamp) = try source.next() {
@@ -146,7 +146,7 @@ extension Track {
                 let (line, draw) = try body(image, timestamp, index)
                 print(line)
                 if let annotate {
-                    if sink == nil { sink = try AnnotatedSink(path: annotate, width: image.width, height: image.height, source: source) }
+                    if sink == nil { sink = try RGBFrameSink(path: annotate, width: image.width, height: image.height, source: source) }
                     var canvas = image
                     draw(&canvas)
                     try sink?.write(canvas, index: index, timestampMs: timestamp)
@@ -159,50 +159,4 @@ extension Track {
             throw ToolError("\(input == "-" ? "<stdin>" : input): frame \(index): \(error)")
         }
     }
-}
-
-/// The annotated output: a video (Y4M, or a container FFmpeg writes, by the name; written under a
-/// temporary name and renamed when complete), or numbered PNGs in a folder.
-struct AnnotatedSink {
-    let video: (any VideoFrameSink)?
-    let folder: String?
-    let timeBase = VideoFrame.TimeBase.milliseconds
-
-    init(path: String, width: Int, height: Int, source: any RGBFrameSource) throws {
-        var isFolder: ObjCBool = false
-        if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            (video, folder) = (nil, path)
-            return
-        }
-        folder = nil
-        let ext = (path as NSString).pathExtension.lowercased()
-        if path == "-" || ext == "y4m" {
-            let rate = source.frameRate
-            video = try Y4MFrameSink(path: path, header: Y4MHeader(width: width, height: height, frameRateNumerator: rate.numerator,
-                                                                   frameRateDenominator: rate.denominator))
-        } else if let decoded = source.video {
-            video = try VideoFiles.sink(path, for: decoded, options: VideoWriteOptions())
-        } else {
-            throw ValidationError("\(path): annotate a folder of PNGs as .y4m, or as a folder")
-        }
-    }
-
-    func write(_ image: RGBImage, index: Int, timestampMs: Int) throws {
-        if let video {
-            if video is Y4MFrameSink {
-                try video.write(VideoFrame(format: .rgb, width: image.width, height: image.height, bytes: image.pixels,
-                                           presentationTime: Int64(timestampMs), timeBase: timeBase))
-            } else {
-                try video.write(VideoFrame(i420From: image, presentationTime: Int64(timestampMs), timeBase: timeBase))
-            }
-        }
-        if let folder {
-            let name = "frame_" + String(repeating: "0", count: max(0, 5 - String(index).count)) + "\(index).png"
-            try PNG.write(image, to: (folder as NSString).appendingPathComponent(name))
-        }
-    }
-
-    func finish() throws { try video?.finish() }
-    func cancel() { video?.cancel() }
 }
