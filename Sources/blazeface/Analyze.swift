@@ -123,7 +123,7 @@ struct Analyze: ParsableCommand {
         let limit = try faceLimit
         let items = try InputList.sharded(images, options: batch).items
         let json = batch.progress == .json
-        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? InputList.readStandardInput() : nil
+        let stdin = InputList.standardInput(for: items)
         var failures = 0
         for (index, item) in items.enumerated() {
             let name = item.name

@@ -129,7 +129,7 @@ struct Detect: ParsableCommand {
         if items.contains(where: { if case .file(let path) = $0 { Self.isVideo(path) } else { false } }) {
             return try runWithVideos(items, options: options, processing: processing)
         }
-        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? InputList.readStandardInput() : nil
+        let stdin = InputList.standardInput(for: items)
         let applyEXIF = !noExifOrientation
         let wantImage = annotate != nil
         let tileSizes = try tileSizes()
@@ -183,7 +183,7 @@ struct Detect: ParsableCommand {
         if annotate != nil { throw ValidationError("--annotate takes one picture, not a video (use track --annotate)") }
         let detector: Finder
         do { detector = try Finder(search, options: options) } catch { throw ToolError("\(error)") }
-        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? InputList.readStandardInput() : nil
+        let stdin = InputList.standardInput(for: items)
         let tileSizes = try tileSizes()
         var failures = 0
         for item in items {

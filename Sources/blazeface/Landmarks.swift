@@ -68,7 +68,7 @@ struct Landmarks: ParsableCommand {
                 minFacePresenceConfidence: minFacePresenceConfidence, outputFaceBlendshapes: blendshapes))
         } catch let error as DetectorError { throw ToolError(error.description) }
         let items = InputList.expand(images)
-        let stdin: Result<[UInt8], ImageError>? = items.contains(.standardInput) ? InputList.readStandardInput() : nil
+        let stdin = InputList.standardInput(for: items)
         var failures = 0
         for item in items {
             let name = item.name

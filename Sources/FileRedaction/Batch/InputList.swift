@@ -98,8 +98,13 @@ public enum InputList {
         }.filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix("#") }
     }
 
-    /// Standard input's bytes, read once for a run that names "-" (at most 2 GiB).
-    public static func readStandardInput() -> Result<[UInt8], ImageError> {
+    /// Standard input's bytes when `items` name it (read once for the run, at most 2 GiB); nil
+    /// when they do not.
+    public static func standardInput(for items: [Item]) -> Result<[UInt8], ImageError>? {
+        items.contains(.standardInput) ? readStandardInput() : nil
+    }
+
+    private static func readStandardInput() -> Result<[UInt8], ImageError> {
         var bytes: [UInt8] = []
         while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
             bytes.append(contentsOf: chunk)
@@ -112,7 +117,7 @@ public enum InputList {
 extension InputList.Item {
     /// The picture this item names (any format `Pictures` reads), turned upright by its EXIF
     /// orientation if `upright`; standard input's from `standardInput`, the bytes read once
-    /// (`InputList.readStandardInput()`).
+    /// (`InputList.standardInput(for:)`).
     public func picture(upright: Bool, standardInput: Result<[UInt8], ImageError>?) throws(ImageError) -> RGBImage {
         switch self {
         case .file(let path): try Pictures.read(contentsOf: path, upright: upright)
