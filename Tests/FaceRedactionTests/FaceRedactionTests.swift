@@ -104,6 +104,66 @@ import Testing
         #expect(redactor.statistics.lingeringMasks == 4 && redactor.statistics.facesMasked == 2)
     }
 
+    /// A mask is computed per channel, whatever the layout holds it: blur and pixelate give the
+    /// same bytes in an RGB image, in an RGBA and a BGRA buffer (alpha untouched), and in the
+    /// chroma pairs of NV12 as in I420's separate planes, over an ellipse and a box cut by the
+    /// picture's edge.
+    @Test(arguments: [RedactionOptions.Mode.blur, .pixelate])
+    func everyLayoutIsMaskedAlike(_ mode: RedactionOptions.Mode) throws {
+        let image = try Self.photo()
+        let (w, h) = (image.width, image.height)
+        let boxes = [NormalizedRect(xMin: 0.2, yMin: 0.4, width: 0.2, height: 0.3), NormalizedRect(xMin: 0.9, yMin: -0.05, width: 0.3, height: 0.2)]
+        for ellipse in [true, false] {
+            let options = RedactionOptions(mode: mode, ellipse: ellipse)
+            var rgb = image
+            FaceMask.apply(to: &rgb, boxes: boxes, options: options)
+            for (format, order) in [(PixelFormat.rgba, [0, 1, 2]), (.bgra, [2, 1, 0])] {
+                var bytes = [UInt8](repeating: 0, count: 4 * w * h)
+                for i in 0..<(w * h) {
+                    for k in 0..<3 { bytes[4 * i + k] = image.pixels[3 * i + order[k]] }
+                    bytes[4 * i + 3] = UInt8(truncatingIfNeeded: i)
+                }
+                try bytes.withUnsafeMutableBytes { p in
+                    FaceMask.apply(to: try PixelBuffer(format: format, width: w, height: h, bytes: UnsafeRawBufferPointer(p)), boxes: boxes, options: options)
+                }
+                let same = (0..<(w * h)).allSatisfy { i in
+                    (0..<3).allSatisfy { bytes[4 * i + $0] == rgb.pixels[3 * i + order[$0]] } && bytes[4 * i + 3] == UInt8(truncatingIfNeeded: i)
+                }
+                #expect(same, "\(mode) \(format) ellipse \(ellipse)")
+            }
+            // Chroma: U from red, V from blue, at half size; Y from green.
+            let (cw, ch) = ((w + 1) / 2, (h + 1) / 2)
+            var planar = [UInt8](repeating: 0, count: w * h + 2 * cw * ch), paired = [UInt8](repeating: 0, count: w * h + 2 * cw * ch)
+            for i in 0..<(w * h) { (planar[i], paired[i]) = (image.pixels[3 * i + 1], image.pixels[3 * i + 1]) }
+            for y in 0..<ch {
+                for x in 0..<cw {
+                    let (u, v) = (image.pixels[3 * (2 * y * w + 2 * x)], image.pixels[3 * (2 * y * w + 2 * x) + 2])
+                    (planar[w * h + y * cw + x], planar[w * h + cw * ch + y * cw + x]) = (u, v)
+                    (paired[w * h + 2 * (y * cw + x)], paired[w * h + 2 * (y * cw + x) + 1]) = (u, v)
+                }
+            }
+            try planar.withUnsafeMutableBytes { p in
+                let f = UnsafeRawBufferPointer(p)
+                FaceMask.apply(to: try PixelBuffer(i420: UnsafeRawBufferPointer(rebasing: f[0..<(w * h)]), yStride: w,
+                                                   u: UnsafeRawBufferPointer(rebasing: f[(w * h)..<(w * h + cw * ch)]), uStride: cw,
+                                                   v: UnsafeRawBufferPointer(rebasing: f[(w * h + cw * ch)...]), vStride: cw, width: w, height: h),
+                               boxes: boxes, options: options)
+            }
+            try paired.withUnsafeMutableBytes { p in
+                let f = UnsafeRawBufferPointer(p)
+                FaceMask.apply(to: try PixelBuffer(biPlanar: .nv12, y: UnsafeRawBufferPointer(rebasing: f[0..<(w * h)]), yStride: w,
+                                                   chroma: UnsafeRawBufferPointer(rebasing: f[(w * h)...]), chromaStride: 2 * cw, width: w, height: h),
+                               boxes: boxes, options: options)
+            }
+            #expect(planar[0..<(w * h)] == paired[0..<(w * h)], "\(mode) luma, ellipse \(ellipse)")
+            let chromaSame = (0..<(cw * ch)).allSatisfy { i in
+                planar[w * h + i] == paired[w * h + 2 * i] && planar[w * h + cw * ch + i] == paired[w * h + 2 * i + 1]
+            }
+            #expect(chromaSame, "\(mode) chroma, ellipse \(ellipse)")
+            #expect((0..<(w * h)).contains { planar[$0] != image.pixels[3 * $0 + 1] }, "the luma was masked")
+        }
+    }
+
     /// A caller's I420 buffer is masked in its own planes: inside the mask, solid is Y 16 and
     /// chroma 128 (limited range); every byte outside the mask's rectangle keeps its value. The
     /// redactor finds and masks both faces of the photo sampled from the planes.

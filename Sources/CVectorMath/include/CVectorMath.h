@@ -308,6 +308,20 @@ static inline __attribute__((always_inline)) bf_float16 bf_load_half16(const uns
 /// effect on any result.
 static inline __attribute__((always_inline)) void bf_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
+/// out[i] = a[i] + (b[i] - a[i]) * t, rounded half away from zero and clamped to 0...255, for
+/// i in 0 ..< count: a blurred mask's scale-up between two of its rows (FaceRedaction's
+/// FaceMask). Every lane does the same unfused operations, so the loop's vectorisation gives
+/// the bits of Swift's `(a + (b - a) * t).rounded()` on each value.
+static inline void bf_lerp_round_bytes(const float *a, const float *b, float t, long count, unsigned char *out) {
+#pragma clang fp contract(off)
+    for (long i = 0; i < count; i++) {
+        float v = __builtin_roundf(a[i] + (b[i] - a[i]) * t);
+        v = v > 0 ? v : 0;
+        v = v < 255 ? v : 255;
+        out[i] = (unsigned char)v;
+    }
+}
+
 #pragma clang diagnostic pop
 
 #endif
