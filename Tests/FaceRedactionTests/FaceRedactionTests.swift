@@ -3,6 +3,7 @@ import BlazeImageIO
 import CenterFaceNet
 @testable import FaceRedaction
 import Foundation
+import Synchronization
 import Testing
 
 /// Face anonymisation (issue 26, the library part): the masks, and the redactor on a photo and
@@ -63,6 +64,70 @@ import Testing
             }
             #expect(roughness(masked) < roughness(image) / 4)
         }
+    }
+
+    /// The three verbs, one per running mode: a live stream (`redactAsync`) redacts each frame as
+    /// the video verb does, and delivers the masked copy with its masks in timestamp order, to
+    /// the handler and to `liveStreamResults`; a live redactor refuses the still and video verbs,
+    /// an image one the video and live verbs, a video one a handler.
+    @Test func aLiveStreamIsRedactedAsVideo() async throws {
+        let photo = try Self.photo()
+        // A pan over the photo: 1216x720 windows, 16 pixels apart.
+        var frames: [RGBImage] = []
+        for i in 0..<4 {
+            var pixels: [UInt8] = []
+            for y in 0..<720 {
+                let start: Int = 3 * (y * photo.width + 16 * i)
+                pixels += photo.pixels[start..<(start + 3 * 1216)]
+            }
+            frames.append(try RGBImage(width: 1216, height: 720, pixels: pixels))
+        }
+        let detector = FaceDetectorOptions(weightsPath: Self.weights, threadPool: ThreadPool(threads: 2))
+        let handled = Mutex<[Int]>([])
+        let live = try FaceRedactor(detectorOptions: detector, runningMode: .liveStream,
+                                    liveStreamHandler: { r in handled.withLock { $0.append(r.timestampInMilliseconds) } })
+        var picture = frames[0]
+        #expect(throws: VisionTaskError.wrongRunningMode(called: "redact(image:)", mode: .liveStream)) { try live.redact(image: &picture) }
+        #expect(throws: VisionTaskError.wrongRunningMode(called: "redact(frame:timestampInMilliseconds:)", mode: .liveStream)) {
+            try live.redact(frame: &picture, timestampInMilliseconds: 0)
+        }
+        let still = try FaceRedactor(detectorOptions: detector, runningMode: .image)
+        #expect(throws: VisionTaskError.wrongRunningMode(called: "redact(frame:timestampInMilliseconds:)", mode: .image)) {
+            try still.redact(frame: &picture, timestampInMilliseconds: 0)
+        }
+        #expect(throws: VisionTaskError.wrongRunningMode(called: "redactAsync(image:timestampInMilliseconds:)", mode: .image)) {
+            try still.redactAsync(image: picture, timestampInMilliseconds: 0)
+        }
+        #expect(throws: VisionTaskError.self) { try FaceRedactor(detectorOptions: detector, liveStreamHandler: { _ in }) }
+        #expect(picture == frames[0], "nothing was masked by a refused call")
+
+        let streamed = Task {
+            var out: [TimestampedResult<RedactedFrame>] = []
+            for await r in live.liveStreamResults { out.append(r) }
+            return out
+        }
+        for (i, frame) in frames.enumerated() {
+            try live.redactAsync(image: frame, timestampInMilliseconds: i * 33)
+            for _ in 0..<60_000 where live.deliveredResultCount + live.droppedFrameCount <= i { try await Task.sleep(nanoseconds: 1_000_000) }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        live.close()
+        #expect(throws: VisionTaskError.closed) { try live.redactAsync(image: frames[0], timestampInMilliseconds: 100_000) }
+        let results = await streamed.value
+        #expect(results.count == live.deliveredResultCount && results.count + live.droppedFrameCount == frames.count)
+        #expect(results.count >= frames.count / 2)
+        #expect(results.map(\.timestampInMilliseconds) == handled.withLock { $0 })
+        let video = try FaceRedactor(detectorOptions: detector)
+        for r in results {
+            let t = r.timestampInMilliseconds
+            var expected = frames[t / 33]
+            let masks: [RedactionMask] = try video.masks(inVideoFrame: expected, timestampInMilliseconds: t)
+            FaceMask.apply(to: &expected, boxes: masks.map { $0.box }, options: video.options)
+            let got = try r.result.get()
+            #expect(masks.count == 2 && got.masks == masks, "both faces, at \(t) ms")
+            #expect(got.image == expected && got.image != frames[t / 33])
+        }
+        #expect(live.statistics == video.statistics)
     }
 
     /// The redactor masks both faces of the photo (1.3 times their boxes) and nothing far away.
