@@ -67,8 +67,9 @@ extension FaceRedactor {
 
     /// Draws exactly `masks`, a masks file for one photo (`redactPhoto`'s, reviewed or not), on
     /// the photo at `input` with no search, and writes it to `output` as `redactPhoto` does: the
-    /// same bytes every time. A file for a picture of another size, or of more than one frame,
-    /// throws a `PhotoRedactionError` of kind `.masksFile` and writes nothing.
+    /// same bytes every time. A file for another input (`MasksFile.mismatch(withInputAt:)`), for
+    /// a picture of another size, or of more than one frame, throws a `PhotoRedactionError` of
+    /// kind `.masksFile` and writes nothing.
     ///
     /// ```swift
     /// let reviewed = try MasksFile(data: Array(try Data(contentsOf: URL(fileURLWithPath: "party.masks.jsonl"))))
@@ -78,6 +79,9 @@ extension FaceRedactor {
     public static func drawPhoto(masks: MasksFile, at input: String, to output: String, options: PhotoRedactionOptions = .init()) throws -> RedactedPhoto {
         let format = try photoFormat(output, options)
         try PathIdentity.refuseOverwriting(input: input, with: output)
+        if input != "-", let mismatch = masks.mismatch(withInputAt: input) {
+            throw PhotoRedactionError("the masks file \(mismatch), not \(input)", kind: .masksFile)
+        }
         var photo = try Pictures.readPhoto(contentsOf: input)
         let (width, height) = (photo.image.width, photo.image.height)
         guard masks.frames.count == 1, masks.width == width, masks.height == height else {
@@ -108,7 +112,7 @@ public struct PhotoRedactionError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// The search for faces failed.
         case search
-        /// The masks file drawn is for another picture.
+        /// The masks file drawn is for another input, or another picture.
         case masksFile
     }
     public var kind: Kind

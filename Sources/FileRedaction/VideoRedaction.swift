@@ -171,11 +171,16 @@ extension FaceRedactor {
     /// Draws exactly `masks` (a reviewed masks file, `RecordingRedactor.render`) on the video at
     /// `input` and writes it to `output`, with no detection; the boxes a reviewer added are
     /// first carried to the frames around theirs (`MasksFile.carryingAdditions`, one more read
-    /// of the input, so not from stdin). Otherwise as `redactVideo`.
+    /// of the input, so not from stdin). A file for another input (`MasksFile.mismatch(withInputAt:)`)
+    /// throws a `VideoRedactionError` of kind `.masksFile` before anything is read or written.
+    /// Otherwise as `redactVideo`.
     @discardableResult
     public func drawVideo(masks: MasksFile, at input: String, to output: String, kind: MediaKind? = nil,
                           options: VideoRedactionOptions = .init(), starting: (VideoRedactionStart) throws -> Void = { _ in },
                           progress: ((Int) -> Void)? = nil, shouldStop: () throws -> Void = {}) throws -> RedactedVideo {
+        if input != "-", let mismatch = masks.mismatch(withInputAt: input) {
+            throw VideoRedactionError(.masksFile, "the masks file \(mismatch), not \(input)", reason: "the masks file \(mismatch)")
+        }
         let before = statistics
         let run = try VideoRun(input: input, output: output, kind: kind, options: options, requested: options.lookBehind ?? lookBehindDepth,
                                starting: starting)

@@ -359,12 +359,9 @@ struct Redact: ParsableCommand {
             printError("\(flag): \(error)")
             throw ExitCode(BatchExit.refused)
         }
-        if input != "-" {
-            let size = (try? FileManager.default.attributesOfItem(atPath: input))?[.size] as? Int
-            if let expected = file.inputSize, expected != size || file.inputSHA256.map({ $0 != SHA256.hexDigest(ofFile: input) }) == true {
-                printError("\(flag) is for another input (\(expected) bytes, SHA-256 \(file.inputSHA256 ?? "?")), not \(input)")
-                throw ExitCode(BatchExit.refused)
-            }
+        if input != "-", let mismatch = file.mismatch(withInputAt: input) {
+            printError("\(flag) \(mismatch), not \(input)")
+            throw ExitCode(BatchExit.refused)
         }
         if file.options.mode == .image {
             // The picture the masks were drawn with, and no other: the file names it by SHA-256.

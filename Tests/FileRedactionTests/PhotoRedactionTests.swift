@@ -117,6 +117,25 @@ import Testing
             (error as? PhotoRedactionError)?.kind == .masksFile
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/other.png"))
+        // The input is named by its content: a byte-identical copy elsewhere takes the masks; a
+        // copy with one byte changed (the same size) is another input, refused by the photo and
+        // the video verbs before anything is read or written.
+        let copy = dir + "/copy.png", changed = dir + "/changed.png"
+        try FileManager.default.copyItem(atPath: input, toPath: copy)
+        try FaceRedactor.drawPhoto(masks: file, at: copy, to: dir + "/copy-drawn.png")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/copy-drawn.png")) == Data(contentsOf: URL(fileURLWithPath: dir + "/drawn.png")))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
+        bytes[bytes.count / 2] ^= 1
+        try Data(bytes).write(to: URL(fileURLWithPath: changed))
+        #expect(file.mismatch(withInputAt: copy) == nil)
+        #expect(file.mismatch(withInputAt: changed) == "is for another input (\(file.inputSize!) bytes, SHA-256 \(file.inputSHA256!))")
+        #expect { try FaceRedactor.drawPhoto(masks: file, at: changed, to: dir + "/changed-drawn.png") } throws: { error in
+            (error as? PhotoRedactionError)?.kind == .masksFile && "\(error)".contains("is for another input")
+        }
+        #expect { try redactor.drawVideo(masks: file, at: changed, to: dir + "/changed-drawn.mp4") } throws: { error in
+            (error as? VideoRedactionError)?.kind == .masksFile
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/changed-drawn.png") && !FileManager.default.fileExists(atPath: dir + "/changed-drawn.mp4"))
     }
 
     @Test func anOutputNameWithNoPhotoTypeIsRefusedBeforeAnythingIsRead() throws {
