@@ -238,8 +238,8 @@ public enum FaceMask {
             case blocks(means: [UInt8], columns: Int, block: Int)
             /// A blurred grid of `k` x `k` block means (`rows` of them), scaled back up bilinearly
             /// from the block centres: each grid row already scaled up across the rectangle
-            /// (`lines`, `masked` values a pixel), so that a rectangle row is one blend of two.
-            case smooth(lines: [Float], rows: Int, k: Int)
+            /// (`lines`, `width` pixels of `masked` values), so that a rectangle row is one blend of two.
+            case smooth(lines: [Float], width: Int, rows: Int, k: Int)
             /// A picture stretched over the mask, whose top left corner is at (`left`, `top`) and
             /// each plane pixel `step` picture pixels; sampled bilinearly.
             case picture(RGBImage, left: Float, top: Float, stepX: Float, stepY: Float)
@@ -301,7 +301,7 @@ public enum FaceMask {
                         }
                     }
                 }
-                kind = .smooth(lines: lines, rows: sh, k: k)
+                kind = .smooth(lines: lines, width: w, rows: sh, k: k)
             }
         }
 
@@ -318,11 +318,10 @@ public enum FaceMask {
                     let cell = n * (first + (x - x0) / block)
                     for ch in 0..<n { row[c * x + ch] = means[cell + ch] }
                 }
-            case .smooth(let lines, let sh, let k):
+            case .smooth(let lines, let w, let sh, let k):
                 // Down: a blend of the two grid rows about this row, from the grid rows' centres.
                 let fy = min(max((Float(y - y0) + 0.5) / Float(k) - 0.5, 0), Float(sh - 1))
                 let ya = Int(fy), ty = fy - Float(ya)
-                let w = lines.count / (n * sh)
                 lines.withUnsafeBufferPointer { l in
                     let top = l.baseAddress! + n * (ya * w + from - x0), bottom = l.baseAddress! + n * (min(ya + 1, sh - 1) * w + from - x0)
                     if n == c {

@@ -267,9 +267,7 @@ public final class FaceRedactor: VisionTask {
     @discardableResult
     public func redact(frame: inout RGBImage, timestampInMilliseconds t: Int) throws(VisionTaskError) -> Int {
         try runningMode.require(.video, for: "redact(frame:timestampInMilliseconds:)")
-        let masks = try state.withLock { s throws(VisionTaskError) in try videoMasks(frame, t, everyTile: false, &s) }
-        FaceMask.apply(to: &frame, boxes: masks.map(\.box), options: options)
-        return Set(masks.map(\.trackingID)).count
+        return Set(try redactFrame(&frame, t).map(\.trackingID)).count
     }
 
     /// Masks one video frame in the (writable) memory of `pixelBuffer`, as
@@ -311,10 +309,16 @@ public final class FaceRedactor: VisionTask {
 
     /// One live frame, redacted as a video frame: the masked copy and its masks.
     private func liveFrame(_ image: RGBImage, _ t: Int) throws(VisionTaskError) -> RedactedFrame {
-        let masks = try state.withLock { s throws(VisionTaskError) in try videoMasks(image, t, everyTile: false, &s) }
         var masked = image
-        FaceMask.apply(to: &masked, boxes: masks.map(\.box), options: options)
+        let masks = try redactFrame(&masked, t)
         return RedactedFrame(image: masked, masks: masks)
+    }
+
+    /// Masks one video frame in place (the video and live verbs); returns its masks.
+    private func redactFrame(_ frame: inout RGBImage, _ t: Int) throws(VisionTaskError) -> [RedactionMask] {
+        let masks = try state.withLock { s throws(VisionTaskError) in try videoMasks(frame, t, everyTile: false, &s) }
+        FaceMask.apply(to: &frame, boxes: masks.map(\.box), options: options)
+        return masks
     }
 
     private func stillFaces<P: SampledPixels & Sendable>(_ pixels: P, _ s: inout State) throws(VisionTaskError) -> [Detection] {
