@@ -74,6 +74,17 @@ public final class CenterFaceDetector {
         (self.options, self.threadPool) = (options, threadPool)
     }
 
+    /// A detector on `other`'s weights, loaded and packed once and shared, not copied, with
+    /// its own planned sizes and activations and `other`'s pool: a second search of the same
+    /// pictures (the redactor's close-ups beside its whole-picture regions) without a second
+    /// load. Each detector is still for one thread at a time.
+    public init(sharingWeightsOf other: CenterFaceDetector, options: Options = Options(), cachedInputSizes: Int = 4) throws(VisionTaskError) {
+        guard cachedInputSizes >= 1 else {
+            throw .invalidOption(name: "cachedInputSizes", value: "\(cachedInputSizes)", allowed: "at least 1")
+        }
+        (self.base, self.threadPool, self.options, self.cachedInputSizes) = (other.base, other.threadPool, options, cachedInputSizes)
+    }
+
     /// The network input for a `width` x `height` picture region resampled by `scale`: the
     /// resampled size rounded, then up to multiples of 32.
     public static func inputSize(width: Int, height: Int, scale: Float) -> (width: Int, height: Int, contentWidth: Int, contentHeight: Int) {

@@ -129,7 +129,7 @@ public final class FaceRedactor: VisionTask {
     private let state: Mutex<State>
 
     private struct State {
-        /// CenterFace over the pool: regions of the picture, and close-ups (each its own planned sizes).
+        /// CenterFace over the pool: regions of the picture, and close-ups (each its own planned sizes, on one copy of the weights).
         let wide: CenterFaceDetector?, near: CenterFaceDetector?
         /// The tracks confirmed so far (detected at `confirmationScore` or more at least once).
         var confirmed: Set<Int> = []
@@ -213,11 +213,12 @@ public final class FaceRedactor: VisionTask {
         usesSecondOpinion = verifier != nil
         self.wideSearch = try wideSearch?.validated()
         let wide: CenterFaceDetector?, near: CenterFaceDetector?
-        if wideSearch != nil {
-            wide = try CenterFaceDetector(options: .init(scoreThreshold: self.wideSearch!.minScore), threadPool: threadPool)
-            // Every mosaic layout of up to 16 close-ups (nine) stays planned.
-            near = try CenterFaceDetector(options: .init(scoreThreshold: self.wideSearch!.minScore), threadPool: threadPool,
-                                          cachedInputSizes: 9)
+        if let wideSearch = self.wideSearch {
+            let regions = try CenterFaceDetector(options: .init(scoreThreshold: wideSearch.minScore), threadPool: threadPool)
+            // The close-ups on the same weights (loaded once); every mosaic layout of up to 16
+            // close-ups (nine) stays planned.
+            (wide, near) = (regions, try CenterFaceDetector(sharingWeightsOf: regions, options: .init(scoreThreshold: wideSearch.minScore),
+                                                            cachedInputSizes: 9))
         } else {
             (wide, near) = (nil, nil)
         }

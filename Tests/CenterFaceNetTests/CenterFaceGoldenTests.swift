@@ -224,6 +224,24 @@ enum CenterFaceGoldens {
     #expect(inRegion.contains { $0.box.xMin >= 0.25 - 1e-6 && $0.box.yMin >= 0 })
 }
 
+/// A detector on another's weights (`init(sharingWeightsOf:)`, the redactor's close-ups beside
+/// its regions) finds what a detector loading its own finds, and the two keep their own
+/// activations: used in turn at different sizes, neither disturbs the other's results.
+@Test func aDetectorSharingWeightsFindsWhatItsOwnWouldFind() throws {
+    let image = try CenterFaceGoldens.input("multi_face").image
+    let own = try CenterFaceDetector(modelPath: CenterFaceGoldens.weights, options: .init(scoreThreshold: 0.5))
+    let first = try CenterFaceDetector(modelPath: CenterFaceGoldens.weights, options: .init(scoreThreshold: 0.5))
+    let shared = try CenterFaceDetector(sharingWeightsOf: first, options: .init(scoreThreshold: 0.5), cachedInputSizes: 1)
+    let whole = try own.detect(image), half = try own.detect(image, scale: 0.5)
+    try #require(!whole.isEmpty && !half.isEmpty)
+    #expect(try first.detect(image) == whole)
+    #expect(try shared.detect(image, scale: 0.5) == half)
+    #expect(try first.detect(image) == whole)
+    #expect(try shared.detect(image) == whole)
+    #expect(try shared.detect(image, scale: 0.5) == half)
+    #expect(throws: VisionTaskError.self) { try CenterFaceDetector(sharingWeightsOf: first, cachedInputSizes: 0) }
+}
+
 /// Close-ups side by side in one input (`detect(_:closeUps:side:)`): a close-up alone is the
 /// region search of the same square; in a mosaic each cell finds its own face, mapped back to
 /// the picture, and a cell past the picture's edges (zeros) finds nothing.
