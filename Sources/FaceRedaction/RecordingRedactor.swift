@@ -83,7 +83,7 @@ public final class RecordingRedactor {
     public func run(from source: any VideoFrameSource, to sink: any VideoFrameSink,
                     progress: ((Int) -> Void)? = nil, masks: ((MaskedFrame) -> Void)? = nil,
                     policy: MaskPolicy = MaskPolicy()) throws(Failure) -> Summary {
-        let writer = FrameWriter(sink, options: redactor.options)
+        let writer = FrameWriter(sink, options: redactor.options.mask)
         var window: LookBehind<VideoFrame>
         // A face found late is followed back through the waiting frames by the redactor's detector.
         let redactor = self.redactor

@@ -2,7 +2,7 @@ import BlazeFace
 
 /// Where one face's mask goes on one video frame: the face's tracking ID, its box (normalized),
 /// whether the detector found it there (false: its track's predicted place, a face lost or
-/// hidden behind another), and whether the face is confirmed (`FaceRedactor.confirmationScore`):
+/// hidden behind another), and whether the face is confirmed (`FaceRedactorOptions.confirmationScore`):
 /// `LookBehind` masks only a confirmed face on the frames before it was found, or found again.
 public struct RedactionMask: Sendable, Equatable {
     public var trackingID: Int

@@ -15,7 +15,7 @@ import VisionTasks
 ///   input pixels overlapping by `tileOverlap` (a face of up to the overlap lies whole in one),
 ///   and again, as a whole or in tiles, at a quarter of the scale (larger faces), until the
 ///   whole picture fits one input.
-/// Video frames share the regions out over the scan interval (`FaceRedactor.scanInterval`),
+/// Video frames share the regions out over the scan interval (`FaceRedactorOptions.scanInterval`),
 /// like the BlazeFace tiles; a tracked face is also looked for every frame in a close-up
 /// (`closeUp`), at a scale that shows the network its face at about `closeUpFaceSide` pixels,
 /// the close-ups of a frame side by side in one input.

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let masks = try MasksFileWriter(path: "party.masks.jsonl", input: "party.jpg", width: 4032, height: 3024,
-///                                 options: redactor.options)
+///                                 options: redactor.options.mask)
 /// masks.frame(index: 0, timestampInMilliseconds: nil, masks: redacted.masks)
 /// try masks.commit()
 /// ```

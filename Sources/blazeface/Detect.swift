@@ -268,7 +268,7 @@ struct Finder {
         if search == .redact {
             var lane = options
             lane.threadPool = .inline
-            redactor = try FaceRedactor(detectorOptions: lane)
+            redactor = try FaceRedactor(options: .init(detectorOptions: lane))
         } else {
             redactor = nil
         }

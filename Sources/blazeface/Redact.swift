@@ -269,13 +269,13 @@ struct Redact: ParsableCommand {
         let picture = try replacement()?.picture
         let minDetectionConfidence = try aliased(minDetectionConfidence, threshold, "--min-detection-confidence", "--threshold")
         do {
-            return try FaceRedactor(
+            return try FaceRedactor(options: FaceRedactorOptions(
                 detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: minDetectionConfidence,
                                                      threadPool: pool),
-                options: RedactionOptions(mode: filling, ellipse: !boxes, maskScale: maskScale, blurRadius: blurRadius ?? 0.25,
-                                          blockSize: blockSize ?? 0.125, replacement: picture),
+                mask: RedactionOptions(mode: filling, ellipse: !boxes, maskScale: maskScale, blurRadius: blurRadius ?? 0.25,
+                                       blockSize: blockSize ?? 0.125, replacement: picture),
                 linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore,
-                secondOpinion: noSecondOpinion ? .off : .otherModel, wideSearch: wideSearch())
+                secondOpinion: noSecondOpinion ? .off : .otherModel, wideSearch: wideSearch()))
         } catch { throw ToolError(error.description) }
     }
 
@@ -401,7 +401,7 @@ struct Redact: ParsableCommand {
             } else {
                 redacted = try redactor.redactPhoto(at: source, to: target, options: options, policy: { try policy(width: $0, height: $1) }) { found in
                     masksFile = try masksPath.map {
-                        try MasksFileWriter(path: $0, input: source, width: found.width, height: found.height, options: redactor.options,
+                        try MasksFileWriter(path: $0, input: source, width: found.width, height: found.height, options: redactor.options.mask,
                                             replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
                     }
                     masksFile?.frame(index: 0, timestampInMilliseconds: nil, masks: found.masks)
@@ -448,7 +448,7 @@ struct Redact: ParsableCommand {
                            + "to stay within --max-memory \(maxMemory)")
             }
             if let masksPath {
-                masksFile = try MasksFileWriter(path: masksPath, input: source, width: start.width ?? 0, height: start.height ?? 0, options: redactor.options,
+                masksFile = try MasksFileWriter(path: masksPath, input: source, width: start.width ?? 0, height: start.height ?? 0, options: redactor.options.mask,
                                                 replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
             }
             total = start.expectedFrames

