@@ -18,9 +18,11 @@ import VisionTasks
 /// timestamp order to `liveStreamHandler` and `liveStreamResults`). One tracker follows one
 /// video or feed; calls from several threads are serialised.
 public final class VideoFaceTracker: VisionTask {
-    public let trackingOptions: FaceTrackingOptions
+    /// What it detects with, how it tracks and how frames arrive (the tracking options as
+    /// checked).
+    public let options: VideoFaceTrackerOptions
     /// How frames arrive (fixed at creation).
-    public let runningMode: RunningMode
+    public var runningMode: RunningMode { options.runningMode }
     private let detector: FaceDetector
     private let searcher: FaceDetector
     private let state: Mutex<State>
@@ -43,29 +45,29 @@ public final class VideoFaceTracker: VisionTask {
         public var frames = 0, fullDetections = 0, regionSearches = 0, fallbacks = 0
     }
 
-    /// `detectorOptions.runningMode` and `liveStreamHandler` are the tracker's to set (video
-    /// for the video and live modes). The region searches use the short-range model (the same
-    /// detector when that is the model; weights found as usual otherwise).
-    public init(detectorOptions: FaceDetectorOptions = FaceDetectorOptions(),
-                trackingOptions: FaceTrackingOptions = FaceTrackingOptions(), runningMode: RunningMode = .video,
-                liveStreamHandler: (@Sendable (TimestampedResult<TrackingFrame>) -> Void)? = nil) throws(VisionTaskError) {
-        try runningMode.validateHandler(isSet: liveStreamHandler != nil)
-        var options = detectorOptions
-        options.runningMode = runningMode == .image ? .image : .video
-        options.liveStreamHandler = nil
-        detector = try FaceDetector(options: options)
-        if options.model == .shortRange {
+    /// A tracker with these options. The detector's `runningMode` and `liveStreamHandler` are
+    /// the tracker's to set (video for the video and live modes). The region searches use the
+    /// short-range model (the same detector when that is the model; weights found as usual otherwise).
+    public init(options: VideoFaceTrackerOptions = VideoFaceTrackerOptions()) throws(VisionTaskError) {
+        try options.runningMode.validateHandler(isSet: options.liveStreamHandler != nil)
+        var detecting = options.detectorOptions
+        detecting.runningMode = options.runningMode == .image ? .image : .video
+        detecting.liveStreamHandler = nil
+        detector = try FaceDetector(options: detecting)
+        if detecting.model == .shortRange {
             searcher = detector
         } else {
-            var search = options
+            var search = detecting
             (search.model, search.weightsPath, search.minDetectionConfidence, search.runningMode) = (.shortRange, nil, nil, .image)
             searcher = try FaceDetector(options: search)
         }
-        let tracker = try FaceTracker(options: trackingOptions)
-        self.trackingOptions = tracker.options
-        self.runningMode = runningMode
+        let tracker = try FaceTracker(options: options.trackingOptions)
+        var checked = options
+        checked.trackingOptions = tracker.options
+        self.options = checked
         state = Mutex(State(tracker: tracker))
-        liveStream = runningMode == .liveStream ? LiveStreamRunner(label: "FaceTracking.liveStream", handler: liveStreamHandler) : nil
+        liveStream = options.runningMode == .liveStream
+            ? LiveStreamRunner(label: "FaceTracking.liveStream", handler: options.liveStreamHandler) : nil
     }
 
     deinit { liveStream?.shutDown() }
@@ -74,7 +76,7 @@ public final class VideoFaceTracker: VisionTask {
     /// call to the next).
     public func track(image: RGBImage) throws(VisionTaskError) -> TrackingFrame {
         try runningMode.require(.image, for: "track(image:)")
-        var fresh = try FaceTracker(options: trackingOptions)
+        var fresh = try FaceTracker(options: options.trackingOptions)
         return try fresh.update(try detector.detect(image: image), imageWidth: image.width, imageHeight: image.height,
                                 timestampInMilliseconds: 0)
     }
@@ -114,7 +116,7 @@ public final class VideoFaceTracker: VisionTask {
     private func frame(_ image: RGBImage, timestamp: Int, _ s: inout State) throws(VisionTaskError) -> TrackingFrame {
         s.statistics.frames += 1
         var result = FaceDetectorResult()
-        let interval = trackingOptions.trackingEnabled ? trackingOptions.detectionInterval : 1
+        let interval = options.trackingOptions.trackingEnabled ? options.trackingOptions.detectionInterval : 1
         let predictions = s.tracker.predictedBoxes(at: timestamp, imageWidth: image.width, imageHeight: image.height)
         var searched = false
         if interval > 1, s.framesSinceFullDetection + 1 < interval, !predictions.isEmpty {
@@ -138,7 +140,7 @@ public final class VideoFaceTracker: VisionTask {
         let (w, h) = (Float(image.width), Float(image.height))
         var regions: [RotatedRect] = []
         for p in predictions {
-            let (cx, cy, side) = p.box.square(times: trackingOptions.searchRegionScale, width: w, height: h)
+            let (cx, cy, side) = p.box.square(times: options.trackingOptions.searchRegionScale, width: w, height: h)
             guard side.isFinite, side >= 1 else { return false }
             regions.append(RotatedRect(centerX: cx, centerY: cy, width: side, height: side))
         }
@@ -149,7 +151,7 @@ public final class VideoFaceTracker: VisionTask {
             let found = try searcher.detect(image: image, searchArea: .regions(batch)).perRegion
             statistics.regionSearches += 1
             for r in found {
-                guard let best = r.detections.max(by: { $0.score < $1.score }), best.score >= trackingOptions.minSearchScore else {
+                guard let best = r.detections.max(by: { $0.score < $1.score }), best.score >= options.trackingOptions.minSearchScore else {
                     return false
                 }
                 // Two searches may find the same face (faces close together): keep it once.

@@ -81,9 +81,10 @@ struct Track: ParsableCommand {
                                                   smoothing: smooth ? OneEuroParameters() : nil, detectionInterval: every)
         trackingOptions.trackingEnabled = tracking
         do {
-            return try VideoFaceTracker(detectorOptions: FaceDetectorOptions(
-                model: model.detectorModel, weightsPath: weights, minDetectionConfidence: minDetectionConfidence, maxFaces: maxFaces),
-                trackingOptions: trackingOptions)
+            return try VideoFaceTracker(options: VideoFaceTrackerOptions(
+                detectorOptions: FaceDetectorOptions(model: model.detectorModel, weightsPath: weights,
+                                                     minDetectionConfidence: minDetectionConfidence, maxFaces: maxFaces),
+                trackingOptions: trackingOptions))
         } catch { throw ToolError(error.description) }
     }
 

@@ -51,7 +51,7 @@ import Testing
         let options = FaceDetectorOptions(weightsPath: SyntheticVideo.weights)
         let tracking = FaceTrackingOptions(detectionInterval: 3)
 
-        let still = try VideoFaceTracker(detectorOptions: options, trackingOptions: tracking, runningMode: .image)
+        let still = try VideoFaceTracker(options: .init(detectorOptions: options, trackingOptions: tracking, runningMode: .image))
         #expect(throws: VisionTaskError.wrongRunningMode(called: "track(videoFrame:timestampInMilliseconds:)", mode: .image)) {
             try still.track(videoFrame: frames[0], timestampInMilliseconds: 0)
         }
@@ -59,12 +59,12 @@ import Testing
         #expect(once == again && once.faces.count == 2)
         #expect(once.faces.compactMap(\.trackingID).sorted() == [1, 2])
         #expect(throws: VisionTaskError.self) {
-            try VideoFaceTracker(detectorOptions: options, runningMode: .video, liveStreamHandler: { _ in })
+            try VideoFaceTracker(options: .init(detectorOptions: options, runningMode: .video, liveStreamHandler: { _ in }))
         }
 
         let handled = Mutex<[Int]>([])
-        let live = try VideoFaceTracker(detectorOptions: options, trackingOptions: tracking, runningMode: .liveStream,
-                                        liveStreamHandler: { r in handled.withLock { $0.append(r.timestampInMilliseconds) } })
+        let live = try VideoFaceTracker(options: .init(detectorOptions: options, trackingOptions: tracking, runningMode: .liveStream,
+                                                       liveStreamHandler: { r in handled.withLock { $0.append(r.timestampInMilliseconds) } }))
         #expect(throws: VisionTaskError.wrongRunningMode(called: "track(image:)", mode: .liveStream)) { try live.track(image: frames[0]) }
         let streamed = Task {
             var out: [TimestampedResult<TrackingFrame>] = []
@@ -82,7 +82,7 @@ import Testing
         #expect(results.count == live.deliveredResultCount && results.count + live.droppedFrameCount == frames.count)
         #expect(results.count >= frames.count / 2)
         #expect(results.map(\.timestampInMilliseconds) == handled.withLock { $0 })
-        let video = try VideoFaceTracker(detectorOptions: options, trackingOptions: tracking)
+        let video = try VideoFaceTracker(options: .init(detectorOptions: options, trackingOptions: tracking))
         for r in results {
             let t = r.timestampInMilliseconds
             #expect(try r.result.get() == (try video.track(videoFrame: frames[t / 33], timestampInMilliseconds: t)))

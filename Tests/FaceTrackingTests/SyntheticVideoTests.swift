@@ -61,8 +61,8 @@ import Testing
     static func run(_ scene: SyntheticVideo.Scene, options: FaceTrackingOptions = FaceTrackingOptions(),
                     processor: MultiFaceProcessor? = nil) throws -> (SyntheticVideo.Score, VideoFaceTracker, [TrackingFrame]) {
         let sprites = try sprites(scene)
-        let tracker = try VideoFaceTracker(detectorOptions: FaceDetectorOptions(weightsPath: SyntheticVideo.weights),
-                                           trackingOptions: options)
+        let tracker = try VideoFaceTracker(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: SyntheticVideo.weights),
+                                                          trackingOptions: options))
         var frames: [TrackingFrame] = []
         for i in scene.frames.indices {
             let frame = try tracker.track(videoFrame: try scene.render(i, sprites: sprites), timestampInMilliseconds: i * 33)

@@ -159,8 +159,8 @@ import Testing
         let video = try FaceLandmarker(options: FaceLandmarkerOptions(runningMode: .video, numFaces: 2, weightsFolder: Self.weights))
         let videoReference = try FaceLandmarker(options: FaceLandmarkerOptions(runningMode: .video, numFaces: 2,
                                                                                weightsFolder: Self.weights))
-        let tracker = try VideoFaceTracker(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights + "/face_detection_short_range.bin"))
-        let reference = try VideoFaceTracker(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights + "/face_detection_short_range.bin"))
+        let tracker = try VideoFaceTracker(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights + "/face_detection_short_range.bin")))
+        let reference = try VideoFaceTracker(options: .init(detectorOptions: FaceDetectorOptions(weightsPath: Self.weights + "/face_detection_short_range.bin")))
         try Self.withFrame(Self.stored(upright, orientation), .nv12) { buffer in
             let turned = RGBImage(buffer).applying(EXIFOrientation(rawValue: orientation.exifValue)!)
             let expected = try landmarker.detect(image: turned)

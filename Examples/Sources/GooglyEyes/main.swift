@@ -47,7 +47,7 @@ do {
     let output = try Y4MWriter(path: arguments[2], width: width, height: height,
                                frameRateNumerator: video.header.frameRateNumerator,
                                frameRateDenominator: video.header.frameRateDenominator)
-    let tracker = try VideoFaceTracker(detectorOptions: FaceDetectorOptions(), trackingOptions: FaceTrackingOptions())
+    let tracker = try VideoFaceTracker(options: VideoFaceTrackerOptions(detectorOptions: FaceDetectorOptions(), trackingOptions: FaceTrackingOptions()))
     let overlay = Overlay()
     let faces = MultiFaceProcessor { _ in GooglyFaceTracker(overlay: overlay, width: width, height: height) }
     var index = 0, drawn = 0
