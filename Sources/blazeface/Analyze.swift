@@ -117,8 +117,8 @@ struct Analyze: ParsableCommand {
             contourFaces: allContours ? .all : .mostProminent)
         let pipeline: FaceAnalysisPipeline
         do {
-            pipeline = try FaceAnalysisPipeline(options: options, numFaces: try faceLimit,
-                                                minFaceDetectionConfidence: minDetectionConfidence, threadPool: try threadCount.makePool())
+            pipeline = try FaceAnalysisPipeline(options: .init(analyzerOptions: options, numFaces: try faceLimit,
+                                                               minFaceDetectionConfidence: minDetectionConfidence, threadPool: try threadCount.makePool()))
         } catch let error as VisionTaskError { throw ToolError(error.description) }
         let limit = try faceLimit
         let items = try InputList.sharded(images, options: batch).items

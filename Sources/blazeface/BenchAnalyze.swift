@@ -42,7 +42,7 @@ struct BenchAnalyze: ParsableCommand {
         let pipeline: FaceAnalysisPipeline
         let photo: RGBImage
         do {
-            pipeline = try FaceAnalysisPipeline(options: everything, numFaces: 4, threadPool: try threadCount.makePool())
+            pipeline = try FaceAnalysisPipeline(options: .init(analyzerOptions: everything, numFaces: 4, threadPool: try threadCount.makePool()))
             photo = try ImageFile.read(contentsOf: image ?? BenchDefaults.photo(), applyingOrientation: true)
         } catch let e as VisionTaskError { throw ToolError(e.description) } catch let e as ImageError { throw ToolError(e.description) }
         var faces = 0, bytes = 0

@@ -167,8 +167,8 @@ import Testing
     func liveAnalysisOnSyntheticVideo(_ name: String, _ scene: SyntheticVideo.Scene) async throws {
         let sprites = try SyntheticVideoTests.sprites(scene)
         let weights = URL(fileURLWithPath: SyntheticVideo.weights).deletingLastPathComponent().path
-        let live = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: weights,
-                                            runningMode: .liveStream, tracking: FaceTrackingOptions())
+        let live = try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: weights,
+                                                           runningMode: .liveStream, tracking: FaceTrackingOptions()))
         var frames: [RGBImage] = []
         for i in scene.frames.indices { frames.append(try scene.render(i, sprites: sprites)) }
         for (i, frame) in frames.enumerated() { try live.analyzeAsync(image: frame, timestampInMilliseconds: i * 33) }

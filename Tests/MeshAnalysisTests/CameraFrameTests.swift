@@ -59,7 +59,7 @@ import Testing
     /// upright by Pillow's transform (`RGBImage(buffer).applying(exif)`), analysed as an RGB image.
     @Test(arguments: [PixelFormat.bgra, .nv12])
     func everyOrientationGivesTheUprightPicturesAnalysis(_ format: PixelFormat) throws {
-        let pipeline = try FaceAnalysisPipeline(options: Self.options, weightsFolder: Self.weights)
+        let pipeline = try FaceAnalysisPipeline(options: .init(analyzerOptions: Self.options, weightsFolder: Self.weights))
         let upright = try PipelineGoldenTests.image("two_faces_1280x853")
         for orientation in ImageOrientation.allCases {
             try Self.withFrame(Self.stored(upright, orientation), format) { buffer in
@@ -85,18 +85,18 @@ import Testing
     /// image mode and a handler outside the live stream are refused.
     @Test func eachRunningModeHasItsVerb() throws {
         let photo = try PipelineGoldenTests.image("two_faces_1280x853")
-        let still = try FaceAnalysisPipeline(weightsFolder: Self.weights)
+        let still = try FaceAnalysisPipeline(options: .init(weightsFolder: Self.weights))
         #expect(throws: VisionTaskError.wrongRunningMode(called: "analyze(videoFrame:timestampInMilliseconds:)", mode: .image)) {
             try still.analyze(videoFrame: photo, timestampInMilliseconds: 0)
         }
         #expect(throws: VisionTaskError.wrongRunningMode(called: "analyzeAsync(image:orientation:timestampInMilliseconds:)", mode: .image)) {
             try still.analyzeAsync(image: photo, timestampInMilliseconds: 0)
         }
-        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(weightsFolder: Self.weights, tracking: FaceTrackingOptions()) }
+        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(options: .init(weightsFolder: Self.weights, tracking: FaceTrackingOptions())) }
         #expect(throws: VisionTaskError.self) {
-            try FaceAnalysisPipeline(weightsFolder: Self.weights, runningMode: .video, liveStreamHandler: { _ in })
+            try FaceAnalysisPipeline(options: .init(weightsFolder: Self.weights, runningMode: .video, liveStreamHandler: { _ in }))
         }
-        let video = try FaceAnalysisPipeline(weightsFolder: Self.weights, runningMode: .video, tracking: FaceTrackingOptions())
+        let video = try FaceAnalysisPipeline(options: .init(weightsFolder: Self.weights, runningMode: .video, tracking: FaceTrackingOptions()))
         #expect(throws: VisionTaskError.wrongRunningMode(called: "analyze(image:)", mode: .video)) { try video.analyze(image: photo) }
         let expected = try still.analyze(image: photo).faces.map(\.detection)
         #expect(expected.count == 2)
@@ -117,8 +117,8 @@ import Testing
     /// dropped, results come in timestamp order, and each face keeps its tracking ID.
     @Test func liveAnalysisDropsFramesKeepsOrderAndIDs() async throws {
         let photo = try PipelineGoldenTests.image("two_faces_1280x853")
-        let live = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: Self.weights,
-                                            runningMode: .liveStream, tracking: FaceTrackingOptions())
+        let live = try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: Self.weights,
+                                                           runningMode: .liveStream, tracking: FaceTrackingOptions()))
         let width = photo.width - 64
         for index in 0..<16 {
             var pixels = [UInt8](repeating: 0, count: width * photo.height * 3)

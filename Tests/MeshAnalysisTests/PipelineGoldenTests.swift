@@ -23,7 +23,7 @@ import VisionTasks
     @Test(arguments: LandmarkerGoldens.fixtures)
     func matchesTheTasksFaceLandmarker(_ name: String) throws {
         let golden = try LandmarkerGoldens.load(name)
-        let pipeline = try FaceAnalysisPipeline(options: Self.everything, numFaces: 4, weightsFolder: Self.weights)
+        let pipeline = try FaceAnalysisPipeline(options: .init(analyzerOptions: Self.everything, numFaces: 4, weightsFolder: Self.weights))
         let result = try pipeline.analyze(image: try Self.image(name))
         #expect(result.imageWidth == golden.width && result.imageHeight == golden.height)
         try #require(result.faces.count == golden.faces.count)
@@ -49,28 +49,28 @@ import VisionTasks
     /// Options that are off compute nothing: no blendshape network without classification or
     /// the mesh, and only the parts asked for in each face.
     @Test func computesOnlyWhatIsAskedFor() throws {
-        let bare = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: Self.weights)
+        let bare = try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: Self.weights))
         #expect(bare.landmarker.options.outputFaceBlendshapes == false)
         let face = try #require(try bare.analyze(image: try Self.image("two_faces_1280x853")).faces.first).analysis
         #expect(face.landmarks == nil && face.contours == nil && face.classification == nil && face.mesh == nil)
         #expect(face.blendshapes == nil && face.transformationMatrix == nil && face.headEulerAngles != nil)
-        let classify = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(classificationMode: .all, minFaceSize: 0), weightsFolder: Self.weights)
+        let classify = try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(classificationMode: .all, minFaceSize: 0), weightsFolder: Self.weights))
         #expect(classify.landmarker.options.outputFaceBlendshapes == true)
     }
 
     /// minFaceSize drops faces by their detection box's width before landmarks run.
     @Test func minFaceSizeDropsSmallFaces() throws {
         let image = try Self.image("two_faces_1280x853")
-        let all = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: Self.weights).analyze(image: image)
+        let all = try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: Self.weights)).analyze(image: image)
         let widths = all.faces.map(\.detection.relativeBoundingBox.width).sorted()
         try #require(widths.count == 2)
         let between = (widths[0] + widths[1]) / 2
-        let some = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: between), weightsFolder: Self.weights).analyze(image: image)
+        let some = try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(minFaceSize: between), weightsFolder: Self.weights)).analyze(image: image)
         #expect(some.faces.count == 1)
         #expect(some.faces.first?.detection.relativeBoundingBox.width == widths[1])
         // The face left out is reported (what `analyze` warns about), and none when all are kept.
         #expect(some.narrowerThanMinFaceSize == 1 && all.narrowerThanMinFaceSize == 0)
-        let none = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: widths[1] + 0.01), weightsFolder: Self.weights).analyze(image: image)
+        let none = try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(minFaceSize: widths[1] + 0.01), weightsFolder: Self.weights)).analyze(image: image)
         #expect(none.faces.isEmpty && none.narrowerThanMinFaceSize == 2)
     }
 
@@ -78,11 +78,11 @@ import VisionTasks
     /// order (three faces on two lanes: one lane takes two).
     @Test func threadsDoNotChangeResults() throws {
         let image = try Self.image("multi_face")
-        let one = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, threadPool: .inline).analyze(image: image)
+        let one = try FaceAnalysisPipeline(options: .init(analyzerOptions: Self.everything, weightsFolder: Self.weights, threadPool: .inline)).analyze(image: image)
         try #require(one.faces.count == 3)
         for lanes in [2, 3] {
-            let many = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights,
-                                                threadPool: ThreadPool(threads: lanes)).analyze(image: image)
+            let many = try FaceAnalysisPipeline(options: .init(analyzerOptions: Self.everything, weightsFolder: Self.weights,
+                                                               threadPool: ThreadPool(threads: lanes))).analyze(image: image)
             #expect(many.faces.map(\.detection) == one.faces.map(\.detection))
             #expect(many.faces.map(\.analysis.mesh) == one.faces.map(\.analysis.mesh))
             #expect(many.faces.map { $0.analysis.blendshapes?.map(\.score) } == one.faces.map { $0.analysis.blendshapes?.map(\.score) })
@@ -95,7 +95,7 @@ import VisionTasks
     @Test func onePoolServesThePipeline() throws {
         for threads in [1, 2, 4, 16] {
             let pool = ThreadPool(threads: threads)
-            let pipeline = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, threadPool: pool)
+            let pipeline = try FaceAnalysisPipeline(options: .init(analyzerOptions: Self.everything, weightsFolder: Self.weights, threadPool: pool))
             let pools = pipeline.landmarker.threadPools
             #expect(pools.count == 1 + 2 * pipeline.landmarker.faceLanes, "the detector's network, then two networks per lane")
             #expect(pools.allSatisfy { $0 === pool })
@@ -108,7 +108,7 @@ import VisionTasks
     /// lanes: one lane takes two); the result is `analyze(image:)`'s.
     @Test func eachFaceValuesFollowTheFaces() throws {
         let image = try Self.image("multi_face")
-        let pipeline = try FaceAnalysisPipeline(options: Self.everything, weightsFolder: Self.weights, threadPool: ThreadPool(threads: 2))
+        let pipeline = try FaceAnalysisPipeline(options: .init(analyzerOptions: Self.everything, weightsFolder: Self.weights, threadPool: ThreadPool(threads: 2)))
         let plain = try pipeline.analyze(image: image)
         let (result, values) = try pipeline.analyze(image: image) { face in face.detection }
         try #require(plain.faces.count == 3)
@@ -119,9 +119,9 @@ import VisionTasks
 
     /// Bad options and missing weights are typed errors.
     @Test func refusesBadOptions() {
-        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: .nan), weightsFolder: Self.weights) }
-        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(numFaces: 0, weightsFolder: Self.weights) }
-        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(weightsFolder: "/nonexistent") }
+        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(minFaceSize: .nan), weightsFolder: Self.weights)) }
+        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(options: .init(numFaces: 0, weightsFolder: Self.weights)) }
+        #expect(throws: VisionTaskError.self) { try FaceAnalysisPipeline(options: .init(weightsFolder: "/nonexistent")) }
     }
 
     /// ML Kit's minFaceSize comes before the face cap (issue 24): on the three-face canvas, with
@@ -129,10 +129,10 @@ import VisionTasks
     /// (the best-scoring face, 118 pixels wide, is dropped first instead of filling the cap).
     @Test func minFaceSizeComesBeforeTheFaceCap() throws {
         let image = try Self.image("multi_face")
-        let all = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0), numFaces: 4, weightsFolder: Self.weights)
+        let all = try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(minFaceSize: 0), numFaces: 4, weightsFolder: Self.weights))
             .analyze(image: image)
         #expect(all.faces.map(\.detection.boundingBox.width) == [118, 189, 90])
-        let one = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(minFaceSize: 0.25), numFaces: 1, weightsFolder: Self.weights)
+        let one = try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(minFaceSize: 0.25), numFaces: 1, weightsFolder: Self.weights))
             .analyze(image: image)
         #expect(one.faces.map(\.detection.boundingBox) == [all.faces[1].detection.boundingBox])
     }
@@ -143,9 +143,9 @@ import VisionTasks
     @Test func contoursForTheMostProminentFaceAndLookupsInPixels() throws {
         let image = try Self.image("multi_face")
         var options = FaceAnalyzerOptions(landmarkMode: .all, contourMode: .all, minFaceSize: 0)
-        let prominent = try FaceAnalysisPipeline(options: options, weightsFolder: Self.weights).analyze(image: image)
+        let prominent = try FaceAnalysisPipeline(options: .init(analyzerOptions: options, weightsFolder: Self.weights)).analyze(image: image)
         options.contourFaces = .all
-        let every = try FaceAnalysisPipeline(options: options, weightsFolder: Self.weights).analyze(image: image)
+        let every = try FaceAnalysisPipeline(options: .init(analyzerOptions: options, weightsFolder: Self.weights)).analyze(image: image)
         #expect(prominent.faces.count == 3 && every.faces.count == 3)
         #expect(prominent.faces.map { $0.analysis.contours != nil } == [false, true, false])   // 118, 189, 90 px wide
         #expect(prominent.faces[1].analysis.contours == every.faces[1].analysis.contours)

@@ -52,9 +52,9 @@ do {
         counts = { (delivered.load(ordering: .relaxed), detector.droppedFrameCount) }
         close = { detector.close() }
     default:
-        let live = try FaceAnalysisPipeline(options: FaceAnalyzerOptions(landmarkMode: .all, classificationMode: .all),
-                                            runningMode: .liveStream, tracking: FaceTrackingOptions(),
-                                            liveStreamHandler: { _ in delivered.add(1, ordering: .relaxed) })
+        let live = try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(landmarkMode: .all, classificationMode: .all),
+                                                           runningMode: .liveStream, tracking: FaceTrackingOptions(),
+                                                           liveStreamHandler: { _ in delivered.add(1, ordering: .relaxed) }))
         send = { try live.analyzeAsync(image: photo, timestampInMilliseconds: $0) }
         counts = { (delivered.load(ordering: .relaxed), live.droppedFrameCount) }
         close = { live.close() }

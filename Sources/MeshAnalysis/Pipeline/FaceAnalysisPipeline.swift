@@ -20,15 +20,15 @@ import VisionTasks
 /// results in timestamp order). With `tracking` (ML Kit's `isTrackingEnabled`), video and live
 /// faces carry a `trackingID`. A verb of another mode throws `VisionTaskError.wrongRunningMode`.
 public final class FaceAnalysisPipeline: VisionTask {
-    /// What is computed (validated).
-    public let options: FaceAnalyzerOptions
+    /// What is computed (validated), with which detector and threads, and how frames arrive.
+    public let options: FaceAnalysisPipelineOptions
     /// The landmarker underneath (its options say which detector, how many faces, which pool).
     public let landmarker: FaceLandmarker
     /// The ML Kit view on each face's mesh (its `minFaceSize` is 0: the pipeline applies the
     /// option to detection boxes instead).
     public let analyzer: FaceAnalyzer
     /// How frames arrive (fixed at creation).
-    public let runningMode: RunningMode
+    public var runningMode: RunningMode { options.runningMode }
     /// Video and live stream with tracking: the IDs.
     let tracker: SharedFaceTracker?
     /// Video mode's timestamps.
@@ -39,42 +39,24 @@ public final class FaceAnalysisPipeline: VisionTask {
     /// The canonical face's weights file (`blazeface export-geometry`).
     public static let geometryWeightsFile = "face_geometry.bin"
 
-    /// A pipeline for these options.
-    /// - Parameters:
-    ///   - options: what to compute for each face (ML Kit's landmark, contour and
-    ///     classification modes, the minimum face size).
-    ///   - numFaces: at most this many faces per image, best detections first (1...64; ML Kit
-    ///     has no such limit, MediaPipe's FaceLandmarker does; the checks use 4).
-    ///   - minFaceDetectionConfidence: the detector's threshold (0...1).
-    ///   - weightsFolder: the folder of the weights files; nil looks where `FaceDetector` looks.
-    ///   - threadPool: the threads everything runs on (default `ThreadPool.shared`: the cores
-    ///     this process may use, at most 4): the detector's layers, then the faces side by
-    ///     side, a lane of the pool each (a whole face: crop, landmark and blendshape networks,
-    ///     coarse enough to lose little when the cores are busy). Results do not depend on it.
-    ///   - runningMode: `.image` (default), `.video` or `.liveStream`: which verb analyses.
-    ///   - tracking: video and live stream only: give each face a `trackingID` that stays the
-    ///     same while it stays in view (ML Kit's `isTrackingEnabled`; nil, the default, gives
-    ///     none). Smoothing is not applied: the IDs follow the analysed detections as they are.
-    ///   - liveStreamHandler: live stream only: called with each result, in timestamp order, on
-    ///     one serial queue; results also arrive on `liveStreamResults`.
-    public init(options: FaceAnalyzerOptions = FaceAnalyzerOptions(), numFaces: Int = 4,
-                minFaceDetectionConfidence: Float = 0.5, weightsFolder: String? = nil,
-                threadPool: ThreadPool = .shared, runningMode: RunningMode = .image, tracking: FaceTrackingOptions? = nil,
-                liveStreamHandler: (@Sendable (TimestampedResult<FaceAnalysisResult>) -> Void)? = nil) throws(VisionTaskError) {
-        try options.validate()
-        try runningMode.validateHandler(isSet: liveStreamHandler != nil)
-        if runningMode == .image, tracking != nil {
+    /// A pipeline with these options (`FaceAnalysisPipelineOptions`). Throws `.invalidOption`
+    /// for an option out of range (tracking in image mode among them), and the weights' errors.
+    public init(options: FaceAnalysisPipelineOptions = FaceAnalysisPipelineOptions()) throws(VisionTaskError) {
+        let analysis = options.analyzerOptions
+        try analysis.validate()
+        try options.runningMode.validateHandler(isSet: options.liveStreamHandler != nil)
+        if options.runningMode == .image, options.tracking != nil {
             throw .invalidOption(name: "tracking", value: "set in image mode", allowed: "nil unless runningMode is video or liveStream")
         }
         var landmarkerOptions = FaceLandmarkerOptions(
-            numFaces: numFaces, minFaceDetectionConfidence: minFaceDetectionConfidence,
-            outputFaceBlendshapes: options.needsBlendshapes, weightsFolder: weightsFolder, threadPool: threadPool,
-            detectorModel: options.performanceMode == .fast ? .shortRange : .fullRange)
+            numFaces: options.numFaces, minFaceDetectionConfidence: options.minFaceDetectionConfidence,
+            outputFaceBlendshapes: analysis.needsBlendshapes, weightsFolder: options.weightsFolder, threadPool: options.threadPool,
+            detectorModel: analysis.performanceMode == .fast ? .shortRange : .fullRange)
         // ML Kit's minFaceSize before the face cap: the detector drops small faces first.
-        landmarkerOptions.minFaceSize = options.minFaceSize
+        landmarkerOptions.minFaceSize = analysis.minFaceSize
         landmarker = try FaceLandmarker(options: landmarkerOptions)
         let geometryPath: String
-        if let weightsFolder {
+        if let weightsFolder = options.weightsFolder {
             geometryPath = weightsFolder + "/" + Self.geometryWeightsFile
         } else {
             geometryPath = try WeightsLocator.path(for: Self.geometryWeightsFile)
@@ -83,18 +65,18 @@ public final class FaceAnalysisPipeline: VisionTask {
         do { geometry = try GeometryPipeline(metadata: try GeometryMetadata(contentsOf: geometryPath)) } catch {
             throw .cannotAnalyse("\(geometryPath): \(error.description)")
         }
-        var viewOptions = options
+        var viewOptions = analysis
         viewOptions.minFaceSize = 0
         analyzer = try FaceAnalyzer(options: viewOptions, geometry: geometry)
         self.options = options
-        self.runningMode = runningMode
-        if var tracking {
+        if var tracking = options.tracking {
             tracking.smoothing = nil
             tracker = try SharedFaceTracker(options: tracking)
         } else {
             tracker = nil
         }
-        liveStream = runningMode == .liveStream ? LiveStreamRunner(label: "MeshAnalysis.liveStream", handler: liveStreamHandler) : nil
+        liveStream = options.runningMode == .liveStream
+            ? LiveStreamRunner(label: "MeshAnalysis.liveStream", handler: options.liveStreamHandler) : nil
     }
 
     deinit { liveStream?.shutDown() }
@@ -130,7 +112,7 @@ public final class FaceAnalysisPipeline: VisionTask {
     /// The faces of one picture, whatever the running mode (every verb's work).
     func faces<T: Sendable>(in image: RGBImage, eachFace: @escaping @Sendable (AnalyzedFace) -> T)
         throws(VisionTaskError) -> (result: FaceAnalysisResult, values: [T]) {
-        let (options, analyzer) = (options, analyzer)
+        let (options, analyzer) = (options.analyzerOptions, analyzer)
         let found = try landmarker.detectorResult(for: image)
         let detections = found.detections
         // ML Kit computes contours for the most prominent face alone: the largest box.
@@ -172,7 +154,7 @@ public struct AnalyzedFace: Sendable {
     /// `contour(ofType:)` scale the normalized points by.
     public var imageWidth: Int, imageHeight: Int
     /// ML Kit's `trackingID`: the same number while the face stays in view, from a live
-    /// or live analysis with tracking on (`FaceAnalysisPipeline(tracking:)`); nil otherwise.
+    /// or live analysis with tracking on (`FaceAnalysisPipelineOptions.tracking`); nil otherwise.
     public var trackingID: Int?
 
     /// ML Kit's `landmark(ofType:)`: the landmark's position in image pixels (x right, y down,
