@@ -111,7 +111,8 @@ public final class FaceRedactor: VisionTask {
     private let state: Mutex<State>
 
     private struct State {
-        /// CenterFace over the pool: regions of the picture, and close-ups (each its own planned sizes, on one copy of the weights).
+        /// CenterFace over the pool: regions of the picture, and close-ups (each its own planned
+        /// sizes, one copy of the weights).
         let wide: CenterFaceDetector?, near: CenterFaceDetector?
         /// The tracks confirmed so far (detected at `confirmationScore` or more at least once).
         var confirmed: Set<Int> = []
