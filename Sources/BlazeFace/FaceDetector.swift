@@ -119,7 +119,7 @@ public final class FaceDetector: VisionTask {
         }
         self.options = options
         self.state = Mutex(try DetectorState(model: model, options: options))
-        self.liveStream = options.runningMode == .liveStream ? LiveStreamRunner(label: "BlazeFace.liveStream", handler: options.liveStreamHandler) : nil
+        self.liveStream = LiveStreamRunner(for: options.runningMode, label: "BlazeFace.liveStream", handler: options.liveStreamHandler)
     }
 
     deinit { liveStream?.shutDown() }

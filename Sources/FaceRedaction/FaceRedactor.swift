@@ -183,8 +183,7 @@ public final class FaceRedactor: VisionTask {
         var tracking = FaceTrackingOptions(maxMissingFrames: options.linger)
         tracking.maxHiddenFrames = Self.maxHiddenFrames
         state = Mutex(State(wide: wide, near: near, tracker: try FaceTracker(options: tracking)))
-        liveStream = options.runningMode == .liveStream
-            ? LiveStreamRunner(label: "FaceRedaction.liveStream", handler: options.liveStreamHandler) : nil
+        liveStream = LiveStreamRunner(for: options.runningMode, label: "FaceRedaction.liveStream", handler: options.liveStreamHandler)
     }
 
     deinit { liveStream?.shutDown() }

@@ -66,8 +66,7 @@ public final class VideoFaceTracker: VisionTask {
         checked.trackingOptions = tracker.options
         self.options = checked
         state = Mutex(State(tracker: tracker))
-        liveStream = options.runningMode == .liveStream
-            ? LiveStreamRunner(label: "FaceTracking.liveStream", handler: options.liveStreamHandler) : nil
+        liveStream = LiveStreamRunner(for: options.runningMode, label: "FaceTracking.liveStream", handler: options.liveStreamHandler)
     }
 
     deinit { liveStream?.shutDown() }

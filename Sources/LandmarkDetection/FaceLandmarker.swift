@@ -71,8 +71,7 @@ public final class FaceLandmarker: VisionTask {
         }
         self.state = Mutex(first)
         extraStates = extra
-        liveStream = options.runningMode == .liveStream
-            ? LiveStreamRunner(label: "LandmarkDetection.liveStream", handler: options.liveStreamHandler) : nil
+        liveStream = LiveStreamRunner(for: options.runningMode, label: "LandmarkDetection.liveStream", handler: options.liveStreamHandler)
     }
 
     deinit { liveStream?.shutDown() }

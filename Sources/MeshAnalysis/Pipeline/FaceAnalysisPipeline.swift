@@ -75,8 +75,7 @@ public final class FaceAnalysisPipeline: VisionTask {
         } else {
             tracker = nil
         }
-        liveStream = options.runningMode == .liveStream
-            ? LiveStreamRunner(label: "MeshAnalysis.liveStream", handler: options.liveStreamHandler) : nil
+        liveStream = LiveStreamRunner(for: options.runningMode, label: "MeshAnalysis.liveStream", handler: options.liveStreamHandler)
     }
 
     deinit { liveStream?.shutDown() }

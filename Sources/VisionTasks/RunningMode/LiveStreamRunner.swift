@@ -38,6 +38,12 @@ public final class LiveStreamRunner<Output: Sendable>: Sendable {
         queue.setSpecific(key: onQueue, value: true)
     }
 
+    /// A task's runner: one for `.liveStream`, nil for the other modes (which have no stream).
+    public convenience init?(for mode: RunningMode, label: String, handler: (@Sendable (Output) -> Void)?) {
+        guard mode == .liveStream else { return nil }
+        self.init(label: label, handler: handler)
+    }
+
     /// Frames dropped while one was in flight, and outputs delivered.
     public var counts: (dropped: Int, delivered: Int) { state.withLock { ($0.dropped, $0.delivered) } }
 
