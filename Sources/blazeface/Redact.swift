@@ -162,39 +162,15 @@ struct Redact: ParsableCommand {
     @Flag(help: "Folders and lists: redo every input, even those the manifest records as done.")
     var force = false
 
-    /// A region in pixels, with a time range in milliseconds for `--mask-region`.
-    struct PixelRegion {
-        var x, y, w, h: Float
-        var from: Int?, to: Int?
-    }
-
-    /// X,Y,W,H (pixels) and, where `timed`, @START-END (seconds, either left out).
-    static func region(_ text: String, timed: Bool, flag: String) throws -> PixelRegion {
-        let parts = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
-        let numbers = parts[0].split(separator: ",").map { Float($0.trimmingCharacters(in: .whitespaces)) }
-        guard numbers.count == 4, numbers.allSatisfy({ $0 != nil && $0!.isFinite && $0! >= 0 }), numbers[2]! > 0, numbers[3]! > 0 else {
-            throw ValidationError("\(flag) \(text): expected X,Y,W,H in pixels (W and H above 0)" + (timed ? ", then optionally @START-END in seconds" : ""))
-        }
-        var region = PixelRegion(x: numbers[0]!, y: numbers[1]!, w: numbers[2]!, h: numbers[3]!)
-        if parts.count == 2 {
-            let ends = parts[1].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-            let seconds = ends.map { $0.isEmpty ? nil : Double($0) }
-            guard timed, ends.count == 2, zip(ends, seconds).allSatisfy({ $0.isEmpty || ($1 != nil && $1! >= 0 && $1!.isFinite) }) else {
-                throw ValidationError("\(flag) \(text): " + (timed ? "the time range is START-END in seconds (e.g. @12.5-30, @-30, @12.5-)" : "takes no time range"))
-            }
-            (region.from, region.to) = (seconds[0].map { Int(($0 * 1000).rounded()) }, seconds[1].map { Int(($0 * 1000).rounded()) })
-            if let from = region.from, let to = region.to, to < from { throw ValidationError("\(flag) \(text): END is before START") }
-        }
-        return region
-    }
-
     /// The --mask-region, --keep-track and --keep-region policy for a picture of this size.
     func policy(width: Int, height: Int) throws -> MaskPolicy {
-        let (w, h) = (Float(max(width, 1)), Float(max(height, 1)))
-        func normalized(_ r: PixelRegion) -> NormalizedRect { NormalizedRect(xMin: r.x / w, yMin: r.y / h, width: r.w / w, height: r.h / h) }
-        return MaskPolicy(regions: try maskRegion.map { let r = try Self.region($0, timed: true, flag: "--mask-region"); return .init(box: normalized(r), from: r.from, to: r.to) },
-                          keptTracks: Set(keepTrack),
-                          keptRegions: try keepRegion.map { normalized(try Self.region($0, timed: false, flag: "--keep-region")) })
+        func regions(_ texts: [String], timed: Bool, _ flag: String) throws -> [MaskPolicy.PixelRegion] {
+            try texts.map { text in
+                do { return try MaskPolicy.PixelRegion(parsing: text, timed: timed) } catch { throw ValidationError("\(flag) \(error)") }
+            }
+        }
+        return MaskPolicy(maskRegions: try regions(maskRegion, timed: true, "--mask-region"), keptTracks: Set(keepTrack),
+                          keptRegions: try regions(keepRegion, timed: false, "--keep-region"), width: width, height: height)
     }
 
     func validate() throws {
@@ -226,19 +202,11 @@ struct Redact: ParsableCommand {
     var filling: RedactionOptions.Mode { preview ? .outline : replaceWith != nil ? .image : mode }
 
     /// --replace-with's picture (upright) and its file's SHA-256, or nil.
-    func replacement() throws -> (picture: RGBImage, sha256: String)? {
-        try replaceWith.flatMap(Self.readReplacement)
-    }
+    func replacement() throws -> ReplacementPicture? { try replaceWith.map(Self.readReplacement) }
 
-    /// The picture at `replaceWith` (upright) and its file's SHA-256.
-    static func readReplacement(_ replaceWith: String) throws -> (picture: RGBImage, sha256: String)? {
-        do {
-            let picture = try Pictures.read(contentsOf: replaceWith, upright: true)
-            guard let digest = SHA256.hexDigest(ofFile: replaceWith) else { throw ToolError("cannot be read") }
-            return (picture, digest)
-        } catch {
-            throw ValidationError("--replace-with \(replaceWith): \(error)")
-        }
+    /// The picture at `path` (upright) and its file's SHA-256; a usage error naming --replace-with.
+    static func readReplacement(_ path: String) throws -> ReplacementPicture {
+        do { return try ReplacementPicture(contentsOf: path) } catch { throw ValidationError("--replace-with \(path): \(error)") }
     }
 
     /// The CenterFace search, with the hidden tuning options.
@@ -300,7 +268,7 @@ struct Redact: ParsableCommand {
         if masks != nil, kind == .folder { throw ValidationError("--masks takes one photo or video, not a folder") }
         if applyMasks != nil, kind == .folder { throw ValidationError("--apply-masks takes one photo or video, not a folder") }
         if applyMasks != nil, masks != nil { throw ValidationError("--apply-masks draws a masks file; --masks writes one: give one of them") }
-        let applied = try applyMasks.map { try Self.readMasks($0, for: input, replacement: try replacement()) }
+        let applied = try applyMasks.map { try Self.readMasks($0, replacement: try replacement()) }
         if let masks { try refuseOverwriting(input: input, with: masks) }
         if kind == .folder {
             // A name that says a file type, not there yet, is a file the user meant, not a folder.
@@ -344,38 +312,21 @@ struct Redact: ParsableCommand {
         }
     }
 
-    /// The masks file at `path`, checked against `input` (its size and SHA-256, when the file
-    /// names them): a file that cannot be used, or is for another input, ends the run with 65
-    /// and a one-line reason (starting `flag`). A file of mode image takes `replacement`, which
-    /// must be its picture (`needsPicture`: one must be given).
-    static func readMasks(_ path: String, for input: String, replacement: (picture: RGBImage, sha256: String)?,
-                          flag: String? = nil, needsPicture: Bool = true) throws -> MasksFile {
+    /// The masks file at `path` (`MasksFile.read`): one that cannot be used ends the run with 65
+    /// and a one-line reason (starting `flag`). Which input it fits is checked where it is drawn.
+    static func readMasks(_ path: String, replacement: ReplacementPicture?, flag: String? = nil, needsPicture: Bool = true) throws -> MasksFile {
         let flag = flag ?? "redact: --apply-masks \(path)"
-        var file: MasksFile
-        do {
-            let data = try ImageFile.contents(of: path)
-            file = try MasksFile(data: data)
-        } catch {
-            printError("\(flag): \(error)")
+        do { return try MasksFile.read(at: path, replacement: replacement, requiringPicture: needsPicture) } catch {
+            switch error.kind {
+            case .needsPicture:
+                throw ValidationError("--apply-masks \(path) pastes a picture over faces: give it with --replace-with FILE (SHA-256 \(error.pictureSHA256 ?? "?"))")
+            case .otherPicture:
+                printError("\(flag) was drawn with another picture (SHA-256 \(error.pictureSHA256 ?? "?")), not --replace-with's (\(replacement?.sha256 ?? "?"))")
+            case .unreadable:
+                printError("\(flag): \(error)")
+            }
             throw ExitCode(BatchExit.refused)
         }
-        if input != "-", let mismatch = file.mismatch(withInputAt: input) {
-            printError("\(flag) \(mismatch), not \(input)")
-            throw ExitCode(BatchExit.refused)
-        }
-        if file.options.mode == .image {
-            // The picture the masks were drawn with, and no other: the file names it by SHA-256.
-            guard let replacement else {
-                if !needsPicture { return file }
-                throw ValidationError("--apply-masks \(path) pastes a picture over faces: give it with --replace-with FILE (SHA-256 \(file.replacementSHA256 ?? "?"))")
-            }
-            guard replacement.sha256 == file.replacementSHA256 else {
-                printError("\(flag) was drawn with another picture (SHA-256 \(file.replacementSHA256 ?? "?")), not --replace-with's (\(replacement.sha256))")
-                throw ExitCode(BatchExit.refused)
-            }
-            file.options.replacement = replacement.picture
-        }
-        return file
     }
 
     // MARK: - Photos

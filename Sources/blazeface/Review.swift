@@ -48,11 +48,11 @@ struct Review: ParsableCommand {
         guard kind != .folder, input != "-" else { throw ValidationError("review takes one photo or video file") }
         try refuseOverwriting(input: input, with: output)
         try refuseOverwriting(input: masks, with: output)
-        let replacement = try replaceWith.map { path -> (picture: RGBImage, sha256: String) in
-            guard let r = try Redact.readReplacement(path) else { throw ValidationError("--replace-with \(path): cannot be read") }
-            return r
+        let file = try Redact.readMasks(masks, replacement: try replaceWith.map(Redact.readReplacement), flag: "review: \(masks)", needsPicture: false)
+        if let mismatch = file.mismatch(withInputAt: input) {
+            printError("review: \(masks) \(mismatch), not \(input)")
+            throw ExitCode(BatchExit.refused)
         }
-        let file = try Redact.readMasks(masks, for: input, replacement: replacement, flag: "review: \(masks)", needsPicture: false)
         let moments: [ReviewPage.Moment]
         do {
             moments = try ReviewPage.write(masks: file, masksPath: masks, input: input, to: output,

@@ -661,3 +661,23 @@ import Testing
         #expect(throws: DetectorError.self) { _ = try FaceRedactor(options: .init(mask: RedactionOptions(mode: .image))) }
     }
 }
+
+/// Regions as users write them (`redact --mask-region`, `--keep-region`) and the policy they make.
+@Suite struct MaskPolicyTextTests {
+    @Test func regionsAreReadInPixelsWithOptionalTimesAndRefusedWithTheirText() throws {
+        let timed = try MaskPolicy.PixelRegion(parsing: "100, 50,200,100@1.5-", timed: true)
+        #expect(timed == MaskPolicy.PixelRegion(x: 100, y: 50, width: 200, height: 100, from: 1500, to: nil))
+        #expect(try MaskPolicy.PixelRegion(parsing: "0,0,10,10@-2", timed: true).to == 2000)
+        for (text, timed, says) in [("1,2,3", true, "expected X,Y,W,H"), ("1,2,0,4", false, "W and H above 0"),
+                                    ("1,2,3,4@5-1", true, "END is before START"), ("1,2,3,4@1-2", false, "takes no time range"),
+                                    ("1,2,3,4@x-2", true, "START-END in seconds")] {
+            #expect { try MaskPolicy.PixelRegion(parsing: text, timed: timed) } throws: { "\($0)".hasPrefix(text + ": ") && "\($0)".contains(says) }
+        }
+        let policy = MaskPolicy(maskRegions: [timed], keptTracks: [3], keptRegions: [try .init(parsing: "0,0,640,360", timed: false)],
+                                width: 1280, height: 720)
+        #expect(policy.regions == [.init(box: NormalizedRect(xMin: 100.0 / 1280, yMin: 50.0 / 720, width: 200.0 / 1280, height: 100.0 / 720), from: 1500)])
+        #expect(policy.keptTracks == [3] && policy.keptRegions == [NormalizedRect(xMin: 0, yMin: 0, width: 0.5, height: 0.5)])
+        // Drawn from 1.5 s on, not before.
+        #expect(policy.applied(to: [], at: 1000).isEmpty && policy.applied(to: [], at: 1500).map(\.reason) == [.region])
+    }
+}

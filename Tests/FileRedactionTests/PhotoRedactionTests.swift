@@ -1,3 +1,4 @@
+import BlazeFace
 import BlazeImageIO
 import FaceRedaction
 import FileRedaction
@@ -96,7 +97,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: masksPath), "nothing at the path before commit")
         try #require(writer).commit()
         // Drawn again with no search: the same bytes.
-        let file = try MasksFile(data: [UInt8](try Data(contentsOf: URL(fileURLWithPath: masksPath))))
+        let file = try MasksFile.read(at: masksPath)
         let drawn = try FaceRedactor.drawPhoto(masks: file, at: input, to: dir + "/drawn.png")
         #expect(drawn.masks.count == redacted.masks.count)
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/drawn.png")) == Data(contentsOf: URL(fileURLWithPath: dir + "/searched.png")))
@@ -136,6 +137,33 @@ import Testing
             (error as? VideoRedactionError)?.kind == .masksFile
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/changed-drawn.png") && !FileManager.default.fileExists(atPath: dir + "/changed-drawn.mp4"))
+    }
+
+    /// A masks file drawn with a picture pasted over faces (`--replace-with`) is read with that
+    /// picture only: without one it is refused (or, for a review, read with none), with another
+    /// it is refused, and an unreadable file says so.
+    @Test func aMasksFileDrawnWithAPictureIsReadWithThatPictureOnly() throws {
+        let dir = NSTemporaryDirectory() + "masks-picture-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = Self.root.appendingPathComponent("Tests/Fixtures/images/two_faces_1280x853.png").path
+        let pasted = try ReplacementPicture(contentsOf: Self.root.appendingPathComponent("Tests/Fixtures/images/astronaut_223x231.png").path)
+        let other = try ReplacementPicture(contentsOf: input)
+        #expect(pasted.sha256.count == 64 && pasted.sha256 != other.sha256)
+        let path = dir + "/masks.jsonl"
+        let writer = try MasksFileWriter(path: path, input: input, width: 1280, height: 853,
+                                         options: RedactionOptions(mode: .image, replacement: pasted.picture), replacementSHA256: pasted.sha256)
+        writer.frame(index: 0, timestampInMilliseconds: nil,
+                     masks: [DrawnMask(box: NormalizedRect(xMin: 0.25, yMin: 0.25, width: 0.25, height: 0.25), trackingID: 0, reason: .detected)])
+        try writer.commit()
+        #expect { try MasksFile.read(at: path) } throws: { ($0 as? MasksFileReadError)?.kind == .needsPicture
+            && ($0 as? MasksFileReadError)?.pictureSHA256 == pasted.sha256 }
+        #expect { try MasksFile.read(at: path, replacement: other) } throws: { ($0 as? MasksFileReadError)?.kind == .otherPicture }
+        #expect(try MasksFile.read(at: path, requiringPicture: false).options.replacement == nil)
+        let file = try MasksFile.read(at: path, replacement: pasted)
+        #expect(file.options.replacement == pasted.picture && file.frames.count == 1)
+        #expect { try MasksFile.read(at: dir + "/missing.jsonl") } throws: { ($0 as? MasksFileReadError)?.kind == .unreadable }
+        #expect { try ReplacementPicture(contentsOf: dir + "/missing.png") } throws: { "\($0)".contains("missing.png") }
     }
 
     @Test func anOutputNameWithNoPhotoTypeIsRefusedBeforeAnythingIsRead() throws {
