@@ -40,6 +40,11 @@ package struct JSONWriter: TextOutputStream {
         if v.isFinite { write(v.description) } else { literal("null") }
     }
 
+    /// A double as `number(_:)` writes a float: the shortest decimal that reads back the same.
+    @inlinable package mutating func number(_ v: Double) {
+        if v.isFinite { write(v.description) } else { literal("null") }
+    }
+
     /// A float as string interpolation writes it, NaN and infinities included ("nan", "inf"):
     /// for the landmarks line, which has always written them so.
     @inlinable package mutating func interpolated(_ v: Float) { v.write(to: &self) }

@@ -94,7 +94,7 @@ struct Track: ParsableCommand {
         if kind == .photo { throw ToolError("\(input): a photo, not a video (use detect)") }
         let source: any RGBFrameSource
         do { source = try RGBFrames.open(input, kind: kind, fps: fps) } catch let e as ImageError { throw ToolError(e.description.hasPrefix("\(input): ") ? e.description : "\(input): \(e.description)") }
-        if compare { return try TrackComparison(command: self).run(source) }
+        if compare { return try runComparison(source) }
         if search == .redact { return try runRedactorSearch(source) }
         let tracker = try makeTracker(every: every)
         let clock = ContinuousClock()
@@ -114,6 +114,19 @@ struct Track: ParsableCommand {
 }
 
 extension Track {
+    /// `--compare`: the video held in memory, tracked detecting on every frame and every
+    /// `--every`-th, `--rounds` times (`TrackingComparison`); one JSON line.
+    func runComparison(_ source: any RGBFrameSource) throws {
+        var frames: [(image: RGBImage, timestampInMilliseconds: Int)] = []
+        while let (image, timestamp) = try source.next() {
+            frames.append((image, timestamp))
+            guard frames.count <= 3000 else { throw ToolError("--compare holds the video in memory: at most 3000 frames") }
+        }
+        do {
+            print(try TrackingComparison(frames: frames, every: every, rounds: rounds, makeTracker: makeTracker).jsonLine(model: model.canonical))
+        } catch let error as ToolError { throw error } catch { throw ToolError("\(error)") }
+    }
+
     /// `--search redact`: the redactor's masks on each frame (what `redact` masks, live: without
     /// the look-behind), one JSON line a frame; `--annotate` draws them as outlines.
     func runRedactorSearch(_ source: any RGBFrameSource) throws {

@@ -1,4 +1,5 @@
 import BlazeFace
+import BlazeImageIO
 import FaceTracking
 import Foundation
 import Testing
@@ -190,5 +191,32 @@ import Testing
         // Six keypoints 1 pixel off, six exact.
         #expect(abs(agreement.meanKeypointError - 0.5) < 1e-4 && abs(agreement.maxKeypointError - 1) < 1e-4)
         #expect(TrackingAgreement(reference: reference, other: reference, widths: [100, 100], heights: [100, 100]).recall == 1)
+    }
+
+    /// `TrackingComparison` (`track --compare`) on a real photo held still for six frames: the
+    /// skipping run (every 3rd frame) detects on two frames and tracks the two faces on the others,
+    /// agreeing with the every-frame run on every face; its JSON line in `track --compare`'s order.
+    @Test func aComparisonOfSkippingAgreesOnAStillPhotoAndWritesItsLine() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let photo = try ImageFile.read(contentsOf: root.appendingPathComponent("Fixtures/images/two_faces_1280x853.png").path)
+        let frames = (0..<6).map { (image: photo, timestampInMilliseconds: $0 * 40) }
+        var intervals: [Int] = []
+        let comparison = try TrackingComparison(frames: frames, every: 3, rounds: 2) { interval in
+            intervals.append(interval)
+            return try VideoFaceTracker(options: .init(trackingOptions: FaceTrackingOptions(detectionInterval: interval)))
+        }
+        #expect(intervals == [1, 3, 1, 3])
+        #expect(comparison.frames == 6 && comparison.every == 3)
+        #expect(comparison.agreement.referenceFaces == 12 && comparison.agreement.matchedFaces == 12 && comparison.agreement.extraFaces == 0)
+        #expect(comparison.statistics.frames == 6 && comparison.statistics.fullDetections == 2 && comparison.statistics.regionSearches == 4)
+        #expect(comparison.secondsEveryFrame > 0 && comparison.secondsSkipping > 0)
+        let line = comparison.jsonLine(model: "short")
+        let keys = ["frames", "every", "model", "secondsEveryFrame", "secondsSkipping", "speedup", "fullDetections", "regionSearches",
+                    "fallbacks", "referenceFaces", "matchedFaces", "recall", "extraFaces", "meanIoU", "meanKeypointErrorPx", "maxKeypointErrorPx"]
+        #expect(line.hasPrefix("{\"frames\":6,\"every\":3,\"model\":\"short\",\"secondsEveryFrame\":"))
+        let positions = keys.compactMap { line.range(of: "\"\($0)\":")?.lowerBound }
+        #expect(positions.count == keys.count && positions == positions.sorted())
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == Set(keys) && object["recall"] as? Double == 1 && object["fullDetections"] as? Int == 2)
     }
 }
