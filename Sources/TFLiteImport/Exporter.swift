@@ -1,5 +1,7 @@
 import BlazeModel
 import BlazeTensor
+import Foundation
+import InternalUtilities
 
 /// Converts a TFLite model into the flat weights format: constants dequantised to float32,
 /// DEQUANTIZE nodes folded away, every other operator kept one for one with its options
@@ -242,4 +244,59 @@ public enum Exporter {
         names.forEach { seen[$0, default: 0] += 1 }
         return names.enumerated().map { i, n in n.isEmpty || seen[n]! > 1 ? "\(n)#\(i)" : n }
     }
+}
+
+extension Exporter {
+    /// Converts the model at `path` (a `.tflite` file, or `member` of a MediaPipe `.task` bundle,
+    /// refused unless its SHA-256 is `bundleSHA256` when that is given) and writes its weights
+    /// file to `output`, as `blazeface export` does: with its provenance in the metadata (`name`,
+    /// by default the model's file name without `.tflite`; the source's name and SHA-256; the
+    /// bundle's; the exporter and the license), and only once the runtime has built its graph.
+    ///
+    /// ```swift
+    /// let file = try Exporter.export(modelAt: "face_landmarker.task", member: "face_detector.tflite",
+    ///                                to: "face_detection_short_range.bin")
+    /// print(file.nodes.count, "nodes")
+    /// ```
+    @discardableResult
+    public static func export(modelAt path: String, member: String? = nil, bundleSHA256: String? = nil, name: String? = nil,
+                              to output: String) throws(ExportError) -> ModelFile {
+        let bytes: [UInt8]
+        var source = URL(fileURLWithPath: path).lastPathComponent
+        var provenance: [(key: String, value: String)] = []
+        if let member {
+            do {
+                let bundle = try TaskBundle(contentsOf: path, expectedSHA256: bundleSHA256)
+                bytes = try bundle.member(member)
+                provenance = [("bundle", source), ("bundle_sha256", bundle.sha256)]
+                source = member
+            } catch { throw ExportError("\(path): \(error.description)") }
+        } else {
+            guard let data = FileManager.default.contents(atPath: path) else { throw ExportError("cannot read '\(path)'") }
+            bytes = [UInt8](data)
+        }
+        let file: ModelFile
+        do {
+            file = try convert(try TFLiteModel(bytes: bytes), metadata: [
+                ("name", name ?? source.replacingOccurrences(of: ".tflite", with: "")),
+                ("source", source),
+                ("source_sha256", SHA256.hex(bytes)),
+            ] + provenance + [
+                ("exporter", "blazeface export (format version \(WeightsFormat.version))"),
+                ("license", "Apache-2.0 (MediaPipe models)"),
+            ])
+        } catch { throw ExportError("\(path): \(error.description)") }
+        do {
+            _ = try Network(model: file)   // refuse to write a graph the runtime cannot run
+            try WeightsFormat.write(file, to: output)
+        } catch { throw ExportError("\(error)") }
+        return file
+    }
+}
+
+/// Why a model was not exported (`Exporter.export(modelAt:member:bundleSHA256:name:to:)`), naming
+/// the file.
+public struct ExportError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }

@@ -25,38 +25,10 @@ struct Export: ParsableCommand {
     var name: String?
 
     func run() throws {
-        let bytes: [UInt8]
-        var source = URL(fileURLWithPath: model).lastPathComponent
-        var provenance: [(key: String, value: String)] = []
-        if let member {
-            do {
-                let bundle = try TaskBundle(contentsOf: model, expectedSHA256: bundleSHA256)
-                bytes = try bundle.member(member)
-                provenance = [("bundle", source), ("bundle_sha256", bundle.sha256)]
-                source = member
-            } catch { throw ToolError("\(model): \(error.description)") }
-        } else {
-            guard let data = FileManager.default.contents(atPath: model) else {
-                throw ToolError("cannot read '\(model)'")
-            }
-            bytes = [UInt8](data)
-        }
         let file: ModelFile
-        do {
-            let tflite = try TFLiteModel(bytes: bytes)
-            file = try Exporter.convert(tflite, metadata: [
-                ("name", name ?? source.replacingOccurrences(of: ".tflite", with: "")),
-                ("source", source),
-                ("source_sha256", SHA256.hex(bytes)),
-            ] + provenance + [
-                ("exporter", "blazeface export (format version \(WeightsFormat.version))"),
-                ("license", "Apache-2.0 (MediaPipe models)"),
-            ])
-        } catch { throw ToolError("\(model): \(error.description)") }
-        do {
-            _ = try Network(model: file)   // refuse to write a graph the runtime cannot run
-            try WeightsFormat.write(file, to: output)
-        } catch { throw ToolError(error.description) }
+        do { file = try Exporter.export(modelAt: model, member: member, bundleSHA256: bundleSHA256, name: name, to: output) } catch {
+            throw ToolError(error.description)
+        }
         let written = FileManager.default.contents(atPath: output).map { SHA256.hex([UInt8]($0)) } ?? "?"
         print("wrote \(output): \(file.tensors.count) tensors, \(file.nodes.count) nodes, sha256 \(written)")
     }

@@ -1,3 +1,5 @@
+import BlazeModel
+import Foundation
 import InternalUtilities
 import Testing
 @testable import TFLiteImport
@@ -64,5 +66,38 @@ private func zip(_ members: [(name: String, data: [UInt8])], method: UInt16 = 0,
             b[i] ^= 0xff
             if let bundle = try? TaskBundle(bytes: b) { for name in bundle.names { _ = try? bundle.member(name) } }
         }
+    }
+}
+
+/// `Exporter.export(modelAt:...)`, what `blazeface export` runs, on the fuzz corpus's small
+/// convolution model: from the file and from a `.task` bundle holding it, with its provenance.
+@Suite struct ModelExportTests {
+    static let model = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz/corpus/FuzzTFLite/conv.tflite").path
+
+    @Test func aModelIsExportedFromItsFileOrABundleWithItsProvenance() throws {
+        let dir = NSTemporaryDirectory() + "export-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.model)))
+        let plain = try Exporter.export(modelAt: Self.model, to: dir + "/plain.bin")
+        let read = try WeightsFormat.read(contentsOf: dir + "/plain.bin")
+        #expect(read.nodes == plain.nodes && read.tensors.map(\.name) == plain.tensors.map(\.name))
+        let metadata = Dictionary(plain.metadata, uniquingKeysWith: { a, _ in a })
+        #expect(metadata["name"] == "conv" && metadata["source"] == "conv.tflite" && metadata["source_sha256"] == SHA256.hex(bytes))
+        #expect(metadata["bundle"] == nil)
+        // The same model as a member of a bundle: the same graph, the bundle recorded.
+        let bundle = zip([("conv.tflite", bytes)])
+        try Data(bundle).write(to: URL(fileURLWithPath: dir + "/m.task"))
+        let member = try Exporter.export(modelAt: dir + "/m.task", member: "conv.tflite", bundleSHA256: SHA256.hex(bundle), name: "c",
+                                         to: dir + "/member.bin")
+        let memberMetadata = Dictionary(member.metadata, uniquingKeysWith: { a, _ in a })
+        #expect(member.nodes == plain.nodes && memberMetadata["name"] == "c" && memberMetadata["bundle"] == "m.task"
+                && memberMetadata["bundle_sha256"] == SHA256.hex(bundle) && memberMetadata["source_sha256"] == SHA256.hex(bytes))
+        // A bundle of another hash, or a missing file: refused, naming the file; nothing written.
+        #expect { try Exporter.export(modelAt: dir + "/m.task", member: "conv.tflite", bundleSHA256: String(repeating: "0", count: 64),
+                                      to: dir + "/refused.bin") } throws: { "\($0)".hasPrefix(dir + "/m.task: ") }
+        #expect { try Exporter.export(modelAt: dir + "/none.tflite", to: dir + "/refused.bin") } throws: { "\($0)".contains("none.tflite") }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/refused.bin"))
     }
 }
