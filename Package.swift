@@ -12,7 +12,7 @@
 //                regions, weights lookup, VisionTaskError) -> every face module above
 //   BlazeModel -> GeometryEstimation -> MeshAnalysis <- LandmarkDetection, FaceTracking   (ML Kit's view)
 //   InternalUtilities (SHA-256, JSONWriter; no product) -> BlazeFace, TFLiteImport, FileRedaction
-//   BlazeModel, InternalUtilities (SHA-256) -> TFLiteImport             (the exporter)
+//   BlazeModel, GeometryEstimation, InternalUtilities -> TFLiteImport   (the exporters)
 //   BlazeImage (pixels) -> VisionTasks;  BlazeImage -> BlazeImageIO (PNG, JPEG, PPM, Y4M files)
 //   BlazeImage -> BlazeVideoIO (MP4, MOV, MKV, WebM through FFmpeg's libraries)
 //   BlazeImageIO -> BlazeImageHEIF (HEIC/HEIF photos through libheif)
@@ -111,7 +111,7 @@ let package = Package(
         // The flat weights format and the graph runner built on BlazeTensor.
         .target(name: "BlazeModel", dependencies: ["BlazeTensor", "BlazeThreads"]),
         // Reads TFLite flatbuffers and converts them to the flat format (the exporter).
-        .target(name: "TFLiteImport", dependencies: ["BlazeModel", "InternalUtilities"]),
+        .target(name: "TFLiteImport", dependencies: ["BlazeModel", "GeometryEstimation", "InternalUtilities"]),
         // Small shared internals, no product of its own (as swift-collections'
         // InternalCollectionsUtilities): SHA-256, streaming (weights' provenance, manifests'
         // content hashes, shards), and JSONWriter, the one writer of every JSON line.
@@ -189,7 +189,7 @@ let package = Package(
         .testTarget(name: "BlazeFaceTests", dependencies: ["BlazeFace", "BlazeImageIO", "BlazeWeights", "TestSupport"]),
         // MediaPipe's FaceLandmarker goldens, read by the geometry and analysis tests.
         .target(name: "LandmarkerGoldens", path: "Tests/Support/LandmarkerGoldens"),
-        .testTarget(name: "GeometryEstimationTests", dependencies: ["GeometryEstimation", "BlazeModel", "LandmarkerGoldens", "TestSupport"]),
+        .testTarget(name: "GeometryEstimationTests", dependencies: ["GeometryEstimation", "BlazeModel", "TFLiteImport", "LandmarkerGoldens", "TestSupport"]),
         .testTarget(name: "MeshAnalysisTests", dependencies: ["MeshAnalysis", "GeometryEstimation", "LandmarkDetection", "FaceTracking", "BlazeFace", "BlazeImageIO",
                                                              "LandmarkerGoldens"]),
         .testTarget(name: "FaceTrackingTests", dependencies: ["FaceTracking", "MeshAnalysis", "BlazeImageIO"]),

@@ -1,5 +1,7 @@
 import BlazeModel
+import Foundation
 import LandmarkerGoldens
+import TFLiteImport
 import Testing
 @testable import GeometryEstimation
 
@@ -90,6 +92,27 @@ import Testing
         let decoded = try WeightsFormat.decode(WeightsFormat.encode(m.modelFile(metadata: [("name", "test")])))
         #expect(try GeometryMetadata(modelFile: decoded) == m)
         #expect(throws: GeometryError.self) { try GeometryMetadata(modelFile: ModelFile(metadata: [], tensors: [], nodes: [])) }
+    }
+
+    /// `Exporter.exportGeometry` (`blazeface export-geometry`): the metadata written with its
+    /// provenance and read back the same; a file that is no metadata, a missing file and a
+    /// bundle hash for a plain file refused, naming the file, with nothing written.
+    @Test func theExporterWritesWhatReadsBackTheSame() throws {
+        let dir = NSTemporaryDirectory() + "geometry-export-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(sample()).write(to: URL(fileURLWithPath: dir + "/meta.binarypb"))
+        let file = try Exporter.exportGeometry(at: dir + "/meta.binarypb", to: dir + "/geometry.bin")
+        #expect(try GeometryMetadata(contentsOf: dir + "/geometry.bin") == GeometryMetadata(protobuf: sample()))
+        let metadata = Dictionary(file.metadata, uniquingKeysWith: { a, _ in a })
+        #expect(metadata["name"] == "face_geometry" && metadata["source"] == "meta.binarypb" && metadata["source_sha256"]?.count == 64)
+        try Data([0x0b]).write(to: URL(fileURLWithPath: dir + "/bad.binarypb"))
+        #expect { try Exporter.exportGeometry(at: dir + "/bad.binarypb", to: dir + "/refused.bin") } throws: { "\($0)".hasPrefix(dir + "/bad.binarypb: ") }
+        #expect { try Exporter.exportGeometry(at: dir + "/none.binarypb", to: dir + "/refused.bin") } throws: { "\($0)".contains("none.binarypb") }
+        #expect { try Exporter.exportGeometry(at: dir + "/meta.binarypb", bundleSHA256: "00", to: dir + "/refused.bin") } throws: {
+            "\($0)".contains("not a zip")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/refused.bin"))
     }
 
     /// The committed export of MediaPipe's metadata: 468 vertices, 898 triangles, a 33-point basis.
