@@ -155,7 +155,7 @@ struct Analyze: ParsableCommand {
                     try writeAnnotation(canvas, to: annotate)
                 }
             } catch let error as ImageError {
-                let message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
+                let message = item.message(for: error)
                 print(DetectionJSON.errorLine(image: name, message: message)); printError(message); failures += 1
                 if json { printLine(DetectionJSON.progressLine(input: name, faces: nil, error: message, index: index + 1, of: items.count)) }
             } catch let error as VisionTaskError {

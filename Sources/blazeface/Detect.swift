@@ -222,7 +222,7 @@ struct Detect: ParsableCommand {
         } catch let error as ImageError {
             // File errors already name the path; stdin's do not. A video cut short before its
             // index is neither picture nor readable video: say so rather than "unknown image format".
-            var message = item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
+            var message = item.message(for: error)
             if case .file(let path) = item, case .file(_, .unknownFormat) = error, let cause = VideoFileReader.unreadableCause(path: path) {
                 message = "\(path): \(cause)"
             }

@@ -83,7 +83,7 @@ struct Landmarks: ParsableCommand {
                     try writeAnnotation(canvas, to: annotate)
                 }
             } catch let error as ImageError {
-                printError(item == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description)
+                printError(item.message(for: error))
                 failures += 1
             } catch let error as DetectorError {
                 printError("\(name): \(error.description)"); failures += 1

@@ -92,3 +92,14 @@ import Testing
         }
     }
 }
+
+/// `InputList.Item.message(for:)`: the message of a failed read names its input.
+@Suite struct InputListMessageTests {
+    @Test func standardInputsErrorsAreNamedAndFilesKeepTheirs() {
+        let unknown = ImageError.unknownFormat(firstBytes: "67 61")
+        #expect(InputList.Item.standardInput.message(for: unknown) == "-: " + unknown.description)
+        #expect(InputList.Item.standardInput.message(for: .io(path: "-", reason: "too long")) == "-: too long")
+        let named = ImageError.file(path: "a.png", unknown)
+        #expect(InputList.Item.file("a.png").message(for: named) == "a.png: " + unknown.description)
+    }
+}

@@ -124,4 +124,10 @@ extension InputList.Item {
         case .standardInput: try Pictures.read(data: try (standardInput ?? .success([])).get(), upright: upright)
         }
     }
+
+    /// What went wrong reading this item, as a message that names it (standard input's errors
+    /// name nothing, so theirs start "-: ").
+    public func message(for error: ImageError) -> String {
+        self == .standardInput && !error.description.hasPrefix("-: ") ? "-: \(error.description)" : error.description
+    }
 }
