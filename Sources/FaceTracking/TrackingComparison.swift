@@ -54,28 +54,23 @@ public struct TrackingComparison: Sendable {
     /// rounded to 0.001, the speedup and keypoint errors to 0.01.
     public func jsonLine(model: String) -> String {
         func rounded(_ v: Double, _ scale: Double = 1000) -> Double { (v * scale).rounded() / scale }
-        var json = JSONWriter(capacity: 512)
-        func field(_ name: String, _ value: Double) { json.write(",\"\(name)\":"); json.number(value) }
-        func field(_ name: String, _ value: Int) { json.write(",\"\(name)\":"); json.integer(value) }
-        json.literal("{\"frames\":")
-        json.integer(frames)
-        field("every", every)
-        json.literal(",\"model\":")
-        json.string(model)
-        field("secondsEveryFrame", rounded(secondsEveryFrame))
-        field("secondsSkipping", rounded(secondsSkipping))
-        field("speedup", rounded(speedup, 100))
-        field("fullDetections", statistics.fullDetections)
-        field("regionSearches", statistics.regionSearches)
-        field("fallbacks", statistics.fallbacks)
-        field("referenceFaces", agreement.referenceFaces)
-        field("matchedFaces", agreement.matchedFaces)
-        field("recall", rounded(agreement.recall))
-        field("extraFaces", agreement.extraFaces)
-        field("meanIoU", rounded(agreement.meanIoU))
-        field("meanKeypointErrorPx", rounded(agreement.meanKeypointError, 100))
-        field("maxKeypointErrorPx", rounded(agreement.maxKeypointError, 100))
-        json.byte("}")
+        var json = JSONObject()
+        json.field("frames", frames)
+        json.field("every", every)
+        json.field("model", model)
+        json.field("secondsEveryFrame", rounded(secondsEveryFrame))
+        json.field("secondsSkipping", rounded(secondsSkipping))
+        json.field("speedup", rounded(speedup, 100))
+        json.field("fullDetections", statistics.fullDetections)
+        json.field("regionSearches", statistics.regionSearches)
+        json.field("fallbacks", statistics.fallbacks)
+        json.field("referenceFaces", agreement.referenceFaces)
+        json.field("matchedFaces", agreement.matchedFaces)
+        json.field("recall", rounded(agreement.recall))
+        json.field("extraFaces", agreement.extraFaces)
+        json.field("meanIoU", rounded(agreement.meanIoU))
+        json.field("meanKeypointErrorPx", rounded(agreement.meanKeypointError, 100))
+        json.field("maxKeypointErrorPx", rounded(agreement.maxKeypointError, 100))
         return json.text
     }
 }

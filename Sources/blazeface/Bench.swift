@@ -1,3 +1,4 @@
+import InternalUtilities
 import BlazeImageIO
 import ArgumentParser
 @_spi(Benchmarks) import BlazeFace
@@ -52,10 +53,14 @@ struct Bench: ParsableCommand {
         let preprocess = try Timing.measure(iterations: iterations) { _ = try detector.inputTensor(for: photo) }
         let cpu = Timing.cpuName()
         if json {
-            print("{\"model\":\"\(model.canonical)\",\"threads\":\(threads.value),\"inference\":{\"median_us\":\(inference.median),\"min_us\":\(inference.min)},"
-                  + "\"detect\":{\"median_us\":\(detect.median),\"min_us\":\(detect.min)},\"cpu\":\(DetectionJSON.string(cpu)),"
-                  + "\"build\":{\"vector\":\(DetectionJSON.string(BuildTarget.vectorISA)),"
-                  + "\"arithmetic\":\(DetectionJSON.string(BuildTarget.arithmetic.rawValue))}}")
+            var line = JSONObject()
+            line.field("model", model.canonical)
+            line.field("threads", threads.value)
+            line.field("inference", inference)
+            line.field("detect", detect)
+            line.field("cpu", cpu)
+            line.object("build") { $0.field("vector", BuildTarget.vectorISA); $0.field("arithmetic", BuildTarget.arithmetic.rawValue) }
+            print(line.text)
         } else {
             print("model \(model.canonical), \(threads.value) thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(cpu)")
             print("build      \(BuildTarget.summary)")

@@ -1,3 +1,4 @@
+import InternalUtilities
 import BlazeImageIO
 import ArgumentParser
 import BlazeFace
@@ -68,10 +69,17 @@ struct BenchAnalyze: ParsableCommand {
                                       faceObjects: result.faces.map(FaceAnalysisJSON.faceObject))
         }
         let cpu = Timing.cpuName()
-        func pair(_ t: (median: Double, min: Double)) -> String { "{\"median_us\":\(t.median),\"min_us\":\(t.min)}" }
         if json {
-            let (threads, faceThreads) = (pipeline.landmarker.options.threadPool.threads, pipeline.landmarker.faceLanes)
-            print("{\"threads\":\(threads),\"faceThreads\":\(faceThreads),\"faces\":\(faces),\"json_bytes\":\(bytes),\"analyze\":\(pair(analyze)),\"detection\":\(pair(detection)),\"landmarks\":\(pair(landmarks)),\"view\":\(pair(view)),\"json\":\(pair(line)),\"cpu\":\(DetectionJSON.string(cpu))}")
+            var out = JSONObject()
+            out.field("threads", pipeline.landmarker.options.threadPool.threads)
+            out.field("faceThreads", pipeline.landmarker.faceLanes)
+            out.field("faces", faces)
+            out.field("json_bytes", bytes)
+            for (name, timing) in [("analyze", analyze), ("detection", detection), ("landmarks", landmarks), ("view", view), ("json", line)] {
+                out.field(name, timing)
+            }
+            out.field("cpu", cpu)
+            print(out.text)
         } else {
             print("\(pipeline.landmarker.options.threadPool.threads) thread(s), \(pipeline.landmarker.faceLanes) face lane(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(faces) face(s), \(cpu)")
             print("analyze, everything on, JSON line included: median \(analyze.median) us  min \(analyze.min) us")

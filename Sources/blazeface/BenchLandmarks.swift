@@ -1,3 +1,4 @@
+import InternalUtilities
 import BlazeImageIO
 import ArgumentParser
 import BlazeFace
@@ -51,10 +52,15 @@ struct BenchLandmarks: ParsableCommand {
         let perFace = ((detect.median - detection.median) / Double(faces.count) * 10).rounded() / 10
         let cpu = Timing.cpuName()
         if json {
-            func pair(_ t: (median: Double, min: Double)) -> String { "{\"median_us\":\(t.median),\"min_us\":\(t.min)}" }
-            print("{\"threads\":\(threads.value),\"faces\":\(faces.count),\"landmarkNetwork\":\(pair(network)),\"blendshapeNetwork\":\(pair(blend)),"
-                  + "\"crop\":\(pair(crop)),\"detection\":\(pair(detection)),\"detect\":\(pair(detect)),"
-                  + "\"perFace_median_us\":\(perFace),\"cpu\":\(DetectionJSON.string(cpu))}")
+            var out = JSONObject()
+            out.field("threads", threads.value)
+            out.field("faces", faces.count)
+            for (name, timing) in [("landmarkNetwork", network), ("blendshapeNetwork", blend), ("crop", crop), ("detection", detection), ("detect", detect)] {
+                out.field(name, timing)
+            }
+            out.field("perFace_median_us", perFace)
+            out.field("cpu", cpu)
+            print(out.text)
         } else {
             print("\(threads.value) thread(s), \(iterations) iterations, \(photo.width)x\(photo.height) photo, \(faces.count) face(s), \(cpu)")
             print("landmark network    median \(network.median) us  min \(network.min) us")

@@ -46,6 +46,25 @@ import Testing
         return (folder, images)
     }
 
+    /// `bench --json`: one object, its fields in the documented order (Docs/cli-and-api.md),
+    /// timings as `{"median_us","min_us"}`, the build as an object. (`bench-landmarks` and
+    /// `bench-analyze` write theirs the same way, with `JSONObject`; they take 13 to 19 s here.)
+    @Test func benchPrintsOneJSONObject() throws {
+        let run = try Self.run(["bench", "--json", "--iterations", "2"])
+        #expect(run.status == 0 && run.lines.count == 1, "\(run.stderr)")
+        let line = try #require(run.lines.first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let keys = ["model", "threads", "inference", "detect", "cpu", "build"]
+        #expect(Set(object.keys) == Set(keys) && object["model"] as? String == "short" && object["threads"] as? Int == 1, "\(line)")
+        let positions = keys.compactMap { line.range(of: "\"\($0)\":")?.lowerBound }
+        #expect(positions.count == keys.count && positions == positions.sorted(), "\(line)")
+        for name in ["inference", "detect"] {
+            let pair = object[name] as? [String: Double]
+            #expect(pair.map { Set($0.keys) } == ["median_us", "min_us"] && (pair?["min_us"] ?? -1) > 0, "\(name): \(line)")
+        }
+        #expect((object["build"] as? [String: String]).map { Set($0.keys) } == ["vector", "arithmetic"], "\(line)")
+    }
+
     @Test func folderBatchEqualsOneByOneRunsInOrder() throws {
         let (folder, images) = try Self.makeBatch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
