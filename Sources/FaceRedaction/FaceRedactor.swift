@@ -295,9 +295,10 @@ public final class FaceRedactor: VisionTask {
 
     private func picture<P: SampledPixels & Sendable>(_ pixels: P, _ s: inout State) throws(VisionTaskError) -> FaceDetectorResult {
         if let image = pixels as? RGBImage { try image.requireWhole() }
-        let searches = tiling(pixels)?.searches(width: pixels.width, height: pixels.height) ?? [.region(nil, minScore: 0)]
+        let tiles = tiling(pixels)
+        let searches = tiles?.searches(width: pixels.width, height: pixels.height) ?? [.region(nil, minScore: 0)]
         let found = try wideFaces(pixels, options.wideSearch?.regions(width: pixels.width, height: pixels.height) ?? [], &s)
-        return try detect(pixels, searches, minTileConfidence: tiling(pixels)?.minTileConfidence ?? 1, adding: found, &s)
+        return try detect(pixels, searches, minTileConfidence: tiles?.minTileConfidence ?? 1, adding: found, &s)
     }
 
     /// Where one video frame's masks go, without drawing them: the faces detected (each box

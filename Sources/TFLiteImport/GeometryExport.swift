@@ -33,8 +33,8 @@ extension Exporter {
         } else if bundleSHA256 != nil {
             throw ExportError("\(path): --bundle-sha256 applies to a .task bundle, and this is not a zip")
         }
-        let file: ModelFile
-        do {
+        let file: ModelFile, readsBack: Bool
+        do throws(GeometryError) {
             let parsed = try GeometryMetadata(protobuf: bytes)
             file = parsed.modelFile(metadata: [("name", "face_geometry")] + provenance + [
                 ("source", source),
@@ -42,11 +42,10 @@ extension Exporter {
                 ("exporter", "blazeface export-geometry (format version \(WeightsFormat.version))"),
                 ("license", "Apache-2.0 (MediaPipe models)"),
             ])
-            // Refuse to write what the runtime would not read back identically.
-            guard try GeometryMetadata(modelFile: file) == parsed else { throw ExportError("round trip through the weights format differs") }
-        } catch let error as GeometryError { throw ExportError("\(path): \(error.description)") } catch let error as ExportError { throw error } catch {
-            throw ExportError("\(path): \(error)")
-        }
+            readsBack = try GeometryMetadata(modelFile: file) == parsed
+        } catch { throw ExportError("\(path): \(error.description)") }
+        // Refuse to write what the runtime would not read back identically.
+        guard readsBack else { throw ExportError("round trip through the weights format differs") }
         do { try WeightsFormat.write(file, to: output) } catch { throw ExportError(error.description) }
         return file
     }

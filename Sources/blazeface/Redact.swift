@@ -230,18 +230,17 @@ struct Redact: ParsableCommand {
         return .tileSizes(sizes.compactMap { $0 })
     }
 
-    /// A redactor with the command's options: one for all the photos of a run, a new one for
-    /// each video (a video's tracks are its own).
-    func makeRedactor(_ pool: ThreadPool) throws -> FaceRedactor {
+    /// A redactor with the command's options and --replace-with's picture (read once a run): one
+    /// for all the photos of a run, a new one for each video (a video's tracks are its own).
+    func makeRedactor(_ pool: ThreadPool, replacement: ReplacementPicture?) throws -> FaceRedactor {
         let tiling = try tiling()
-        let picture = try replacement()?.picture
         let minDetectionConfidence = try aliased(minDetectionConfidence, threshold, "--min-detection-confidence", "--threshold")
         do {
             return try FaceRedactor(options: FaceRedactorOptions(
                 detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: minDetectionConfidence,
                                                      threadPool: pool),
                 mask: RedactionOptions(mode: filling, ellipse: !boxes, maskScale: maskScale, blurRadius: blurRadius ?? 0.25,
-                                       blockSize: blockSize ?? 0.125, replacement: picture),
+                                       blockSize: blockSize ?? 0.125, replacement: replacement?.picture),
                 linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore,
                 secondOpinion: noSecondOpinion ? .off : .otherModel, wideSearch: wideSearch()))
         } catch { throw ToolError(error.description) }
@@ -257,18 +256,19 @@ struct Redact: ParsableCommand {
 
     private func redact() throws {
         let pool = try threadCount.makePool()
-        let redactor = try makeRedactor(pool)
+        let replacement = try replacement()
+        let redactor = try makeRedactor(pool, replacement: replacement)
         try refuseOverwriting(input: input, with: output)
         if batch.inputList != nil {
             if masks != nil { throw ValidationError("--masks takes one photo or video, not a list") }
             guard try MediaKind.of(input) == .folder else { throw ValidationError("--input-list needs INPUT to be the folder its paths are relative to") }
-            return try redactBatch(redactor, pool: pool)
+            return try redactBatch(redactor, pool: pool, replacement: replacement)
         }
         let kind = try MediaKind.of(input)
         if masks != nil, kind == .folder { throw ValidationError("--masks takes one photo or video, not a folder") }
         if applyMasks != nil, kind == .folder { throw ValidationError("--apply-masks takes one photo or video, not a folder") }
         if applyMasks != nil, masks != nil { throw ValidationError("--apply-masks draws a masks file; --masks writes one: give one of them") }
-        let applied = try applyMasks.map { try Self.readMasks($0, replacement: try replacement()) }
+        let applied = try applyMasks.map { try Self.readMasks($0, replacement: replacement) }
         if let masks { try refuseOverwriting(input: input, with: masks) }
         if kind == .folder {
             // A name that says a file type, not there yet, is a file the user meant, not a folder.
@@ -277,7 +277,7 @@ struct Redact: ParsableCommand {
                VideoFiles.containerExtensions.contains(ext) || ext == "y4m" || ImageFormat.forOutput(path: output) != nil {
                 throw ValidationError("\(output): INPUT is a folder, so OUTPUT must be a folder too, not a .\(ext) file")
             }
-            return try redactBatch(redactor, pool: pool)
+            return try redactBatch(redactor, pool: pool, replacement: replacement)
         }
         // One file: into OUTPUT, or into the folder OUTPUT names.
         let target = BatchInputs.target(for: input, in: output, kind: kind)

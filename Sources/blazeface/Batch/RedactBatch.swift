@@ -43,7 +43,7 @@ extension Redact {
     /// The run over a folder or a list (`INPUT` is then the folder the listed paths are relative
     /// to): `RedactionBatch` with this command's redaction of one photo or video, its messages
     /// and progress.
-    func redactBatch(_ redactor: FaceRedactor, pool: ThreadPool) throws {
+    func redactBatch(_ redactor: FaceRedactor, pool: ThreadPool, replacement: ReplacementPicture?) throws {
         let run = RedactionBatch(input: input, output: output, listed: batch.inputList == nil ? nil : try batch.listedInputs(),
                                  shard: try batch.resolved(), manifest: manifest, force: force, settings: settingsString)
         let json = batch.progress == .json
@@ -57,7 +57,7 @@ extension Redact {
                     return .init(faces: try redactPhoto(redactor, source, target).faces)
                 case let .video(source, target, kind):
                     bar?.clear()
-                    let (frames, faces, truncation, damage) = try redactVideo(try makeRedactor(pool), source, target, kind: kind)
+                    let (frames, faces, truncation, damage) = try redactVideo(try makeRedactor(pool, replacement: replacement), source, target, kind: kind)
                     return .init(faces: faces, frames: frames, truncated: truncation, damaged: damage)
                 }
             }, events: { event in
