@@ -297,7 +297,7 @@ public final class FaceRedactor: VisionTask {
         if let image = pixels as? RGBImage { try image.requireWhole() }
         let tiles = tiling(pixels)
         let searches = tiles?.searches(width: pixels.width, height: pixels.height) ?? [.region(nil, minScore: 0)]
-        let found = try wideFaces(pixels, options.wideSearch?.regions(width: pixels.width, height: pixels.height) ?? [], &s)
+        let found = try wideFaces(pixels, options.wideSearch?.stillRegions(width: pixels.width, height: pixels.height) ?? [], &s)
         return try detect(pixels, searches, minTileConfidence: tiles?.minTileConfidence ?? 1, adding: found, &s)
     }
 

@@ -477,6 +477,20 @@ import Testing
         #expect(shares.allSatisfy { abs($0.count - regions.count / 8) <= 1 })
     }
 
+    /// CenterFace's pyramid: a small picture at twice its size (a still at its own size too), a
+    /// 720p frame whole at its own, a 6000-pixel photo in tiles and again whole at a quarter; a
+    /// still searches one more region than a video frame only where the picture is upscaled.
+    @Test func centerFaceSearchesEveryScaleAndStillsAlsoAtTheirOwn() throws {
+        let search = WideSearch(), whole = NormalizedRect(xMin: 0, yMin: 0, width: 1, height: 1)
+        #expect(search.regions(width: 640, height: 360) == [.init(region: whole, scale: 2)])
+        #expect(search.stillRegions(width: 640, height: 360) == [.init(region: whole, scale: 2), .init(region: whole, scale: 1)])
+        #expect(search.regions(width: 1280, height: 720) == [.init(region: whole, scale: 1)])
+        #expect(search.stillRegions(width: 1280, height: 720) == search.regions(width: 1280, height: 720))
+        let large = search.regions(width: 6000, height: 4231)
+        #expect(large.count == 35 + 1 && large.dropLast().allSatisfy { $0.scale == 1 } && large.last == .init(region: whole, scale: 0.25))
+        #expect(search.stillRegions(width: 6000, height: 4231) == large)
+    }
+
     /// In video a frame searches a share of the tiles, except the first and any frame asked to
     /// search them all (a recording's last). With the wide search (the default), CenterFace's
     /// regions are shared out the same way and take the automatic tiles' place.
