@@ -36,6 +36,8 @@ public struct LookBehind<Frame> {
     public private(set) var endMasks = 0
     /// Each face's latest mask (detected or lingering): where it was last masked, and when.
     private var lastMasked: [Int: (index: Int, box: NormalizedRect)] = [:]
+    /// Each face's latest detected mask, and when (the faces of `lastMasked`).
+    private var lastSeen: [Int: (index: Int, box: NormalizedRect)] = [:]
     /// The faces confirmed so far (`RedactionMask.isConfirmed`): only these are spread over
     /// their neighbouring frames' boxes and masked on the frames before they were found. A
     /// face confirmed later (seen again) is, as long as its frames still wait.
@@ -106,6 +108,7 @@ public struct LookBehind<Frame> {
                                   found: next, tracedTo: next))
             }
             lastDetected[m.trackingID] = next
+            lastSeen[m.trackingID] = (next, m.box)
         }
         for m in masks where m.trackingID >= 0 { lastMasked[m.trackingID] = (next, m.box) }
         waiting.append((frame, next, masks))
@@ -119,13 +122,17 @@ public struct LookBehind<Frame> {
     /// frames are as safe as any other: a confirmed face masked on one of the last `depth`
     /// frames, but not on the last, stays masked on every frame after its last mask, with a box
     /// growing each frame from that mask, as its finding again would have bridged the gap
-    /// mid-video.
+    /// mid-video. A face last masked while lost keeps that mask (already grown for the frames
+    /// it was missing) and its last detection's, growing on from there: a lost face's mask is
+    /// not grown twice (it had made a 30-pixel face's mask 156 pixels wide).
     public mutating func drainDrawn() -> [(frame: Frame, masks: [DrawnMask])] {
         for (id, last) in lastMasked.sorted(by: { $0.key < $1.key })
         where confirmed.contains(id) && last.index < next - 1 && next - 1 - last.index <= depth {
+            let seen = lastSeen[id].flatMap { $0.index < last.index ? $0 : nil }
             for k in waiting.indices where waiting[k].index > last.index {
-                let grow = RedactionMask.growth(framesAway: waiting[k].index - last.index)
-                waiting[k].masks.append(RedactionMask(trackingID: id, box: last.box.scaled(by: grow), isDetected: false, reason: .heldToEnd))
+                let box = seen.map { last.box.union($0.box.scaled(by: RedactionMask.growth(framesAway: waiting[k].index - $0.index))) }
+                    ?? last.box.scaled(by: RedactionMask.growth(framesAway: waiting[k].index - last.index))
+                waiting[k].masks.append(RedactionMask(trackingID: id, box: box, isDetected: false, reason: .heldToEnd))
                 endMasks += 1
             }
         }
@@ -160,6 +167,7 @@ public struct LookBehind<Frame> {
         finds.removeAll { $0.found < oldest }
         lastDetected = lastDetected.filter { $0.value >= oldest - 1 }
         lastMasked = lastMasked.filter { $0.value.index >= next - 1 - depth }
+        lastSeen = lastSeen.filter { lastMasked[$0.key] != nil }
         return (frame, boxes)
     }
 

@@ -451,6 +451,26 @@ import Testing
         }
     }
 
+    /// A face last masked while lost (its lingering mask already grown to 2.5 times) is held to
+    /// the end over that mask and its detection growing on, never the grown mask grown again.
+    @Test func aLostFacesMaskIsNotGrownTwiceAtTheEnd() throws {
+        var window = try LookBehind<Int>(depth: 10)
+        var out: [(frame: Int, boxes: [NormalizedRect])] = []
+        let face = NormalizedRect(xMin: 0.45, yMin: 0.45, width: 0.1, height: 0.1), lingering = face.scaled(by: 2.5)
+        for f in 0..<15 {
+            let masks = f <= 3 ? [RedactionMask(trackingID: 1, box: face, isDetected: true)]
+                : f <= 6 ? [RedactionMask(trackingID: 1, box: lingering, isDetected: false)] : []
+            if let done = window.push(f, masks: masks) { out.append(done) }
+        }
+        out += window.drain()
+        #expect(out.count == 15 && window.endMasks == 8)
+        for (frame, boxes) in out[7...] {
+            let held = try #require(boxes.max { $0.width < $1.width }, "frame \(frame)")
+            #expect(held.xMin <= lingering.xMin && held.yMin <= lingering.yMin && held.width >= lingering.width && held.height >= lingering.height)
+            #expect(held.width < lingering.width * 1.01 && held.height < lingering.height * 1.01, "frame \(frame): \(held)")
+        }
+    }
+
     /// Backfilled masks come in tracking-ID order, whatever order the faces were found in, so
     /// that overlapping masks (blur, pixelate) are drawn the same way on every run.
     @Test func backfilledMasksComeInIDOrder() throws {
