@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A second real set, held out: photos and clips from four repositories the redactor was never
+# A second real set, held out: photos and clips from five repositories the redactor was never
 # tuned on, taken as they are (no variants), for checking a change from outside the set that
 # Tools/redaction/realdata.sh builds. Never committed: only this script.
 #
@@ -7,18 +7,18 @@
 #
 # MIRROR_ROOT (default /work/.mirror) holds the snapshots as OWNER+NAME/repo (`fetch
 # github:OWNER/NAME`): ageitgey/face_recognition, biubug6/Pytorch_Retinaface,
-# timesler/facenet-pytorch, intel-iot-devkit/sample-videos. DEST/photos and DEST/videos, and DEST/MANIFEST.txt.
+# timesler/facenet-pytorch, intel-iot-devkit/sample-videos, nokiatech/heif (HEIC photos from
+# older commits of its web pages: a crowd, a grid, an overlay, alpha, an image burst). DEST/photos and DEST/videos, and DEST/MANIFEST.txt.
 set -euo pipefail
 DEST=${1:?usage: heldout.sh DEST [MIRROR_ROOT]}
 M=${2:-/work/.mirror}
 mkdir -p "$DEST/photos" "$DEST/videos"
 MAN="$DEST/MANIFEST.txt"
 : > "$MAN"
+# get REPO(owner+name) PATH OUT: one file of a snapshot (at $REV, default HEAD) into DEST/OUT
+source "$(dirname "$0")/snapshot.sh"
 get() {
-    local d="$M/$1/repo"
-    [ -d "$d" ] || d="$M/$1"
-    git --git-dir="$d" show "HEAD:$2" > "$DEST/$3"
-    [ -s "$DEST/$3" ] || { echo "missing: $1 $2" >&2; exit 1; }
+    snapshot_get "$M" "$1" "$2" "$DEST/$3" "${REV:-HEAD}"
     printf '%s\t%s %s\n' "$3" "$1" "$2" >> "$MAN"
 }
 FR=ageitgey+face_recognition
@@ -41,4 +41,11 @@ get $IN preview/classroom.gif videos/classroom.gif               # 480x270 GIFs:
 get $IN preview/face-demographics-walking.gif videos/walking.gif # people walking to the camera,
 get $IN preview/head-pose-face-detection-female-and-male.gif videos/head_pose.gif
 get $IN preview/store-aisle-detection.gif videos/store_aisle.gif # a store seen from above
+NH=nokiatech+heif
+for f in images/crowd_1440x960 images/cheers_1440x960 images/random_collection_1440x960 \
+         overlay_grid_alpha/grid_960x640 overlay_grid_alpha/overlay_1000x680 overlay_grid_alpha/alpha_1440x960 \
+         image_sequences/bird_burst; do
+    REV=b05c0aed788dc90b91877ec82df68ee9d48b0fd6 get $NH content/$f.heic photos/$(basename $f).heic
+done
+REV=665f9fca4ba6cbe46c72f6f5da6ecf6a77f3ab9f get $NH content/heifv2/bothie_1440x960.heic photos/bothie_1440x960.heic
 echo "heldout: $(wc -l < "$MAN") files in $DEST"

@@ -39,12 +39,8 @@ MAN="$DEST/MANIFEST.txt"
 : > "$MAN"
 
 # get REPO(owner+name) PATH OUT: one file of a snapshot
-get() {
-    local d="$M/$1/repo"
-    [ -d "$d" ] || d="$M/$1"
-    git --git-dir="$d" show "HEAD:$2" > "$3"
-    [ -s "$3" ] || { echo "missing: $1 $2" >&2; exit 1; }
-}
+source "$(dirname "$0")/snapshot.sh"
+get() { snapshot_get "$M" "$@"; }
 note() { printf '%s\t%s\n' "$1" "$2" >> "$MAN"; }
 X264=(-c:v libx264 -preset medium -crf 18 -pix_fmt yuv420p -movflags +faststart)
 
