@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A second real set, held out: photos and clips from five repositories the redactor was never
+# A second real set, held out: photos and clips from six repositories the redactor was never
 # tuned on, taken as they are (no variants), for checking a change from outside the set that
 # Tools/redaction/realdata.sh builds. Never committed: only this script.
 #
@@ -8,11 +8,13 @@
 # MIRROR_ROOT (default /work/.mirror) holds the snapshots as OWNER+NAME/repo (`fetch
 # github:OWNER/NAME`): ageitgey/face_recognition, biubug6/Pytorch_Retinaface,
 # timesler/facenet-pytorch, intel-iot-devkit/sample-videos, nokiatech/heif (HEIC photos from
-# older commits of its web pages: a crowd, a grid, an overlay, alpha, an image burst). DEST/photos and DEST/videos, and DEST/MANIFEST.txt.
+# older commits of its web pages: a crowd, a grid, an overlay, alpha, an image burst),
+# facebookresearch/sam2 (720p phone clips: a person with a dog, a juggler, hands with no face).
+# DEST/photos, DEST/videos, DEST/empty (no face) and DEST/MANIFEST.txt.
 set -euo pipefail
 DEST=${1:?usage: heldout.sh DEST [MIRROR_ROOT]}
 M=${2:-/work/.mirror}
-mkdir -p "$DEST/photos" "$DEST/videos"
+mkdir -p "$DEST/photos" "$DEST/videos" "$DEST/empty"
 MAN="$DEST/MANIFEST.txt"
 : > "$MAN"
 # get REPO(owner+name) PATH OUT: one file of a snapshot (at $REV, default HEAD) into DEST/OUT
@@ -48,4 +50,8 @@ for f in images/crowd_1440x960 images/cheers_1440x960 images/random_collection_1
     REV=b05c0aed788dc90b91877ec82df68ee9d48b0fd6 get $NH content/$f.heic photos/$(basename $f).heic
 done
 REV=665f9fca4ba6cbe46c72f6f5da6ecf6a77f3ab9f get $NH content/heifv2/bothie_1440x960.heic photos/bothie_1440x960.heic
+SA=facebookresearch+sam2
+get $SA demo/data/gallery/01_dog.mp4 videos/dog.mp4
+get $SA demo/data/gallery/05_default_juggle.mp4 videos/juggle.mp4
+get $SA demo/data/gallery/04_coffee.mp4 empty/coffee.mp4          # hands making coffee, no face
 echo "heldout: $(wc -l < "$MAN") files in $DEST"
