@@ -94,6 +94,12 @@ public final class VideoFileWriter: VideoFrameSink, @unchecked Sendable {
     /// The extensions a writer accepts.
     public static let supportedExtensions = ["mp4", "m4v", "mov", "mkv", "webm"]
 
+    /// Whether a file of the container `ext` names ("mp4", "mov", ...) can hold every audio
+    /// stream of `reader`'s file as it is (PCM goes into MOV and MKV, not MP4).
+    public static func canHoldAudio(of reader: VideoFileReader, inContainer ext: String) -> Bool {
+        reader.info.otherStreams.allSatisfy { $0.kind != .audio || bfv_container_can_hold("x." + ext, reader.handle, Int32($0.index)) != 0 }
+    }
+
     private var handle: OpaquePointer?
     private let reader: VideoFileReader?
     private var committed = false

@@ -38,7 +38,7 @@ public enum MediaKind: Sendable, Equatable {
 
     /// Names that say video (a folder run leaves them out of its photos' output names).
     public static let videoExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "webm", "y4m", "avi", "ts", "mts", "m2ts", "3gp",
-                                                      "mpg", "mpeg", "wmv", "flv", "ogv"]
+                                                      "mpg", "mpeg", "wmv", "flv", "ogv", "gif"]
 
     /// Names that say picture or video: a file named so that cannot be read is a damaged input,
     /// never a stray non-media file.

@@ -10,6 +10,14 @@ public enum VideoFiles {
     /// The containers written, by extension (besides .y4m).
     public static let containerExtensions = VideoFileWriter.supportedExtensions
 
+    /// The container a video goes into when its own is not written (AVI, MTS, 3GP, WMV, GIF...):
+    /// "mp4", or "mkv" where MP4 cannot hold its audio as it is (PCM, WMA), since the audio is
+    /// copied, not re-encoded. "mp4" for a file that cannot be opened (it is refused later).
+    public static func folderContainer(forInput path: String) -> String {
+        guard let reader = try? VideoFileReader(path: path) else { return "mp4" }
+        return VideoFileWriter.canHoldAudio(of: reader, inContainer: "mp4") ? "mp4" : "mkv"
+    }
+
     /// A source over `path` ("-": Y4M on stdin) of `kind` (`MediaKind.of`).
     public static func open(_ path: String, kind: MediaKind, options: VideoReadOptions = .init()) throws -> any VideoFrameSource {
         switch kind {

@@ -137,6 +137,35 @@ import Testing
         #expect(try ShardCLITests.files(dir + "/three") == outputs)
     }
 
+    /// Camera footage in containers this tool does not write (AVI, MPEG-TS as AVCHD's .MTS, 3GP,
+    /// an animated GIF) comes out of a folder run as MP4, or as MKV where MP4 cannot hold the
+    /// audio copied as it is (PCM), every frame there; `cam.3gp` beside `cam.mp4` writes
+    /// `cam.3gp.mp4`; a rerun does nothing. One such file into a folder is named the same way.
+    @Test func videosInContainersNotWrittenComeOutAsMP4OrMKV() throws {
+        let dir = try ShardCLITests.folder("safety-containers")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try VideoCLITests.makeClip(dir + "/in/cam.mp4", frames: 6)
+        try VideoCLITests.makeClip(dir + "/in/cam.3gp", frames: 6, codecs: ["-c:v", "libx264", "-c:a", "aac", "-f", "3gp"])
+        try VideoCLITests.makeClip(dir + "/in/pcm.avi", frames: 6, codecs: ["-c:v", "mpeg4", "-c:a", "pcm_s16le"])
+        try VideoCLITests.makeClip(dir + "/in/clip.MTS", frames: 6, codecs: ["-c:v", "libx264", "-c:a", "aac", "-f", "mpegts"])
+        try VideoCLITests.makeClip(dir + "/in/anim.gif", frames: 6, codecs: ["-an", "-f", "gif"])
+        let run = try Self.run(["redact", dir + "/in", dir + "/out"] + Self.flags)
+        #expect(run.status == 0, "\(run.stderr)")
+        let map = Dictionary(uniqueKeysWithValues: Self.inputRecords(dir + "/out").map { ($0["input"] as? String ?? "", $0["output"] as? String ?? "") })
+        #expect(map == ["cam.mp4": "cam.mp4", "cam.3gp": "cam.3gp.mp4", "pcm.avi": "pcm.mkv", "clip.MTS": "clip.mp4", "anim.gif": "anim.mp4"], "\(map)")
+        for (input, output) in map {
+            #expect(try VideoCLITests.frameTimes(dir + "/out/" + output).count == 6, "\(input) -> \(output)")
+        }
+        let audio = try VideoCLITests.probe(dir + "/out/pcm.mkv", ["-select_streams", "a", "-show_entries", "stream=codec_name"])
+        #expect((audio["streams"] as? [[String: Any]])?.first?["codec_name"] as? String == "pcm_s16le", "\(audio)")
+        let again = try Self.run(["redact", dir + "/in", dir + "/out"] + Self.flags)
+        #expect(again.status == 0 && again.stderr.contains("nothing to do"), "\(again.stderr)")
+        try FileManager.default.createDirectory(atPath: dir + "/one", withIntermediateDirectories: true)
+        let one = try Self.run(["redact", dir + "/in/pcm.avi", dir + "/one"] + Self.flags)
+        #expect(one.status == 0 && FileManager.default.fileExists(atPath: dir + "/one/pcm.mkv"), "\(one.stderr)")
+    }
+
     /// One file into a folder: an existing folder, or a name ending in "/", gets the input's name
     /// inside it; missing folders above a file output are made; a folder input with a file's name
     /// as output, an output with no type, and a folder output that lands on the input itself are

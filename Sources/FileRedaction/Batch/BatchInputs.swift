@@ -63,15 +63,24 @@ public enum BatchInputs {
         return parts.joined(separator: "/")
     }
 
-    /// Every photo's output key, planned from the whole input list (before sharding, so that
-    /// shards agree): the same relative path, or `photoTarget`'s `.jpg` name for a format not
-    /// written (HEIC, JFIF). Two inputs that would write one output get distinct names: the one
-    /// whose name is already the output's keeps it, each other takes its full input name plus
-    /// `.jpg` (`IMG_1.heic` beside `IMG_1.jpg` writes `IMG_1.heic.jpg`), whatever the order
-    /// found. Videos keep their own name, which is always their key.
-    public static func planPhotoOutputs(_ keys: [String]) -> [String: String] {
+    /// Every input's output key, planned by name from the whole input list (before sharding, so
+    /// that shards agree): the same relative path, or for a format not written the name a folder
+    /// run gives it (`photoTarget`: HEIC as `.jpg`; `videoTarget`: AVI, MTS, 3GP, GIF as `.mp4`,
+    /// or as `container(key)` says: `VideoFiles.folderContainer(forInput:)`).
+    /// Two inputs that would write one output get distinct names: the one whose name is already
+    /// the output's keeps it, each other takes its full input name plus the output's extension
+    /// (`IMG_1.heic` beside `IMG_1.jpg` writes `IMG_1.heic.jpg`, `cam.avi` beside `cam.mp4`
+    /// `cam.avi.mp4`), whatever the order found.
+    public static func planOutputs(_ keys: [String], container: (String) -> String = { _ in "mp4" }) -> [String: String] {
         var plan: [String: String] = [:]
-        for key in keys where !MediaKind.videoExtensions.contains((key as NSString).pathExtension.lowercased()) { plan[key] = photoTarget(key) }
+        for key in keys {
+            let ext = (key as NSString).pathExtension.lowercased()
+            if ext == "y4m" || VideoFiles.containerExtensions.contains(ext) {
+                plan[key] = key
+            } else {
+                plan[key] = MediaKind.videoExtensions.contains(ext) ? videoTarget(key, kind: .video, container: container(key)) : photoTarget(key)
+            }
+        }
         // Until no name is taken twice (a renamed one may meet a real input of that name).
         for _ in 0..<8 {
             var claims: [String: [String]] = [:]
@@ -79,18 +88,41 @@ public enum BatchInputs {
             let clashes = claims.filter { $0.value.count > 1 }
             if clashes.isEmpty { break }
             for (target, owners) in clashes {
+                let ext = "." + (target as NSString).pathExtension
                 for key in owners where key != target {
-                    plan[key] = plan[key]! == photoTarget(key) ? key + ".jpg" : plan[key]! + ".jpg"
+                    plan[key] = plan[key]! == key || plan[key]! == (key as NSString).deletingPathExtension + ext ? key + ext : plan[key]! + ext
                 }
             }
         }
         return plan
     }
 
+    /// The output key of an input of `kind` (told by its content): its planned one
+    /// (`planOutputs`) where that is a name its kind is written to, else (a photo named .avi)
+    /// the name its kind gives it.
+    public static func outputKey(_ key: String, kind: MediaKind, planned: String?) -> String {
+        if let planned {
+            let ext = (planned as NSString).pathExtension.lowercased()
+            if kind == .photo ? ImageFormat.forOutput(path: planned) != nil : VideoFiles.containerExtensions.contains(ext) || ext == "y4m" {
+                return planned
+            }
+        }
+        return kind == .photo ? photoTarget(key) : videoTarget(key, kind: kind)
+    }
+
     /// Where a folder's photo goes: the same relative path, or for a format this tool does not
     /// write (HEIC) or a name that says no format, the same name as .jpg.
     public static func photoTarget(_ target: String) -> String {
         ImageFormat.forOutput(path: target) != nil ? target : (target as NSString).deletingPathExtension + ".jpg"
+    }
+
+    /// Where a folder's video goes: the same relative path in a container this tool writes
+    /// (MP4, M4V, MOV, MKV, WebM), else the same name in `container` (AVI, MTS, 3GP, WMV, GIF...
+    /// as .mp4, or .mkv for audio MP4 cannot hold); a YUV4MPEG2 stream (`kind` .y4m) as .y4m.
+    public static func videoTarget(_ target: String, kind: MediaKind, container: String = "mp4") -> String {
+        let ext = (target as NSString).pathExtension.lowercased(), stem = (target as NSString).deletingPathExtension
+        if kind == .y4m { return ext == "y4m" ? target : stem + ".y4m" }
+        return VideoFiles.containerExtensions.contains(ext) ? target : stem + "." + container
     }
 
     /// Where one input file of `kind` goes when the output given is `output`: `output` itself,
@@ -104,12 +136,8 @@ public enum BatchInputs {
         guard folder, input != "-" else { return output }
         let name = (input as NSString).lastPathComponent
         let inside = (output as NSString).appendingPathComponent(name)
-        switch kind {
-        case .photo: return photoTarget(inside)
-        case .y4m: return (inside as NSString).pathExtension.lowercased() == "y4m" ? inside : (inside as NSString).deletingPathExtension + ".y4m"
-        default:
-            let ext = (name as NSString).pathExtension.lowercased()
-            return VideoFiles.containerExtensions.contains(ext) ? inside : (inside as NSString).deletingPathExtension + ".mp4"
-        }
+        if kind == .photo { return photoTarget(inside) }
+        let written = VideoFiles.containerExtensions.contains((name as NSString).pathExtension.lowercased())
+        return videoTarget(inside, kind: kind, container: kind == .video && !written ? VideoFiles.folderContainer(forInput: input) : "mp4")
     }
 }

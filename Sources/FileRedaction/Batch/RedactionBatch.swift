@@ -127,9 +127,9 @@ public struct RedactionBatch: Sendable {
         } else {
             (keys, refusedKeys, hidden) = BatchInputs.walk(input, excluding: output)
         }
-        // Every input's identity, and every photo's output, planned from the whole list before sharding.
+        // Every input's identity, and every output, planned from the whole list before sharding.
         let inputIDs = Set(keys.compactMap { PathIdentity.fileID((input as NSString).appendingPathComponent($0)) })
-        let photoPlan = BatchInputs.planPhotoOutputs(keys)
+        let plan = BatchInputs.planOutputs(keys) { VideoFiles.folderContainer(forInput: (input as NSString).appendingPathComponent($0)) }
         /// Why `target` (relative to OUTPUT) may not be written, if it may not: it resolves to an
         /// input, out of the output folder, or into the input tree being read.
         func unsafeTarget(_ relative: String) -> String? {
@@ -211,26 +211,24 @@ public struct RedactionBatch: Sendable {
                 guard sha != nil else { throw BatchInputError("\(path): cannot be read (permission denied?)") }
                 let kind = try MediaKind.of(path)
                 if kind == .folder { throw BatchInputError("\(path): a folder, not a file") }
-                let outputKey = kind == .photo ? photoPlan[key] ?? BatchInputs.photoTarget(key) : key
+                let outputKey = BatchInputs.outputKey(key, kind: kind, planned: plan[key])
                 if let unsafe = unsafeTarget(outputKey) { throw BatchInputError("\(unsafe): refused, the input is never overwritten") }
-                let target = (output as NSString).appendingPathComponent(key)
+                let target = (output as NSString).appendingPathComponent(outputKey)
                 do { try BatchOutputs.makeFolders((target as NSString).deletingLastPathComponent) } catch {
                     if error.retryHelps { throw RetryableError("\(target): \(error)") }
                     throw BatchInputError("\(target): \(error)")
                 }
+                BatchOutputs.removeStaleTemporaries(of: target)
                 if kind == .photo {
-                    let photoTarget = (output as NSString).appendingPathComponent(outputKey)
-                    BatchOutputs.removeStaleTemporaries(of: photoTarget)
-                    let made = try redact(.photo(source: path, target: photoTarget))
+                    let made = try redact(.photo(source: path, target: target))
                     summary.pictures += 1
                     var done = record(.done, size: size, sha: sha, output: outputKey, faces: made.faces)
-                    (done.outputSize, done.outputSHA256) = BatchOutputs.fingerprint(photoTarget)
+                    (done.outputSize, done.outputSHA256) = BatchOutputs.fingerprint(target)
                     try settle(done, n)
                 } else {
-                    BatchOutputs.removeStaleTemporaries(of: target)
                     let made = try redact(.video(source: path, target: target, kind: kind))
                     summary.videos += 1
-                    var done = record(.done, size: size, sha: sha, output: key, faces: made.faces, frames: made.frames)
+                    var done = record(.done, size: size, sha: sha, output: outputKey, faces: made.faces, frames: made.frames)
                     (done.truncated, done.damaged) = (made.truncated, made.damaged)
                     (done.outputSize, done.outputSHA256) = BatchOutputs.fingerprint(target)
                     try settle(done, n)
