@@ -34,10 +34,9 @@ public struct LookBehind<Frame> {
     public private(set) var backfilledMasks = 0
     /// Masks kept to the end of the recording (see `drain()`).
     public private(set) var endMasks = 0
-    /// Each face's latest mask (detected or lingering): where it was last masked, and when.
-    private var lastMasked: [Int: (index: Int, box: NormalizedRect)] = [:]
-    /// Each face's latest detected mask, and when (the faces of `lastMasked`).
-    private var lastSeen: [Int: (index: Int, box: NormalizedRect)] = [:]
+    /// Each face's latest mask (detected or lingering): where it was last masked, and when; and
+    /// its latest detected mask (`seen`), which may be that one.
+    private var lastMasked: [Int: (index: Int, box: NormalizedRect, seen: (index: Int, box: NormalizedRect)?)] = [:]
     /// The faces confirmed so far (`RedactionMask.isConfirmed`): only these are spread over
     /// their neighbouring frames' boxes and masked on the frames before they were found. A
     /// face confirmed later (seen again) is, as long as its frames still wait.
@@ -108,9 +107,10 @@ public struct LookBehind<Frame> {
                                   found: next, tracedTo: next))
             }
             lastDetected[m.trackingID] = next
-            lastSeen[m.trackingID] = (next, m.box)
         }
-        for m in masks where m.trackingID >= 0 { lastMasked[m.trackingID] = (next, m.box) }
+        for m in masks where m.trackingID >= 0 {
+            lastMasked[m.trackingID] = (next, m.box, m.isDetected ? (next, m.box) : lastMasked[m.trackingID]?.seen)
+        }
         waiting.append((frame, next, masks))
         next += 1
         retraceConfirmedFinds()
@@ -128,7 +128,7 @@ public struct LookBehind<Frame> {
     public mutating func drainDrawn() -> [(frame: Frame, masks: [DrawnMask])] {
         for (id, last) in lastMasked.sorted(by: { $0.key < $1.key })
         where confirmed.contains(id) && last.index < next - 1 && next - 1 - last.index <= depth {
-            let seen = lastSeen[id].flatMap { $0.index < last.index ? $0 : nil }
+            let seen = last.seen.flatMap { $0.index < last.index ? $0 : nil }
             for k in waiting.indices where waiting[k].index > last.index {
                 let box = seen.map { last.box.union($0.box.scaled(by: RedactionMask.growth(framesAway: waiting[k].index - $0.index))) }
                     ?? last.box.scaled(by: RedactionMask.growth(framesAway: waiting[k].index - last.index))
@@ -167,7 +167,6 @@ public struct LookBehind<Frame> {
         finds.removeAll { $0.found < oldest }
         lastDetected = lastDetected.filter { $0.value >= oldest - 1 }
         lastMasked = lastMasked.filter { $0.value.index >= next - 1 - depth }
-        lastSeen = lastSeen.filter { lastMasked[$0.key] != nil }
         return (frame, boxes)
     }
 

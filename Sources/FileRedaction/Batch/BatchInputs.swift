@@ -90,7 +90,7 @@ public enum BatchInputs {
             for (target, owners) in clashes {
                 let ext = "." + (target as NSString).pathExtension
                 for key in owners where key != target {
-                    plan[key] = plan[key]! == key || plan[key]! == (key as NSString).deletingPathExtension + ext ? key + ext : plan[key]! + ext
+                    plan[key] = plan[key]! == (key as NSString).deletingPathExtension + ext ? key + ext : plan[key]! + ext
                 }
             }
         }
