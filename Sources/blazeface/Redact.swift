@@ -80,6 +80,8 @@ struct Redact: ParsableCommand {
     var centerfaceConfirmationScore: Float?
     @Option(help: .hidden)
     var centerfaceEvery: Int?
+    @Option(help: .hidden)
+    var centerfacePrecision: String?
     @Flag(help: .hidden)
     var noCenterface = false
 
@@ -211,12 +213,18 @@ struct Redact: ParsableCommand {
     }
 
     /// The CenterFace search, with the hidden tuning options.
-    private func wideSearch() -> WideSearch? {
+    private func wideSearch() throws -> WideSearch? {
         guard !noCenterface else { return nil }
         var wide = WideSearch()
         if let centerfaceMinScore { wide.minScore = centerfaceMinScore }
         if let centerfaceConfirmationScore { wide.confirmationScore = centerfaceConfirmationScore }
         if let centerfaceEvery { wide.scanInterval = centerfaceEvery }
+        switch centerfacePrecision {
+        case nil: break
+        case "float32": wide.precision = .float32
+        case "bfloat16": wide.precision = .bfloat16
+        case let other?: throw ValidationError("--centerface-precision must be float32 or bfloat16, not \(other)")
+        }
         return wide
     }
 
@@ -236,6 +244,7 @@ struct Redact: ParsableCommand {
     func makeRedactor(_ pool: ThreadPool, replacement: ReplacementPicture?) throws -> FaceRedactor {
         let tiling = try tiling()
         let minDetectionConfidence = try aliased(minDetectionConfidence, threshold, "--min-detection-confidence", "--threshold")
+        let wide = try wideSearch()
         do {
             return try FaceRedactor(options: FaceRedactorOptions(
                 detectorOptions: FaceDetectorOptions(model: model.detectorModel, minDetectionConfidence: minDetectionConfidence,
@@ -243,7 +252,7 @@ struct Redact: ParsableCommand {
                 mask: RedactionOptions(mode: filling, ellipse: !boxes, maskScale: maskScale, blurRadius: blurRadius ?? 0.25,
                                        blockSize: blockSize ?? 0.125, replacement: replacement?.picture),
                 linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore,
-                secondOpinion: noSecondOpinion ? .off : .otherModel, wideSearch: wideSearch()))
+                secondOpinion: noSecondOpinion ? .off : .otherModel, wideSearch: wide))
         } catch { throw ToolError(error.description) }
     }
 

@@ -3,7 +3,7 @@
 // threads: the median and minimum of ITERATIONS runs after a warm-up, as one JSON line. Writes
 // the input tensor (NHWC float32) to INPUT.f32 if given, so that another runtime can be timed on
 // the same input (Tools/bench/centerface_vs_onnxruntime.py). CENTERFACE_LAYERS=1 also prints each
-// layer's median time.
+// layer's median time; CENTERFACE_PRECISION=bfloat16 builds the network in `Precision.bfloat16`.
 import BlazeImageIO
 import BlazeModel
 import BlazeTensor
@@ -27,8 +27,9 @@ func microseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1e6 
 do {
     let photo = try ImageFile.read(contentsOf: args[1], applyingOrientation: true)
     let pool = ThreadPool(threads: threads)
+    let precision: Precision = ProcessInfo.processInfo.environment["CENTERFACE_PRECISION"] == "bfloat16" ? .bfloat16 : .float32
     let model = try WeightsFormat.read(contentsOf: try WeightsLocator.path(for: CenterFaceDetector.weightsFile))
-    let network = try Network(model: model, options: Network.Options(threadPool: pool))
+    let network = try Network(model: model, options: Network.Options(threadPool: pool, precision: precision))
         .planned(inputShapes: [Shape([1, height, width, 3])])
     _ = try ImageToTensor(width: width, height: height, valueRange: 0...255, keepAspectRatio: false)
         .convert(photo, into: network.input(0))
@@ -45,7 +46,7 @@ do {
     }
     samples.sort()
     // The detector end to end (resampling, network, decoding) at the same input size.
-    let detector = try CenterFaceDetector(threadPool: pool)
+    let detector = try CenterFaceDetector(threadPool: pool, precision: precision)
     let scale = min(Float(width) / Float(photo.width), Float(height) / Float(photo.height))
     var faces = try detector.detect(photo, scale: scale)
     var detect: [Double] = []

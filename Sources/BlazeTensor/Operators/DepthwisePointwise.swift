@@ -48,14 +48,14 @@ public struct DepthwisePointwise: TensorOperator {
         let rowsPerSix = 6 / gcd(middle.w, 6)
         let band = (max(1, 192 / middle.w) + rowsPerSix - 1) / rowsPerSix * rowsPerSix
         let (x, y, dwActivation) = (inputs[0], outputs[0], depthwise.activation)
-        let packedPointwise = pointwise.packed, sparsePointwise = pointwise.sparse, prelu = pointwise.prelu
+        let prelu = pointwise.prelu
         let zeroRow = AlignedBuffer<Float>(zeros: (g.input.w + 3) * middle.c + kernelSlack)
         let rowFloats = middle.w * middle.c
         let macsPerRow = rowFloats * 9 + middle.w * pointwise.outputChannels * middle.c
         // Scratch: the band of depthwise rows, then the pointwise kernel's own.
         let bandFloats = band * rowFloats + kernelSlack
         return BoundWork(units: middle.h, costPerUnit: macsPerRow,
-                         scratchFloats: bandFloats + pointwise.pointwiseScratchFloats) { rows, scratch in
+                         scratchFloats: bandFloats + pointwise.pointwiseScratchFloats) { [pointwise] rows, scratch in
             withExtendedLifetime(prelu) {}
             var first = rows.lowerBound
             while first < rows.upperBound {
@@ -64,13 +64,8 @@ public struct DepthwisePointwise: TensorOperator {
                 let base = scratch - first * rowFloats
                 f32Depthwise3x3FMA(g, rows: first..<last, input: x, weights: packedDepthwise, activation: dwActivation,
                                    zeroRow: zeroRow.pointer, output: base)
-                if let sparsePointwise {
-                    f32PointwiseConvSpMM(pixels: first * middle.w..<last * middle.w, input: base,
-                                         weights: sparsePointwise, epilogue: epilogue, output: y, scratch: scratch + bandFloats)
-                } else {
-                    f32PointwiseConvGEMM6x16FMA(pixels: first * middle.w..<last * middle.w, input: base,
-                                                weights: packedPointwise, epilogue: epilogue, output: y)
-                }
+                pointwise.pointwise(pixels: first * middle.w..<last * middle.w, input: base, epilogue: epilogue, output: y,
+                                    scratch: scratch + bandFloats)
                 first = last
             }
         }

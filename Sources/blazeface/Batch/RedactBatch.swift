@@ -37,6 +37,7 @@ extension Redact {
         if let centerfaceMinScore { out.append(("centerface-min-score", "\(centerfaceMinScore)")) }
         if let centerfaceConfirmationScore { out.append(("centerface-confirmation-score", "\(centerfaceConfirmationScore)")) }
         if let centerfaceEvery { out.append(("centerface-every", "\(centerfaceEvery)")) }
+        if let centerfacePrecision { out.append(("centerface-precision", centerfacePrecision)) }
         return out
     }
 

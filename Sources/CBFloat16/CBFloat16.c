@@ -1,0 +1,205 @@
+// The bfloat16 pointwise convolution's conversions and its AVX512-BF16 GEMM (see the header).
+#include "CBFloat16.h"
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
+/// The bfloat16 nearest to `f` (ties to even), as its 16 bits: zero and subnormals to zero of
+/// their sign (as vcvtneps2bf16 and vdpbf16ps treat subnormal inputs), NaN kept, made quiet.
+/// Without branches, so that the loops over it vectorise.
+static inline uint32_t bf16_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    const uint32_t rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+    const uint32_t nan = (u & 0x7fffffffu) > 0x7f800000u ? (u >> 16) | 0x40u : rounded;
+    return (u & 0x7f800000u) == 0 ? (u >> 16) & 0x8000u : nan;
+}
+
+static inline float bf16_float(uint32_t bits) {
+    const uint32_t u = bits << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+void bf16_round_floats(const float *input, long count, float *output) {
+    for (long i = 0; i < count; i++) { output[i] = bf16_float(bf16_bits(input[i])); }
+}
+
+void bf16_round_swapping_pairs(const float *input, long channels, float *output) {
+    const long whole = channels / 2;
+    for (long i = 0; i < whole; i++) {
+        output[2 * i] = bf16_float(bf16_bits(input[2 * i + 1]));
+        output[2 * i + 1] = bf16_float(bf16_bits(input[2 * i]));
+    }
+    if (channels > 2 * whole) {
+        output[2 * whole] = 0;
+        output[2 * whole + 1] = bf16_float(bf16_bits(input[channels - 1]));
+    }
+}
+
+static void bf16_pack_pairs_portable(const float *input, long pixels, long channels, long inputStride, uint32_t *output) {
+    const long pairs = (channels + 1) / 2, whole = channels / 2;
+    for (long p = 0; p < pixels; p++) {
+        const float *x = input + p * inputStride;
+        uint32_t *y = output + p * pairs;
+        for (long i = 0; i < whole; i++) { y[i] = bf16_bits(x[2 * i + 1]) << 16 | bf16_bits(x[2 * i]); }
+        if (pairs > whole) { y[whole] = bf16_bits(x[channels - 1]); }
+    }
+}
+
+#if defined(__x86_64__)
+
+static int bf16_detect(void) {
+    unsigned a = 0, b = 0, c = 0, d = 0, b7 = 0, a71 = 0, xcr0 = 0, ignored = 0;
+    if (__get_cpuid(1, &a, &b, &c, &d) == 0 || (c & (1u << 27)) == 0) { return 0; }   // OSXSAVE
+    __asm__("xgetbv" : "=a"(xcr0), "=d"(ignored) : "c"(0));
+    if ((xcr0 & 0xE6) != 0xE6) { return 0; }   // the OS saves the ZMM and opmask registers
+    if (__get_cpuid_count(7, 0, &a, &b7, &c, &d) == 0) { return 0; }
+    const unsigned need = (1u << 16) | (1u << 30) | (1u << 31);   // AVX-512 F, BW, VL
+    if ((b7 & need) != need || a < 1) { return 0; }
+    if (__get_cpuid_count(7, 1, &a71, &b, &c, &d) == 0) { return 0; }
+    return (a71 & (1u << 5)) != 0;   // AVX512_BF16
+}
+
+int bf16_cpu_has_dot_product(void) {
+    // 0 not yet known, 1 no, 2 yes; every thread that races here computes the same value.
+    static int known = 0;
+    int value = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (value == 0) {
+        value = bf16_detect() ? 2 : 1;
+        __atomic_store_n(&known, value, __ATOMIC_RELAXED);
+    }
+    return value == 2;
+}
+
+#define BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
+
+/// vcvtne2ps2bf16 rounds as `bf16_bits` does (the tests compare them), 32 channels at a time.
+static BF16_TARGET void bf16_pack_pairs_avx512(const float *input, long pixels, long channels, long inputStride,
+                                               uint32_t *output) {
+    const long pairs = (channels + 1) / 2;
+    for (long p = 0; p < pixels; p++) {
+        const float *x = input + p * inputStride;
+        uint32_t *y = output + p * pairs;
+        for (long c = 0; c < channels; c += 32) {
+            const long left = channels - c;
+            const __mmask16 m0 = left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1);
+            const __mmask16 m1 = left >= 32 ? (__mmask16)0xFFFF : left <= 16 ? 0 : (__mmask16)((1u << (left - 16)) - 1);
+            const __m512 lo = _mm512_maskz_loadu_ps(m0, x + c), hi = _mm512_maskz_loadu_ps(m1, x + c + 16);
+            const long words = left >= 32 ? 16 : (left + 1) / 2;
+            const __mmask16 mw = words >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << words) - 1);
+            _mm512_mask_storeu_epi32(y + c / 2, mw, (__m512i)_mm512_cvtne2ps_pbh(hi, lo));
+        }
+    }
+}
+
+void bf16_pack_pairs(const float *input, long pixels, long channels, long inputStride, uint32_t *output) {
+    if (bf16_cpu_has_dot_product()) {
+        bf16_pack_pairs_avx512(input, pixels, channels, inputStride, output);
+    } else {
+        bf16_pack_pairs_portable(input, pixels, channels, inputStride, output);
+    }
+}
+
+/// `np` pixels (rows of `a`) x `nz` columns of 16 output channels (zmm) and `ny` column of 8
+/// (ymm) from channel `o`: accumulators start at the bias, each pair of channels adds its two
+/// products (the odd channel's first), lanes past `oc` are not stored. `w` points at the first
+/// column's weights, columns `pairs * 16` words apart.
+static inline __attribute__((always_inline)) BF16_TARGET void bf16_tile(
+    const uint32_t *a, long pairs, const uint32_t *w, const float *bias, float *out, long oc, long o,
+    const int np, const int nz, const int ny) {
+    __m512 z0[8], z1[8];
+    __m256 y0[8];
+    const uint32_t *w0 = w, *w1 = w + pairs * 16, *wy = w + nz * pairs * 16;
+    const float *by = bias + 16 * nz;
+    for (int i = 0; i < np; i++) {
+        if (nz > 0) { z0[i] = _mm512_loadu_ps(bias); }
+        if (nz > 1) { z1[i] = _mm512_loadu_ps(bias + 16); }
+        if (ny > 0) { y0[i] = _mm256_loadu_ps(by); }
+    }
+    for (long k = 0; k < pairs; k++) {
+        __m512bh x0 = (__m512bh)_mm512_setzero_si512(), x1 = x0;
+        __m256bh xy = (__m256bh)_mm256_setzero_si256();
+        if (nz > 0) { x0 = (__m512bh)_mm512_loadu_si512(w0 + k * 16); }
+        if (nz > 1) { x1 = (__m512bh)_mm512_loadu_si512(w1 + k * 16); }
+        if (ny > 0) { xy = (__m256bh)_mm256_loadu_si256((const __m256i *)(wy + k * 16)); }
+        for (int i = 0; i < np; i++) {
+            const int word = (int)a[i * pairs + k];
+            const __m512bh v = (__m512bh)_mm512_set1_epi32(word);
+            if (nz > 0) { z0[i] = _mm512_dpbf16_ps(z0[i], v, x0); }
+            if (nz > 1) { z1[i] = _mm512_dpbf16_ps(z1[i], v, x1); }
+            if (ny > 0) { y0[i] = _mm256_dpbf16_ps(y0[i], (__m256bh)_mm256_set1_epi32(word), xy); }
+        }
+    }
+    for (int j = 0; j < nz; j++) {
+        const long lanes = oc - (o + 16 * j);
+        const __mmask16 m = lanes >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << lanes) - 1);
+        for (int i = 0; i < np; i++) { _mm512_mask_storeu_ps(out + i * oc + o + 16 * j, m, j == 0 ? z0[i] : z1[i]); }
+    }
+    if (ny > 0) {
+        const long lanes = oc - (o + 16 * nz);
+        const __mmask8 m = lanes >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << lanes) - 1);
+        for (int i = 0; i < np; i++) { _mm256_mask_storeu_ps(out + i * oc + o + 16 * nz, m, y0[i]); }
+    }
+}
+
+/// All pixels of one tile column layout, in tiles of 8, 4 and 1 pixels.
+static inline __attribute__((always_inline)) BF16_TARGET void bf16_columns(
+    const uint32_t *a, long pixels, long pairs, const uint32_t *w, const float *bias, float *out, long oc, long o,
+    const int nz, const int ny) {
+    long p = 0;
+    for (; p + 8 <= pixels; p += 8) { bf16_tile(a + p * pairs, pairs, w, bias, out + p * oc, oc, o, 8, nz, ny); }
+    if (p + 4 <= pixels) { bf16_tile(a + p * pairs, pairs, w, bias, out + p * oc, oc, o, 4, nz, ny); p += 4; }
+    for (; p < pixels; p++) { bf16_tile(a + p * pairs, pairs, w, bias, out + p * oc, oc, o, 1, nz, ny); }
+}
+
+/// Output channels in columns of 16 (the last one masked when 9 to 15 are left) and, when 1 to
+/// 8 are left, one column of 8; two columns of 16 a pass, the column of 8 with the last pass.
+static BF16_TARGET void bf16_gemm_avx512(const uint32_t *a, long pixels, long pairs, const uint32_t *w,
+                                         const float *bias, long oc, float *out) {
+    const long tail = oc % 16, zcols = oc / 16 + (tail > 8);
+    int ycol = tail > 0 && tail <= 8;
+    long c = 0;
+    while (c < zcols) {
+        const long left = zcols - c;
+        const uint32_t *wc = w + c * pairs * 16;
+        if (left >= 3 || (left == 2 && !ycol)) {
+            bf16_columns(a, pixels, pairs, wc, bias + 16 * c, out, oc, 16 * c, 2, 0);
+            c += 2;
+        } else if (left == 2) {
+            bf16_columns(a, pixels, pairs, wc, bias + 16 * c, out, oc, 16 * c, 2, 1);
+            c += 2; ycol = 0;
+        } else if (ycol) {
+            bf16_columns(a, pixels, pairs, wc, bias + 16 * c, out, oc, 16 * c, 1, 1);
+            c += 1; ycol = 0;
+        } else {
+            bf16_columns(a, pixels, pairs, wc, bias + 16 * c, out, oc, 16 * c, 1, 0);
+            c += 1;
+        }
+    }
+    if (ycol) { bf16_columns(a, pixels, pairs, w + zcols * pairs * 16, bias + 16 * zcols, out, oc, 16 * zcols, 0, 1); }
+}
+
+void bf16_gemm(const uint32_t *a, long pixels, long pairs, const uint32_t *w, const float *bias,
+               long outputChannels, float *out) {
+    if (bf16_cpu_has_dot_product()) { bf16_gemm_avx512(a, pixels, pairs, w, bias, outputChannels, out); }
+}
+
+#else
+
+int bf16_cpu_has_dot_product(void) { return 0; }
+
+void bf16_pack_pairs(const float *input, long pixels, long channels, long inputStride, uint32_t *output) {
+    bf16_pack_pairs_portable(input, pixels, channels, inputStride, output);
+}
+
+void bf16_gemm(const uint32_t *a, long pixels, long pairs, const uint32_t *w, const float *bias,
+               long outputChannels, float *out) {
+    (void)a; (void)pixels; (void)pairs; (void)w; (void)bias; (void)outputChannels; (void)out;
+}
+
+#endif
