@@ -97,8 +97,21 @@ static BF16_TARGET void bf16_pack_pairs_avx512(const float *input, long pixels, 
     }
 }
 
+/// An even channel count with rows back to back: the pairs never straddle two pixels, so the
+/// rows are one run of `count` floats, converted 32 at a time with one masked tail.
+static BF16_TARGET void bf16_pack_run_avx512(const float *input, long count, uint32_t *output) {
+    long i = 0;
+    for (; i + 32 <= count; i += 32) {
+        const __m512 lo = _mm512_loadu_ps(input + i), hi = _mm512_loadu_ps(input + i + 16);
+        _mm512_storeu_si512(output + i / 2, (__m512i)_mm512_cvtne2ps_pbh(hi, lo));
+    }
+    if (i < count) { bf16_pack_pairs_avx512(input + i, 1, count - i, count - i, output + i / 2); }
+}
+
 void bf16_pack_pairs(const float *input, long pixels, long channels, long inputStride, uint32_t *output) {
-    if (bf16_cpu_has_dot_product()) {
+    if (bf16_cpu_has_dot_product() && channels % 2 == 0 && inputStride == channels) {
+        bf16_pack_run_avx512(input, pixels * channels, output);
+    } else if (bf16_cpu_has_dot_product()) {
         bf16_pack_pairs_avx512(input, pixels, channels, inputStride, output);
     } else {
         bf16_pack_pairs_portable(input, pixels, channels, inputStride, output);
