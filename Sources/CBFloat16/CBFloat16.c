@@ -1,5 +1,6 @@
 // The bfloat16 pointwise convolution's conversions and its AVX512-BF16 GEMM (see the header).
 #include "CBFloat16.h"
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__)
@@ -29,12 +30,53 @@ void bf16_round_floats(const float *input, long count, float *output) {
     for (long i = 0; i < count; i++) { output[i] = bf16_float(bf16_bits(input[i])); }
 }
 
+/// `pairs` pairs rounded and swapped: one 64-bit word a pair, its halves exchanged.
+static inline __attribute__((always_inline)) void bf16_round_swap_words(const float *input, long pairs, float *output) {
+    for (long i = 0; i < pairs; i++) {
+        const uint32_t even = bf16_bits(input[2 * i]), odd = bf16_bits(input[2 * i + 1]);
+        uint64_t w = (uint64_t)(even << 16) << 32 | (uint64_t)(odd << 16);
+        memcpy(output + 2 * i, &w, sizeof w);
+    }
+}
+
+static void bf16_round_swap_words_portable(const float *input, long pairs, float *output) {
+    bf16_round_swap_words(input, pairs, output);
+}
+
+#if defined(__x86_64__)
+/// `bf16_bits` eight floats at a time with AVX2 (the C targets are built for the baseline CPU),
+/// each pair then swapped; the pairs past the last eight floats by the loop above.
+static __attribute__((target("avx2"))) void bf16_round_swap_words_avx2(const float *input, long pairs, float *output) {
+    const __m256i exponent = _mm256_set1_epi32(0x7f800000), magnitude = _mm256_set1_epi32(0x7fffffff);
+    const __m256i sign = _mm256_set1_epi32((int)0x80000000u), quiet = _mm256_set1_epi32(0x00400000);
+    const __m256i high = _mm256_set1_epi32((int)0xffff0000u), half = _mm256_set1_epi32(0x7fff), one = _mm256_set1_epi32(1);
+    const long count = 2 * pairs;
+    long i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const __m256i u = _mm256_loadu_si256((const __m256i *)(input + i));
+        const __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), one);
+        const __m256i rounded = _mm256_and_si256(_mm256_add_epi32(_mm256_add_epi32(u, half), lsb), high);
+        const __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(u, magnitude), exponent);
+        const __m256i tiny = _mm256_cmpeq_epi32(_mm256_and_si256(u, exponent), _mm256_setzero_si256());
+        __m256i r = _mm256_blendv_epi8(rounded, _mm256_and_si256(_mm256_or_si256(u, quiet), high), nan);
+        r = _mm256_blendv_epi8(r, _mm256_and_si256(u, sign), tiny);
+        _mm256_storeu_si256((__m256i *)(output + i), _mm256_shuffle_epi32(r, 0xB1));   // (1, 0, 3, 2) in each half
+    }
+    bf16_round_swap_words(input + i, (count - i) / 2, output + i);
+}
+#endif
+
 void bf16_round_swapping_pairs(const float *input, long channels, float *output) {
     const long whole = channels / 2;
-    for (long i = 0; i < whole; i++) {
-        output[2 * i] = bf16_float(bf16_bits(input[2 * i + 1]));
-        output[2 * i + 1] = bf16_float(bf16_bits(input[2 * i]));
+#if defined(__x86_64__)
+    if (__builtin_cpu_supports("avx2")) {
+        bf16_round_swap_words_avx2(input, whole, output);
+    } else {
+        bf16_round_swap_words_portable(input, whole, output);
     }
+#else
+    bf16_round_swap_words_portable(input, whole, output);
+#endif
     if (channels > 2 * whole) {
         output[2 * whole] = 0;
         output[2 * whole + 1] = bf16_float(bf16_bits(input[channels - 1]));
@@ -67,10 +109,13 @@ static int bf16_detect(void) {
 
 int bf16_cpu_has_dot_product(void) {
     // 0 not yet known, 1 no, 2 yes; every thread that races here computes the same value.
+    // BLAZEFACE_BF16_DOT_PRODUCT=0 takes the other path on any CPU (the same bits, for checks
+    // and timings).
     static int known = 0;
     int value = __atomic_load_n(&known, __ATOMIC_RELAXED);
     if (value == 0) {
-        value = bf16_detect() ? 2 : 1;
+        const char *off = getenv("BLAZEFACE_BF16_DOT_PRODUCT");
+        value = bf16_detect() && !(off != NULL && strcmp(off, "0") == 0) ? 2 : 1;
         __atomic_store_n(&known, value, __ATOMIC_RELAXED);
     }
     return value == 2;

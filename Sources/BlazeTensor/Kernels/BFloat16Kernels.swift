@@ -90,7 +90,11 @@ func bf16PointwiseConv(pixels: Range<Int>, input: UnsafePointer<Float>, weights:
             // The epilogue on the stored sums, as the float32 tiles apply it to theirs in registers.
             if !trivial { e.dispatch(EpilogueInPlace(pixels: p..<p + n, channels: oc, output: output)) }
         } else if let rounded = weights.rounded {
-            for q in 0..<n { bf16_round_swapping_pairs(input + (p + q) * ic, ic, scratch + q * padded) }
+            if ic == padded {
+                bf16_round_swapping_pairs(input + p * ic, n * ic, scratch)   // even: the rows as one run
+            } else {
+                for q in 0..<n { bf16_round_swapping_pairs(input + (p + q) * ic, ic, scratch + q * padded) }
+            }
             f32PointwiseConvGEMM6x16FMA(pixels: p..<p + n, input: UnsafePointer(scratch - p * padded), weights: rounded,
                                         epilogue: e, output: output)
         }

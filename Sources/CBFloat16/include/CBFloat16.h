@@ -12,7 +12,8 @@
 #include <stdint.h>
 
 /// Whether the CPU running this has AVX512-BF16 with AVX-512 F, BW and VL, the registers saved
-/// by the OS (CPUID leaf 7 subleaf 1, XCR0); 0 elsewhere. The value is computed once.
+/// by the OS (CPUID leaf 7 subleaf 1, XCR0); 0 elsewhere, or where the environment sets
+/// BLAZEFACE_BF16_DOT_PRODUCT=0. The value is computed once.
 int bf16_cpu_has_dot_product(void);
 
 /// Rounds `count` floats to bfloat16 values, stored as floats (the low 16 bits zero).
