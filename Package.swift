@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // The layout is the architecture; dependencies flow one way:
 //
-//   CVectorMath (vector math), CProcessor (CPU checks), CBFloat16 (bfloat16 GEMM) -> BlazeTensor;  CPixelWarp (OpenCV's warps,
+//   CVectorMath (vector math), CProcessor (CPU checks), CBFloat16 (bfloat16 GEMM, on CProcessor) -> BlazeTensor;  CPixelWarp (OpenCV's warps,
 //     on CVectorMath) -> BlazeImage, VisionTasks;  CProcessor -> BlazeThreads (the spin-wait hint)
 //   BlazeThreads (the thread pool) -> BlazeModel
 //   BlazeTensor -> BlazeModel -> VisionTasks -> BlazeFace -> FaceTracking   (video, IDs, lifecycle)
@@ -104,8 +104,8 @@ let package = Package(
         .target(name: "CPixelWarp", dependencies: ["CVectorMath"]),
         // The processor: CPUID and the build's instruction sets, and the spin-wait hint.
         .target(name: "CProcessor"),
-        // bfloat16 rounding and the AVX512-BF16 GEMM microkernel (chosen at run time by CPUID).
-        .target(name: "CBFloat16"),
+        // bfloat16 rounding and the AVX512-BF16 GEMM microkernel (chosen at run time: CProcessor's CPUID).
+        .target(name: "CBFloat16", dependencies: ["CProcessor"]),
         // NHWC Float32 tensors, operators and their microkernels.
         .target(name: "BlazeTensor", dependencies: ["CVectorMath", "CProcessor", "CBFloat16"]),
         // The one thread pool, owned by the caller and passed down, and the cores the process may use.

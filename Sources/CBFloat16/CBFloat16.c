@@ -1,11 +1,26 @@
 // The bfloat16 pointwise convolution's conversions and its AVX512-BF16 GEMM (see the header).
 #include "CBFloat16.h"
+#include "CProcessor.h"
 #include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__)
-#include <cpuid.h>
 #include <immintrin.h>
+
+/// `bf_cpu_features()` (CProcessor), asked once (cpuid is too slow to ask per call), without
+/// AVX512-BF16 where the environment sets BLAZEFACE_BF16_DOT_PRODUCT=0 (the other path on any
+/// CPU: the same bits, for checks and timings). Every thread that races here computes the same.
+static int bf16_cpu(void) {
+    static int known = 0;   // 0 not yet known, else the features + 16
+    int value = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (value == 0) {
+        const int features = bf_cpu_features();
+        const char *dot = getenv("BLAZEFACE_BF16_DOT_PRODUCT");
+        value = ((features < 0 ? 0 : features) & ~(dot != NULL && strcmp(dot, "0") == 0 ? 8 : 0)) + 16;
+        __atomic_store_n(&known, value, __ATOMIC_RELAXED);
+    }
+    return value - 16;
+}
 #endif
 
 /// The bfloat16 nearest to `f` (ties to even), as its 16 bits: zero and subnormals to zero of
@@ -39,10 +54,6 @@ static inline __attribute__((always_inline)) void bf16_round_swap_words(const fl
     }
 }
 
-static void bf16_round_swap_words_portable(const float *input, long pairs, float *output) {
-    bf16_round_swap_words(input, pairs, output);
-}
-
 #if defined(__x86_64__)
 /// `bf16_bits` eight floats at a time with AVX2 (the C targets are built for the baseline CPU),
 /// each pair then swapped; the pairs past the last eight floats by the loop above.
@@ -69,13 +80,13 @@ static __attribute__((target("avx2"))) void bf16_round_swap_words_avx2(const flo
 void bf16_round_swapping_pairs(const float *input, long channels, float *output) {
     const long whole = channels / 2;
 #if defined(__x86_64__)
-    if (__builtin_cpu_supports("avx2")) {
+    if (bf16_cpu() & 1) {
         bf16_round_swap_words_avx2(input, whole, output);
     } else {
-        bf16_round_swap_words_portable(input, whole, output);
+        bf16_round_swap_words(input, whole, output);
     }
 #else
-    bf16_round_swap_words_portable(input, whole, output);
+    bf16_round_swap_words(input, whole, output);
 #endif
     if (channels > 2 * whole) {
         output[2 * whole] = 0;
@@ -95,31 +106,7 @@ static void bf16_pack_pairs_portable(const float *input, long pixels, long chann
 
 #if defined(__x86_64__)
 
-static int bf16_detect(void) {
-    unsigned a = 0, b = 0, c = 0, d = 0, b7 = 0, a71 = 0, xcr0 = 0, ignored = 0;
-    if (__get_cpuid(1, &a, &b, &c, &d) == 0 || (c & (1u << 27)) == 0) { return 0; }   // OSXSAVE
-    __asm__("xgetbv" : "=a"(xcr0), "=d"(ignored) : "c"(0));
-    if ((xcr0 & 0xE6) != 0xE6) { return 0; }   // the OS saves the ZMM and opmask registers
-    if (__get_cpuid_count(7, 0, &a, &b7, &c, &d) == 0) { return 0; }
-    const unsigned need = (1u << 16) | (1u << 30) | (1u << 31);   // AVX-512 F, BW, VL
-    if ((b7 & need) != need || a < 1) { return 0; }
-    if (__get_cpuid_count(7, 1, &a71, &b, &c, &d) == 0) { return 0; }
-    return (a71 & (1u << 5)) != 0;   // AVX512_BF16
-}
-
-int bf16_cpu_has_dot_product(void) {
-    // 0 not yet known, 1 no, 2 yes; every thread that races here computes the same value.
-    // BLAZEFACE_BF16_DOT_PRODUCT=0 takes the other path on any CPU (the same bits, for checks
-    // and timings).
-    static int known = 0;
-    int value = __atomic_load_n(&known, __ATOMIC_RELAXED);
-    if (value == 0) {
-        const char *off = getenv("BLAZEFACE_BF16_DOT_PRODUCT");
-        value = bf16_detect() && !(off != NULL && strcmp(off, "0") == 0) ? 2 : 1;
-        __atomic_store_n(&known, value, __ATOMIC_RELAXED);
-    }
-    return value == 2;
-}
+int bf16_cpu_has_dot_product(void) { return (bf16_cpu() & 12) == 12; }   // AVX-512 and AVX512-BF16
 
 #define BF16_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16")))
 

@@ -21,11 +21,12 @@
 #endif
 
 /// The x86 instruction sets the CPU running this offers (cpuid, and XCR0 for the registers the
-/// OS saves), as bits: 1 AVX2, 2 FMA, 4 AVX-512 (F, BW, DQ, VL); -1 when cpuid fails; 0 off x86.
+/// OS saves), as bits: 1 AVX2, 2 FMA, 4 AVX-512 (F, BW, DQ, VL), 8 AVX512-BF16 (with 4); -1 when
+/// cpuid fails; 0 off x86.
 static inline int bf_cpu_features(void) {
     int features = 0;
 #if defined(__x86_64__)
-    unsigned a = 0, b = 0, c = 0, d = 0, b7 = 0, xcr0 = 0, ignored = 0;
+    unsigned a = 0, b = 0, c = 0, d = 0, b7 = 0, a71 = 0, xcr0 = 0, ignored = 0;
     if (__get_cpuid(1, &a, &b, &c, &d) == 0) { return -1; }
     const int osSavesYMM = (c & (1u << 27)) != 0;   // OSXSAVE, then XCR0 below
     const int hasFMA = (c & (1u << 12)) != 0;
@@ -36,6 +37,7 @@ static inline int bf_cpu_features(void) {
     if (avx && (b7 & (1u << 5))) { features |= 1; }
     if (avx && hasFMA) { features |= 2; }
     if (avx512 && (b7 & need512) == need512) { features |= 4; }
+    if ((features & 4) && a >= 1 && __get_cpuid_count(7, 1, &a71, &b, &c, &d) != 0 && (a71 & (1u << 5))) { features |= 8; }
 #endif
     return features;
 }
