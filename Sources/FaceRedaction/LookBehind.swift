@@ -69,6 +69,9 @@ public struct LookBehind<Frame> {
     static var sightings: Int { 6 }
     /// Frames in a row a trace may miss the face before it stops (a blink of the detector).
     static var retraceMisses: Int { 2 }
+    /// The most a box may grow (or shrink, by its inverse) between sightings and still measure
+    /// motion: the tracker's rule (`FaceTracking`'s `Track.steadySize`).
+    static var steadySize: Float { 1.1 }
 
     /// A window that masks a face found late on up to `depth` frames before it; with `retrace`,
     /// a confirmed face found late is followed backwards through the frames before, where it
@@ -215,16 +218,26 @@ public struct LookBehind<Frame> {
     /// those sightings and grown 15% per frame back (at most 2.5 times), as the motion is less
     /// sure the further back it is run; one box over both. (A face coming out from behind
     /// something is found smaller than it is, and seems to move as more of it shows: its first
-    /// motion may be wrong, and its place then is near where it was found.)
+    /// motion may be wrong, and its place then is near where it was found.) The motion is
+    /// measured as the tracker measures it: only between sightings whose size changes by at most
+    /// `steadySize`; a box that grows or shrinks moves its centre without the face moving (two
+    /// sightings a frame apart, the second a third smaller, had run a 30-pixel head 200 pixels
+    /// away over 60 frames, onto nothing).
     static func extrapolate(_ seen: [(index: Int, box: NormalizedRect)], back: Int) -> NormalizedRect {
-        let first = seen[0], last = seen[seen.count - 1]
+        let first = seen[0]
         func center(_ b: NormalizedRect) -> SIMD2<Float> { SIMD2(b.xMin + b.width / 2, b.yMin + b.height / 2) }
-        let frames = Float(last.index - first.index)
-        let velocity = frames > 0 ? (center(last.box) - center(first.box)) / frames : .zero
+        var moved = SIMD2<Float>.zero, frames: Float = 0
+        for (a, b) in zip(seen, seen.dropFirst()) {
+            let change = (b.box.width * b.box.height / (a.box.width * a.box.height)).squareRoot()
+            guard (1 / steadySize...steadySize).contains(change) else { continue }
+            moved += center(b.box) - center(a.box)
+            frames += Float(b.index - a.index)
+        }
+        let velocity = frames > 0 ? moved / frames : .zero
         let grow = RedactionMask.growth(framesAway: back)
         let (w, h) = (seen.map(\.box.width).max()! * grow, seen.map(\.box.height).max()! * grow)
-        let moved = center(first.box) - velocity * Float(back), still = center(first.box)
-        let lo = pointwiseMin(moved, still) - SIMD2(w, h) / 2, hi = pointwiseMax(moved, still) + SIMD2(w, h) / 2
+        let runBack = center(first.box) - velocity * Float(back), still = center(first.box)
+        let lo = pointwiseMin(runBack, still) - SIMD2(w, h) / 2, hi = pointwiseMax(runBack, still) + SIMD2(w, h) / 2
         return NormalizedRect(xMin: lo.x, yMin: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
     }
 }

@@ -337,6 +337,30 @@ import Testing
         #expect(throws: DetectorError.self) { _ = try LookBehind<Int>(depth: -1) }
     }
 
+    /// The guess before a face was found runs its motion back only as the tracker measures
+    /// motion: between sightings of a steady size. A face found at 0.03 wide, then at 0.02 (a
+    /// third smaller, its centre shifted up by 0.01) is guessed, 10 frames back, about where it
+    /// was found, not 0.1 further down (issue 39: a head seen from behind, masked 200 pixels
+    /// away); a face of steady size moving 0.01 a frame is guessed along its motion.
+    @Test func theGuessBeforeAFaceWasFoundIgnoresAChangeOfSize() {
+        let shrinking: [(index: Int, box: NormalizedRect)] = [
+            (10, NormalizedRect(xMin: 0.5, yMin: 0.5, width: 0.03, height: 0.03)),
+            (11, NormalizedRect(xMin: 0.505, yMin: 0.495, width: 0.02, height: 0.02)),
+        ]
+        let still = LookBehind<Int>.extrapolate(shrinking, back: 10)
+        // The largest sighting grown 2.5 times (0.075), about the first sighting's centre (0.515).
+        #expect(abs(still.width - 0.075) < 1e-6 && abs(still.height - 0.075) < 1e-6)
+        #expect(abs(still.xMin - (0.515 - 0.0375)) < 1e-6 && abs(still.yMin - (0.515 - 0.0375)) < 1e-6)
+        let moving: [(index: Int, box: NormalizedRect)] = [
+            (10, NormalizedRect(xMin: 0.5, yMin: 0.5, width: 0.03, height: 0.03)),
+            (11, NormalizedRect(xMin: 0.51, yMin: 0.5, width: 0.031, height: 0.03)),
+        ]
+        let run = LookBehind<Int>.extrapolate(moving, back: 10)
+        // The centres move 0.0105 a frame: from the first (0.515) 10 frames back to 0.41, one box
+        // over both, each as wide as the widest sighting grown 2.5 times (0.0775).
+        #expect(abs(run.xMin - (0.515 - 0.105 - 0.03875)) < 1e-5 && abs(run.width - (0.105 + 0.0775)) < 1e-5)
+    }
+
     /// The preview (`--preview`): the mask's outline in white, 2 pixels wide, and nothing else
     /// changed: the face inside stays as it was (issue 39).
     @Test func theOutlineShowsTheMaskAndHidesNothing() throws {
