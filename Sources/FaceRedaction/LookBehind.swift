@@ -69,8 +69,9 @@ public struct LookBehind<Frame> {
     static var sightings: Int { 6 }
     /// Frames in a row a trace may miss the face before it stops (a blink of the detector).
     static var retraceMisses: Int { 2 }
-    /// The most a box may grow (or shrink, by its inverse) between sightings and still measure
-    /// motion: the tracker's rule (`FaceTracking`'s `Track.steadySize`).
+    /// The most a box's side (the square root of its area, which a normalized box keeps) may
+    /// grow, or shrink by its inverse, between sightings and still measure motion: the tracker's
+    /// 10% (`FaceTracking`'s `Track.steadySize`, on the longer side in pixels).
     static var steadySize: Float { 1.1 }
 
     /// A window that masks a face found late on up to `depth` frames before it; with `retrace`,
@@ -219,7 +220,7 @@ public struct LookBehind<Frame> {
     /// sure the further back it is run; one box over both. (A face coming out from behind
     /// something is found smaller than it is, and seems to move as more of it shows: its first
     /// motion may be wrong, and its place then is near where it was found.) The motion is
-    /// measured as the tracker measures it: only between sightings whose size changes by at most
+    /// measured by the tracker's rule: only between sightings whose size changes by at most
     /// `steadySize`; a box that grows or shrinks moves its centre without the face moving (two
     /// sightings a frame apart, the second a third smaller, had run a 30-pixel head 200 pixels
     /// away over 60 frames, onto nothing).
