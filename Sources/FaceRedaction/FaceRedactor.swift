@@ -358,7 +358,7 @@ public final class FaceRedactor: VisionTask {
                                            confirmedBoxes: predicted.filter { s.confirmed.contains($0.id) }.map(\.box)
                                                + wideFound.map(\.box), &s)
         let tracked = try s.tracker.update(detected, imageWidth: w, imageHeight: h, timestampInMilliseconds: t)
-        confirm(tracked.faces, wideFound: wideFound, &s)
+        try confirm(tracked.faces, wideFound: wideFound, in: pixels, &s)
         // A lost or hidden face's place is a guess, less sure the longer it is missing: it is
         // masked over where it was last seen and where its motion says it is now, both grown a
         // fifth, and 15% more a frame after the first (at most 2.5 times): the mirror of `LookBehind`.
@@ -451,15 +451,33 @@ public final class FaceRedactor: VisionTask {
         return kept
     }
 
-    /// Confirms the tracks of the faces detected at `confirmationScore` or more, or mostly over a
-    /// CenterFace face scoring its `confirmationScore`; forgets tracks the tracker has dropped.
-    private func confirm(_ faces: [TrackedFace], wideFound: [RawDetection], _ s: inout State) {
+    /// Confirms the tracks of the faces mostly over a CenterFace face scoring its
+    /// `confirmationScore`, and of those detected at `confirmationScore` or more that CenterFace
+    /// also finds (a close-up of each not yet confirmed; without `wideSearch`, the score alone);
+    /// forgets tracks the tracker has dropped. Two detectors must agree before a face lingers, is
+    /// held while hidden and is masked on the frames before it was found: BlazeFace's short-range
+    /// model takes the back of a head seen from above for a face at 0.7 and more, frame after frame,
+    /// where CenterFace (and the audit) finds none.
+    private func confirm<P: SampledPixels>(_ faces: [TrackedFace], wideFound: [RawDetection], in pixels: P,
+                                           _ s: inout State) throws(VisionTaskError) {
         let sure = wideFound.filter { $0.score >= (options.wideSearch?.confirmationScore ?? 2) }.map(\.box)
+        var ask: [(id: Int, box: NormalizedRect)] = []
         for face in faces {
-            guard let id = face.trackingID else { continue }
+            guard let id = face.trackingID, !s.confirmed.contains(id) else { continue }
             let box = face.detection.relativeBoundingBox
-            guard face.detection.score >= options.confirmationScore || sure.contains(where: { box.overlapOfSmaller($0) > 0.5 }) else { continue }
-            s.confirmed.insert(id)
+            if sure.contains(where: { box.overlapOfSmaller($0) > 0.5 }) {
+                s.confirmed.insert(id)
+            } else if face.detection.score >= options.confirmationScore {
+                if options.wideSearch == nil { s.confirmed.insert(id) } else { ask.append((id, box)) }
+            }
+        }
+        if let wideSearch = options.wideSearch, !ask.isEmpty {
+            let closeUps = ask.compactMap { a in wideSearch.closeUp(around: a.box, width: pixels.width, height: pixels.height).map { (a, $0) } }
+            for (a, found) in zip(closeUps.map(\.0), try wideCloseUps(pixels, closeUps.map(\.1), &s)) where found.contains(where: {
+                $0.score >= wideSearch.confirmationScore && a.box.overlapOfSmaller($0.box) > 0.5
+            }) {
+                s.confirmed.insert(a.id)
+            }
         }
         if !s.confirmed.isEmpty { s.confirmed.formIntersection(s.tracker.activeIDs) }
     }

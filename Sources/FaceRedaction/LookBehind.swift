@@ -223,7 +223,10 @@ public struct LookBehind<Frame> {
     /// measured by the tracker's rule: only between sightings whose size changes by at most
     /// `steadySize`; a box that grows or shrinks moves its centre without the face moving (two
     /// sightings a frame apart, the second a third smaller, had run a 30-pixel head 200 pixels
-    /// away over 60 frames, onto nothing).
+    /// away over 60 frames, onto nothing). And it is run back no further than it was seen: a
+    /// motion measured over n frames moves the guess at most n frames' worth; beyond, the box
+    /// only grows (one frame's shift of a head walking past a camera at 10 frames/s, run back 60
+    /// frames, had masked a box over most of an empty room).
     static func extrapolate(_ seen: [(index: Int, box: NormalizedRect)], back: Int) -> NormalizedRect {
         let first = seen[0]
         func center(_ b: NormalizedRect) -> SIMD2<Float> { SIMD2(b.xMin + b.width / 2, b.yMin + b.height / 2) }
@@ -237,7 +240,7 @@ public struct LookBehind<Frame> {
         let velocity = frames > 0 ? moved / frames : .zero
         let grow = RedactionMask.growth(framesAway: back)
         let (w, h) = (seen.map(\.box.width).max()! * grow, seen.map(\.box.height).max()! * grow)
-        let runBack = center(first.box) - velocity * Float(back), still = center(first.box)
+        let runBack = center(first.box) - velocity * min(Float(back), frames), still = center(first.box)
         let lo = pointwiseMin(runBack, still) - SIMD2(w, h) / 2, hi = pointwiseMax(runBack, still) + SIMD2(w, h) / 2
         return NormalizedRect(xMin: lo.x, yMin: lo.y, width: hi.x - lo.x, height: hi.y - lo.y)
     }
