@@ -118,6 +118,9 @@ public final class FaceRedactor: VisionTask {
         var confirmed: Set<Int> = []
         var tracker: FaceTracker
         var frameIndex = 0
+        /// The first video frame's timestamp, and the frames CenterFace's regions are shared over
+        /// (`WideSearch.scanFrames`), fixed at the second frame.
+        var firstTimestamp: Int?, wideScanFrames: Int?
         var statistics = Statistics()
     }
 
@@ -342,8 +345,11 @@ public final class FaceRedactor: VisionTask {
         var wideFound: [RawDetection] = []
         if let wideSearch = options.wideSearch {
             let regions = wideSearch.regions(width: w, height: h)
+            if s.frameIndex == 0 { s.firstTimestamp = t }
+            if s.frameIndex == 1, let first = s.firstTimestamp { s.wideScanFrames = wideSearch.scanFrames(frameStep: t - first) }
+            let parts = s.wideScanFrames ?? wideSearch.scanInterval
             let share = s.frameIndex == 0 || everyTile ? regions[...]
-                : Self.share(of: regions, part: s.frameIndex % wideSearch.scanInterval, parts: wideSearch.scanInterval)
+                : Self.share(of: regions, part: s.frameIndex % parts, parts: parts)
             wideFound = try wideFaces(pixels, Array(share), &s)
             // Confirmed faces neither BlazeFace nor this frame's regions found.
             let lost = predicted.filter { p in

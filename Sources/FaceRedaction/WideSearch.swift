@@ -34,8 +34,22 @@ public struct WideSearch: Sendable, Equatable {
     /// 0.45, 2.7% and 0.02%).
     public var confirmationScore: Float = 0.45
     /// In video, the frames over which the regions are shared out (default 8: the whole picture
-    /// searched every 8 frames), whatever the BlazeFace tiles' `scanInterval`.
+    /// searched every 8 frames), whatever the BlazeFace tiles' `scanInterval`; fewer in video of
+    /// fewer frames a second, so that it takes at most `scanPeriod` (see `scanFrames(frameStep:)`).
     public var scanInterval = 8
+    /// The longest the regions' round may take in video, in milliseconds (default 360: 8 frames
+    /// at 24 frames/s, as long as at 25 and 30). At 10 frames/s a person walking past a camera shows a face for about ten
+    /// frames: searched every 8 frames, 11 of 15 such faces stayed visible on a real clip; every
+    /// 3, 4 (Docs/anonymisation-audit.md).
+    public var scanPeriod = 360
+
+    /// The frames the regions are shared over in video whose frames are `frameStep` milliseconds
+    /// apart: `scanInterval`, or fewer where that would take longer than `scanPeriod` (at least 1).
+    /// A step that is not positive (timestamps not given) keeps `scanInterval`.
+    public func scanFrames(frameStep: Int) -> Int {
+        guard frameStep > 0 else { return scanInterval }
+        return max(1, min(scanInterval, scanPeriod / frameStep))
+    }
     /// Pictures up to this longer side are searched at twice their size (default 1024).
     public var upscaleBelow = 1024
     /// The largest input searched whole, in pixels (default 1664 x 1664): above it, tiles.
@@ -59,7 +73,7 @@ public struct WideSearch: Sendable, Equatable {
         for (name, v) in [("minScore", minScore), ("confirmationScore", confirmationScore)] where !(v.isFinite && (0...1).contains(v)) {
             throw .invalidOption(name: name, value: "\(v)", allowed: "in 0...1")
         }
-        guard (1...100).contains(scanInterval), upscaleBelow >= 0, maxInputPixels >= 64 * 64, tileSide >= 64, tileOverlap >= 0, tileOverlap < tileSide / 2,
+        guard (1...100).contains(scanInterval), scanPeriod >= 0, upscaleBelow >= 0, maxInputPixels >= 64 * 64, tileSide >= 64, tileOverlap >= 0, tileOverlap < tileSide / 2,
               closeUpFaceSide.isFinite, closeUpFaceSide >= 16 else {
             throw .invalidOption(name: "wideSearch", value: "\(self)", allowed: "sizes of at least 64 pixels, overlap under half a tile")
         }

@@ -526,6 +526,17 @@ import Testing
         #expect(shares.allSatisfy { abs($0.count - regions.count / 8) <= 1 })
     }
 
+    /// CenterFace's round of regions takes at most `scanPeriod` (360 ms) in video (issue 39: at 10
+    /// frames/s people walking past show their faces for about ten frames): 8 frames at 24, 25,
+    /// 30 and 50 frames/s, 5 at 15, 3 at 10, 2 at 6, 1 at 2; timestamps that do not advance keep 8.
+    @Test func centerFacesRoundTakesAtMostAThirdOfASecond() {
+        let search = WideSearch()
+        #expect([42, 40, 33, 20, 67, 100, 167, 500, 0, -40].map(search.scanFrames(frameStep:)) == [8, 8, 8, 8, 5, 3, 2, 1, 8, 8])
+        var every3 = WideSearch()
+        every3.scanInterval = 3
+        #expect(every3.scanFrames(frameStep: 40) == 3 && every3.scanFrames(frameStep: 167) == 2)
+    }
+
     /// CenterFace's pyramid: a small picture at twice its size (a still at its own size too), a
     /// 720p frame whole at its own, a 6000-pixel photo in tiles and again whole at a quarter; a
     /// still searches one more region than a video frame only where the picture is upscaled.
