@@ -23,7 +23,9 @@ import VisionTasks
 ///   confirmed face BlazeFace misses on a frame in a close-up (a frame's close-ups side by side
 ///   in one input): profiles, faces looking down, small or half hidden;
 /// - in video, a detection under `confirmationScore` that is no confirmed face's is masked only
-///   if a second model finds it too (`SecondOpinion`);
+///   if a second model finds it too (`SecondOpinion`), and a face is confirmed (lingers, is held,
+///   is masked on the frames before it was found) only once both detectors have found it, or
+///   CenterFace surely;
 /// - a face the detector loses stays masked for `linger` frames (fail-secure: a face slipping
 ///   out of one detection is not shown), and one presumed hidden (behind another face, or partly
 ///   out of the picture) for up to `maxHiddenFrames`: over where it was last seen and where its

@@ -23,8 +23,9 @@ public struct FaceRedactorOptions: Sendable {
     public var scanInterval: Int
     /// What is searched besides the whole frame (default `.automatic`; `.off`: the whole frame alone).
     public var tiling: FaceRedactor.Tiling
-    /// A face is confirmed once it is detected at this score (0...1, default 0.7): until then it
-    /// is masked only on the frames it is detected in, neither kept masked once lost (`linger`,
+    /// A face is confirmed once it is detected at this score (0...1, default 0.7) and, with
+    /// `wideSearch` on, CenterFace finds it too (or CenterFace alone scores it its own
+    /// `WideSearch.confirmationScore`): until then it is masked only on the frames it is detected in, neither kept masked once lost (`linger`,
     /// hidden faces), nor searched for around its last place, nor masked by `LookBehind` on the
     /// frames before (`RedactionMask.isConfirmed`). 0 confirms every face at once. Measured
     /// (`Tools/redaction/video_coverage.py`): every face of the synthetic videos scores 0.93 or
