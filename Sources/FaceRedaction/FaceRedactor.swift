@@ -348,7 +348,10 @@ public final class FaceRedactor: VisionTask {
         if let wideSearch = options.wideSearch {
             let regions = wideSearch.regions(width: w, height: h)
             if s.frameIndex == 0 { s.firstTimestamp = t }
-            if s.frameIndex == 1, let first = s.firstTimestamp { s.wideScanFrames = wideSearch.scanFrames(frameStep: t - first) }
+            if s.frameIndex == 1, let first = s.firstTimestamp {
+                let step = t.subtractingReportingOverflow(first)
+                s.wideScanFrames = wideSearch.scanFrames(frameStep: step.overflow ? 0 : step.partialValue)
+            }
             let parts = s.wideScanFrames ?? wideSearch.scanInterval
             let share = s.frameIndex == 0 || everyTile ? regions[...]
                 : Self.share(of: regions, part: s.frameIndex % parts, parts: parts)

@@ -25,9 +25,9 @@ public struct FaceRedactorOptions: Sendable {
     public var tiling: FaceRedactor.Tiling
     /// A face is confirmed once it is detected at this score (0...1, default 0.7) and, with
     /// `wideSearch` on, CenterFace finds it too (or CenterFace alone scores it its own
-    /// `WideSearch.confirmationScore`): until then it is masked only on the frames it is detected in, neither kept masked once lost (`linger`,
-    /// hidden faces), nor searched for around its last place, nor masked by `LookBehind` on the
-    /// frames before (`RedactionMask.isConfirmed`). 0 confirms every face at once. Measured
+    /// `WideSearch.confirmationScore`): until then it is masked only on the frames it is detected
+    /// in, neither kept masked once lost (`linger`, hidden faces), nor searched for around its
+    /// last place, nor masked by `LookBehind` on the frames before (`RedactionMask.isConfirmed`). 0 confirms every face at once. Measured
     /// (`Tools/redaction/video_coverage.py`): every face of the synthetic videos scores 0.93 or
     /// more on the frame it is first found; a cat's face, a palm and a colour wheel score 0.51 to
     /// 0.67, however many frames they are found in (a palm in 6 of 10), so the count of

@@ -38,9 +38,9 @@ public struct WideSearch: Sendable, Equatable {
     /// fewer frames a second, so that it takes at most `scanPeriod` (see `scanFrames(frameStep:)`).
     public var scanInterval = 8
     /// The longest the regions' round may take in video, in milliseconds (default 360: 8 frames
-    /// at 24 frames/s, as long as at 25 and 30). At 10 frames/s a person walking past a camera shows a face for about ten
-    /// frames: searched every 8 frames, 11 of 15 such faces stayed visible on a real clip; every
-    /// 3, 4 (Docs/anonymisation-audit.md).
+    /// at 24 frames/s, as at 25 and 30). At 10 frames/s a person walking past a camera shows a
+    /// face for about ten frames: searched every 8 frames, 11 of 15 such faces stayed visible on
+    /// a real clip; searched every 3, 4 (Docs/anonymisation-audit.md).
     public var scanPeriod = 360
 
     /// The frames the regions are shared over in video whose frames are `frameStep` milliseconds
