@@ -14,44 +14,37 @@
 set -euo pipefail
 DEST=${1:?usage: heldout.sh DEST [MIRROR_ROOT]}
 M=${2:-/work/.mirror}
-mkdir -p "$DEST/photos" "$DEST/videos" "$DEST/empty"
-MAN="$DEST/MANIFEST.txt"
-: > "$MAN"
-# get REPO(owner+name) PATH OUT: one file of a snapshot (at $REV, default HEAD) into DEST/OUT
 source "$(dirname "$0")/snapshot.sh"
-get() {
-    snapshot_get "$M" "$1" "$2" "$DEST/$3" "${REV:-HEAD}"
-    printf '%s\t%s %s\n' "$3" "$1" "$2" >> "$MAN"
-}
+listed_set photos videos empty
 FR=ageitgey+face_recognition
 RF=biubug6+Pytorch_Retinaface
 FN=timesler+facenet-pytorch
 IN=intel-iot-devkit+sample-videos
-get $FR examples/short_hamilton_clip.mp4 videos/hamilton.mp4          # 640x360, a stage, two people
-get $FN examples/video.mp4 videos/opera.mp4                          # 1920x1080, an opera house crowd
-get $RF curve/test.jpg photos/retina_test.jpg                        # 1024x624, baseball fans
-get $FN data/multiface.jpg photos/multiface.jpg                      # 1200x630, six faces
-get $FR examples/two_people.jpg photos/two_people.jpg
-get $FR examples/knn_examples/test/obama_and_biden.jpg photos/obama_biden.jpg   # 2000x1428
-get $FR examples/lin-manuel-miranda.png photos/lmm.png               # RGBA PNG
-get $FR examples/knn_examples/test/kit_with_rose.jpg photos/kit_rose.jpg
-get $FR tests/test_images/32bit.png photos/rgba32.png                # RGBA PNG
-get $FR examples/obama-240p.jpg photos/obama_240p.jpg                # 427x240
-get $IN asl_gestures/please.mkv videos/asl_please.mkv            # 640x480, a person signing
-get $IN asl_gestures/sorry.mkv videos/asl_sorry.mkv              # hands over the face
-get $IN preview/classroom.gif videos/classroom.gif               # 480x270 GIFs: a classroom,
-get $IN preview/face-demographics-walking.gif videos/walking.gif # people walking to the camera,
-get $IN preview/head-pose-face-detection-female-and-male.gif videos/head_pose.gif
-get $IN preview/store-aisle-detection.gif videos/store_aisle.gif # a store seen from above
+listed_get $FR examples/short_hamilton_clip.mp4 videos/hamilton.mp4          # 640x360, a stage, two people
+listed_get $FN examples/video.mp4 videos/opera.mp4                          # 1920x1080, an opera house crowd
+listed_get $RF curve/test.jpg photos/retina_test.jpg                        # 1024x624, baseball fans
+listed_get $FN data/multiface.jpg photos/multiface.jpg                      # 1200x630, six faces
+listed_get $FR examples/two_people.jpg photos/two_people.jpg
+listed_get $FR examples/knn_examples/test/obama_and_biden.jpg photos/obama_biden.jpg   # 2000x1428
+listed_get $FR examples/lin-manuel-miranda.png photos/lmm.png               # RGBA PNG
+listed_get $FR examples/knn_examples/test/kit_with_rose.jpg photos/kit_rose.jpg
+listed_get $FR tests/test_images/32bit.png photos/rgba32.png                # RGBA PNG
+listed_get $FR examples/obama-240p.jpg photos/obama_240p.jpg                # 427x240
+listed_get $IN asl_gestures/please.mkv videos/asl_please.mkv            # 640x480, a person signing
+listed_get $IN asl_gestures/sorry.mkv videos/asl_sorry.mkv              # hands over the face
+listed_get $IN preview/classroom.gif videos/classroom.gif               # 480x270 GIFs: a classroom,
+listed_get $IN preview/face-demographics-walking.gif videos/walking.gif # people walking to the camera,
+listed_get $IN preview/head-pose-face-detection-female-and-male.gif videos/head_pose.gif
+listed_get $IN preview/store-aisle-detection.gif videos/store_aisle.gif # a store seen from above
 NH=nokiatech+heif
 for f in images/crowd_1440x960 images/cheers_1440x960 images/random_collection_1440x960 \
          overlay_grid_alpha/grid_960x640 overlay_grid_alpha/overlay_1000x680 overlay_grid_alpha/alpha_1440x960 \
          image_sequences/bird_burst; do
-    REV=b05c0aed788dc90b91877ec82df68ee9d48b0fd6 get $NH content/$f.heic photos/$(basename $f).heic
+    REV=b05c0aed788dc90b91877ec82df68ee9d48b0fd6 listed_get $NH content/$f.heic photos/$(basename $f).heic
 done
-REV=665f9fca4ba6cbe46c72f6f5da6ecf6a77f3ab9f get $NH content/heifv2/bothie_1440x960.heic photos/bothie_1440x960.heic
+REV=665f9fca4ba6cbe46c72f6f5da6ecf6a77f3ab9f listed_get $NH content/heifv2/bothie_1440x960.heic photos/bothie_1440x960.heic
 SA=facebookresearch+sam2
-get $SA demo/data/gallery/01_dog.mp4 videos/dog.mp4
-get $SA demo/data/gallery/05_default_juggle.mp4 videos/juggle.mp4
-get $SA demo/data/gallery/04_coffee.mp4 empty/coffee.mp4          # hands making coffee, no face
+listed_get $SA demo/data/gallery/01_dog.mp4 videos/dog.mp4
+listed_get $SA demo/data/gallery/05_default_juggle.mp4 videos/juggle.mp4
+listed_get $SA demo/data/gallery/04_coffee.mp4 empty/coffee.mp4          # hands making coffee, no face
 echo "heldout: $(wc -l < "$MAN") files in $DEST"

@@ -12,24 +12,18 @@
 set -euo pipefail
 DEST=${1:?usage: heldout2.sh DEST [MIRROR_ROOT]}
 M=${2:-/work/.mirror}
-mkdir -p "$DEST/photos" "$DEST/videos"
-MAN="$DEST/MANIFEST.txt"
-: > "$MAN"
 source "$(dirname "$0")/snapshot.sh"
-get() {
-    snapshot_get "$M" "$1" "$2" "$DEST/$3" "${REV:-HEAD}"
-    printf '%s\t%s %s\n' "$3" "$1" "$2" >> "$MAN"
-}
+listed_set photos videos
 LP=KwaiVGI+LivePortrait
-for d in d0 d3 d6 d9 d13 d14 d20; do get $LP assets/examples/driving/$d.mp4 videos/lp_$d.mp4; done   # heads turning, 480-720 px
-for s in s13 s20 s29; do get $LP assets/examples/source/$s.mp4 videos/lp_$s.mp4; done               # portrait clips
-for s in s2 s10 s38 s40; do get $LP assets/examples/source/$s.jpg photos/lp_$s.jpg; done
+for d in d0 d3 d6 d9 d13 d14 d20; do listed_get $LP assets/examples/driving/$d.mp4 videos/lp_$d.mp4; done   # heads turning, 480-720 px
+for s in s13 s20 s29; do listed_get $LP assets/examples/source/$s.mp4 videos/lp_$s.mp4; done               # portrait clips
+for s in s2 s10 s38 s40; do listed_get $LP assets/examples/source/$s.jpg photos/lp_$s.jpg; done
 GF=TencentARC+GFPGAN
-get $GF inputs/whole_imgs/00.jpg photos/gfp_00.jpg                 # an old photo
-get $GF inputs/whole_imgs/10045.png photos/gfp_10045.png           # an old group photo
-get $GF inputs/whole_imgs/Blake_Lively.jpg photos/gfp_blake.jpg
+listed_get $GF inputs/whole_imgs/00.jpg photos/gfp_00.jpg                 # an old photo
+listed_get $GF inputs/whole_imgs/10045.png photos/gfp_10045.png           # an old group photo
+listed_get $GF inputs/whole_imgs/Blake_Lively.jpg photos/gfp_blake.jpg
 MA=open-mmlab+mmaction2
 for v in demo demo_skeleton demo_spatiotemporal_det test_video_structuralize; do   # 340x256 to 1080p
-    get $MA demo/$v.mp4 videos/mma_$v.mp4
+    listed_get $MA demo/$v.mp4 videos/mma_$v.mp4
 done
 echo "heldout2: $(wc -l < "$MAN") files in $DEST"
