@@ -6,7 +6,11 @@ public enum ImageFormat: String, Sendable, Equatable, CustomStringConvertible {
     /// HEIC/HEIF (an ISO BMFF `ftyp` box with a HEIF brand): recognised by BlazeImageIO,
     /// decoded only by BlazeImageHEIF (libheif), so that BlazeImageIO links no libheif.
     case heif = "HEIF"
+    /// WebP (a RIFF container of VP8 or VP8L data): recognised, and its container read, by
+    /// BlazeImageIO; decoded by MediaFiles through FFmpeg's decoder, so that BlazeImageIO links
+    /// no codec for it.
+    case webp = "WebP"
 
-    /// The format's name: `PNG`, `JPEG`, `PNM` or `HEIF`.
+    /// The format's name: `PNG`, `JPEG`, `PNM`, `HEIF` or `WebP`.
     public var description: String { rawValue }
 }

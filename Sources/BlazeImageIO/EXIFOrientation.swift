@@ -28,7 +28,7 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
     }
 
     /// The Orientation value in IFD0 of TIFF data, or nil.
-    private static func orientationTag(_ t: ArraySlice<UInt8>) -> Int? {
+    static func orientationTag(_ t: ArraySlice<UInt8>) -> Int? {
         let t = Array(t)
         guard let entry = orientationEntry(t) else { return nil }
         return entry.little ? Int(t[entry.value]) | Int(t[entry.value + 1]) << 8 : Int(t[entry.value]) << 8 | Int(t[entry.value + 1])
@@ -82,6 +82,11 @@ public struct EXIFBlock: Sendable, Equatable {
         } else {
             return nil
         }
+    }
+
+    /// Its Orientation tag, or nil when it has none (or one out of 1...8).
+    public var orientation: EXIFOrientation? {
+        EXIFOrientation.orientationTag(tiff[...]).flatMap(EXIFOrientation.init(rawValue:))
     }
 
     /// The same block with its Orientation set to 1 (upright), for pixels already turned.

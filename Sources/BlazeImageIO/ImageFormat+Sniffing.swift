@@ -2,8 +2,8 @@
 
 extension ImageFormat {
     /// The format whose signature `bytes` start with: PNG's 8-byte signature, JPEG's SOI
-    /// marker (FF D8 FF), a Netpbm magic number P1...P6 followed by white space, or an
-    /// ISO BMFF `ftyp` box with a HEIF brand (`isHEIF`); nil otherwise.
+    /// marker (FF D8 FF), a Netpbm magic number P1...P6 followed by white space, an ISO BMFF
+    /// `ftyp` box with a HEIF brand (`isHEIF`), or a RIFF header of form `WEBP`; nil otherwise.
     public init?(sniffing bytes: some Collection<UInt8>) {
         let head = Array(bytes.prefix(64))
         if head.starts(with: [137, 80, 78, 71, 13, 10, 26, 10]) {
@@ -15,6 +15,8 @@ extension ImageFormat {
             self = .pnm
         } else if Self.isHEIF(head) {
             self = .heif
+        } else if WebPContainer.isWebP(head) {
+            self = .webp
         } else {
             return nil
         }

@@ -34,8 +34,8 @@ extension ImageFile {
 
     /// Decodes PNG, JPEG, PPM or PGM data into a `Photo`: upright pixels (EXIF orientation
     /// applied, for JPEG and PNG's eXIf), EXIF, ICC profile, JPEG quality, a PNG's alpha and
-    /// whether the file is gray. HEIF data is refused with an error that points at
-    /// BlazeImageHEIF (`HEIF.readPhoto`).
+    /// whether the file is gray. HEIF and WebP data are refused with an error that points at
+    /// the module that decodes them (`HEIF.readPhoto`, `Pictures.readPhoto`).
     public static func readPhoto(data: [UInt8], limits: ImageLimits = .default) throws(ImageError) -> Photo {
         switch ImageFormat(sniffing: data) {
         case .png:
@@ -68,6 +68,8 @@ extension ImageFile {
             return Photo(image: try PNM.decode(data, limits: limits), format: .pnm, isGrayscale: data.count > 1 && (data[1] == 0x32 || data[1] == 0x35))
         case .heif:
             throw heifNeedsItsModule
+        case .webp:
+            throw webpNeedsMediaFiles
         case nil:
             throw unknownFormat(data)
         }
@@ -100,7 +102,7 @@ extension ImageFile {
         case .png: bytes = try PNG.encode(image, alpha: alpha, grayscale: grayscale, exif: exif, iccProfile: iccProfile)
         case .jpeg: bytes = try JPEG.encode(image, quality: jpegQuality, grayscale: grayscale, exif: exif, iccProfile: iccProfile)
         case .pnm: bytes = try PNM.encode(image, as: path.lowercased().hasSuffix(".pgm") ? .pgm : .ppm)
-        case .heif: throw .cannotEncode(.heif, "HEIF is not written here; write JPEG or PNG")
+        case .heif, .webp: throw .cannotEncode(format, "\(format) is not written here; write JPEG or PNG")
         }
         try AtomicFile.write(bytes, to: path)
     }
@@ -137,6 +139,9 @@ extension ImageFile {
 
     /// What reading HEIF through BlazeImageIO says.
     static let heifNeedsItsModule = ImageError.unsupported(.heif, "a HEIC/HEIF photo: read it with BlazeImageHEIF (HEIF.readPhoto)")
+
+    /// What reading WebP through BlazeImageIO says.
+    static let webpNeedsMediaFiles = ImageError.unsupported(.webp, "a WebP picture: read it with MediaFiles (Pictures.readPhoto)")
 
     /// The error for data in none of the formats read here.
     static func unknownFormat(_ data: [UInt8]) -> ImageError {

@@ -6,7 +6,7 @@ import Foundation
 public enum MediaKind: Sendable, Equatable {
     /// A folder (its files are taken one by one, each by the same rule).
     case folder
-    /// A photo: PNG, JPEG, PPM/PGM or HEIF.
+    /// A photo: PNG, JPEG, PPM/PGM, HEIF or WebP.
     case photo
     /// A YUV4MPEG2 stream (also "-": a pipe from `ffmpeg -f yuv4mpegpipe`).
     case y4m
@@ -32,7 +32,7 @@ public enum MediaKind: Sendable, Equatable {
         if VideoFileReader.probe(path: path) { return .video }
         if let cause = VideoFileReader.unreadableCause(path: path) { throw MediaFileError(.damaged, "\(path): \(cause)") }
         let ext = (path as NSString).pathExtension.lowercased()
-        let message = "\(path): not a picture (PNG, JPEG, PPM, PGM, HEIC) or a video FFmpeg can read"
+        let message = "\(path): not a picture (PNG, JPEG, PPM, PGM, HEIC, WebP) or a video FFmpeg can read"
         throw MediaFileError(mediaExtensions.contains(ext) ? .damaged : .notMedia, message)
     }
 
@@ -43,7 +43,7 @@ public enum MediaKind: Sendable, Equatable {
     /// Names that say picture or video: a file named so that cannot be read is a damaged input,
     /// never a stray non-media file.
     public static let mediaExtensions: Set<String> = videoExtensions.union(
-        ["png", "jpg", "jpeg", "jpe", "jfif", "ppm", "pgm", "pnm", "heic", "heif", "hif", "avif"])
+        ["png", "jpg", "jpeg", "jpe", "jfif", "ppm", "pgm", "pnm", "heic", "heif", "hif", "avif", "webp"])
 }
 
 /// Why a path cannot be opened as media, or an output name written: one sentence naming it.

@@ -61,7 +61,7 @@ public enum InputList {
     private static func looksLikeImage(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 8)) ?? nil
+        let head = (try? handle.read(upToCount: 64)) ?? nil   // HEIF's brands lie past byte 8, WebP's form at 8...11
         return head.map { ImageFormat(sniffing: [UInt8]($0)) != nil } ?? false
     }
 

@@ -1,0 +1,136 @@
+import BlazeImageIO
+import FaceRedaction
+import FileRedaction
+import Foundation
+import MediaFiles
+import Testing
+
+/// WebP photos (what browsers save and Android phones share), read through FFmpeg's decoder and
+/// redacted through the public API as `blazeface redact` redacts them.
+@Suite struct WebPRedactionTests {
+    static let fixtures = PhotoRedactionTests.root.appendingPathComponent("Tests/Fixtures/images").path
+
+    /// `ffmpeg INPUT... OPTIONS... OUTPUT`, the file's bytes (Tools/install-deps.sh installs
+    /// ffmpeg, whose libwebp encoders write WebP).
+    static func encode(_ input: [String], _ output: String, _ options: [String]) throws -> [UInt8] {
+        let made = try VideoRedactionTests.sh("ffmpeg", ["-v", "error", "-y"] + input + options + [output])
+        try #require(made.status == 0, "ffmpeg makes the WebP: \(made.stderr)")
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
+    }
+
+    /// A RIFF chunk: its type, little-endian size, payload, and a pad byte to an even size.
+    static func chunk(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        let n = payload.count
+        return Array(type.utf8) + [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)] + payload
+            + (n % 2 == 1 ? [0] : [])
+    }
+
+    /// The extended file (VP8X) a camera app writes: `simple`'s picture chunk between an ICCP
+    /// chunk and an EXIF chunk, as the container specification orders them.
+    static func extended(_ simple: [UInt8], width: Int, height: Int, icc: [UInt8], exif: [UInt8]) -> [UInt8] {
+        func u24(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF)] }
+        let header = chunk("VP8X", [0x20 | 0x08, 0, 0, 0] + u24(width - 1) + u24(height - 1))   // ICC and EXIF flags
+        let body = Array("WEBP".utf8) + header + chunk("ICCP", icc) + Array(simple[12...]) + chunk("EXIF", exif)
+        let n = body.count
+        return Array("RIFF".utf8) + [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)] + body
+    }
+
+    /// A big-endian EXIF block as a phone writes one: IFD0 with Make "Canon", Orientation 6
+    /// (turn 90 degrees clockwise) and a GPS pointer; a GPS IFD with LatitudeRef "N" and a
+    /// latitude of 48/1 51/1 0/1.
+    static func exifTurnedWithGPS() throws -> EXIFBlock {
+        func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
+        func u32(_ v: Int) -> [UInt8] { u16(v >> 16) + u16(v & 0xFFFF) }
+        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: [UInt8]) -> [UInt8] {
+            u16(tag) + u16(type) + u32(count) + value + [UInt8](repeating: 0, count: 4 - value.count)
+        }
+        // IFD0 at 8 (3 entries: ends at 50), the GPS IFD at 50 (2 entries: ends at 80), "Canon" at 80, the rationals at 86.
+        var t: [UInt8] = [0x4D, 0x4D, 0, 42] + u32(8)
+        t += u16(3) + entry(0x010F, 2, 6, u32(80)) + entry(0x0112, 3, 1, u16(6)) + entry(0x8825, 4, 1, u32(50)) + u32(0)
+        t += u16(2) + entry(0x0001, 2, 2, Array("N".utf8) + [0]) + entry(0x0002, 5, 3, u32(86)) + u32(0)
+        t += Array("Canon".utf8) + [0] + u32(48) + u32(1) + u32(51) + u32(1) + u32(0) + u32(1)
+        let block = try #require(EXIFBlock(tiff: t))
+        try #require(block.orientation == .rotated90Clockwise && block.removingLocation() != block)
+        return block
+    }
+
+    @Test func aWebPPhotoIsRedactedWithItsOrientationColourProfileAndMetadataPolicy() throws {
+        let dir = try VideoRedactionTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let png = Self.fixtures + "/astronaut_223x231.png"
+        let simple = try Self.encode(["-i", png], dir + "/simple.webp", ["-c:v", "libwebp", "-quality", "90"])
+        #expect(ImageFormat(sniffing: simple) == .webp)
+        let icc = try #require(try PNG.iccProfile([UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/two_faces_1280x853.png")))))
+        let exif = try Self.exifTurnedWithGPS()
+        let input = dir + "/IMG_0001.webp"
+        try Data(Self.extended(simple, width: 223, height: 231, icc: icc, exif: exif.tiff)).write(to: URL(fileURLWithPath: input))
+
+        // Read upright (the EXIF orientation applied, as for JPEG), with its profile and EXIF.
+        let photo = try Pictures.readPhoto(contentsOf: input)
+        #expect(photo.format == .webp && (photo.image.width, photo.image.height) == (231, 223))
+        #expect(photo.iccProfile == icc && photo.exif == exif.upright() && photo.exif?.orientation == .upright)
+        // Close to the PNG it was made from, turned (a lossy encode at quality 90).
+        let reference = try PNG.read(contentsOf: png).applying(.rotated90Clockwise)
+        let mse = zip(photo.image.pixels, reference.pixels).reduce(0.0) { $0 + pow(Double($1.0) - Double($1.1), 2) } / Double(reference.pixels.count)
+        #expect(10 * log10(255 * 255 / mse) > 30, "PSNR against the PNG")
+
+        let redactor = try FaceRedactor()
+        let cases: [(flags: [String], metadata: MetadataPolicy, exif: EXIFBlock?)] = [
+            ([], .strip, nil),
+            (["--keep-metadata"], .keep(location: false), exif.upright().removingLocation()),
+        ]
+        for (n, c) in cases.enumerated() {
+            let mine = dir + "/library-\(n).jpg", theirs = dir + "/cli-\(n).jpg"
+            let redacted = try redactor.redactPhoto(at: input, to: mine, options: PhotoRedactionOptions(metadata: c.metadata))
+            #expect(redacted.faces == 1 && (redacted.width, redacted.height) == (231, 223))
+            let run = try PhotoRedactionTests.cli(["redact", input, theirs] + c.flags)
+            #expect(run.status == 0, "\(run.stderr)")
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mine)))
+            #expect(bytes == [UInt8](try Data(contentsOf: URL(fileURLWithPath: theirs))), "\(c.flags): the CLI's bytes")
+            #expect(EXIFBlock(file: bytes) == c.exif, "\(c.flags): EXIF only when asked, never GPS unless asked")
+            #expect(JPEG.iccProfile(bytes) == icc, "the colour profile is kept")
+        }
+        // In a folder run it comes out as JPEG under the same name, masked.
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: input, toPath: dir + "/in/IMG_0001.webp")
+        let run = try PhotoRedactionTests.cli(["redact", dir + "/in", dir + "/out"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/out/IMG_0001.jpg")) == Data(contentsOf: URL(fileURLWithPath: dir + "/library-0.jpg")))
+    }
+
+    @Test func aLosslessWebPWithAlphaIsReadAndAnAnimationIsRefusedWithNothingWritten() throws {
+        let dir = try VideoRedactionTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Lossless, with alpha (dropped: the picture's colour is what is searched and written).
+        let lossless = try Self.encode(["-i", Self.fixtures + "/astronaut_rgba.png"], dir + "/alpha.webp", ["-c:v", "libwebp", "-lossless", "1"])
+        let reference = try PNG.read(contentsOf: Self.fixtures + "/astronaut_rgba.png")
+        let read = try Pictures.read(data: lossless, upright: true)
+        #expect((read.width, read.height) == (reference.width, reference.height))
+        let redacted = try FaceRedactor().redactPhoto(at: dir + "/alpha.webp", to: dir + "/alpha.png")
+        #expect(redacted.faces == 1)
+
+        // An animation (three frames that differ) is refused by the reader, the library and the CLI.
+        let animated = try Self.encode(["-f", "lavfi", "-i", "testsrc=size=96x64:rate=5"], dir + "/anim.webp", ["-t", "0.6", "-c:v", "libwebp_anim", "-loop", "0"])
+        #expect(WebPContainer.isAnimated(animated))
+        #expect { try Pictures.read(data: animated, upright: true) } throws: { "\($0)".contains("an animation") }
+        #expect(throws: (any Error).self) { try FaceRedactor().redactPhoto(at: dir + "/anim.webp", to: dir + "/anim.jpg") }
+        let run = try PhotoRedactionTests.cli(["redact", dir + "/anim.webp", dir + "/anim-cli.jpg"])
+        #expect(run.status != 0 && run.stderr.contains("an animation"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/anim.jpg") && !FileManager.default.fileExists(atPath: dir + "/anim-cli.jpg"))
+    }
+
+    /// A folder given to `detect`, `analyze` or `landmarks` is walked for pictures by their first
+    /// bytes: a HEIC (its brand at bytes 8...11) and a WebP (its form at 8...11) are found, as a
+    /// PNG is; notes are not. (The walk once read 8 bytes and passed over both.)
+    @Test func aFolderWalkFindsHEICAndWebPByTheirContent() throws {
+        let dir = try VideoRedactionTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let heic: [UInt8] = [0, 0, 0, 24] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
+        let webp = Array("RIFF".utf8) + [4, 0, 0, 0] + Array("WEBPVP8 ".utf8)
+        let png: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+        for (name, bytes) in [("a.heic", heic), ("b.jpg", webp), ("c.png", png), ("d.txt", Array("notes".utf8))] {
+            try Data(bytes).write(to: URL(fileURLWithPath: dir + "/" + name))
+        }
+        #expect(InputList.expand([dir]).map(\.name) == ["a.heic", "b.jpg", "c.png"].map { dir + "/" + $0 })
+    }
+}
