@@ -3,8 +3,9 @@
 public enum ImageFormat: String, Sendable, Equatable, CustomStringConvertible {
     /// PNG, JPEG, and Netpbm (PPM and PGM); the raw value is the name.
     case png = "PNG", jpeg = "JPEG", pnm = "PNM"
-    /// HEIC/HEIF (an ISO BMFF `ftyp` box with a HEIF brand): recognised by BlazeImageIO,
-    /// decoded only by BlazeImageHEIF (libheif), so that BlazeImageIO links no libheif.
+    /// HEIC/HEIF and AVIF photos (an ISO BMFF `ftyp` box with a HEIF brand, or AVIF's `avif`):
+    /// recognised by BlazeImageIO, decoded only by BlazeImageHEIF (libheif), so that
+    /// BlazeImageIO links no libheif.
     case heif = "HEIF"
     /// WebP (a RIFF container of VP8 or VP8L data): recognised, and its container read, by
     /// BlazeImageIO; decoded by MediaFiles through FFmpeg's decoder, so that BlazeImageIO links

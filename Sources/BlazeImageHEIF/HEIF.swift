@@ -6,7 +6,8 @@ import CLibHEIF
 /// block and ICC profile. Its own module so that only the apps that import it link libheif.
 public enum HEIF {
     /// Whether the data opens with an ISO BMFF `ftyp` box with a HEIF brand (heic, heix,
-    /// hevc, heim, heis, hevm, hevs, mif1, msf1); AVIF is not HEIF here.
+    /// hevc, heim, heis, hevm, hevs, mif1, msf1) or AVIF's still-picture brand (avif); an AVIF
+    /// sequence (avis) is a video, for FFmpeg.
     public static func isHEIF(_ bytes: [UInt8]) -> Bool {
         ImageFormat(sniffing: bytes) == .heif
     }
@@ -150,9 +151,10 @@ public enum HEIF {
         let message = error.message.map { String(cString: $0) } ?? "libheif error \(error.code.rawValue).\(error.subcode.rawValue)"
         if error.subcode == heif_suberror_End_of_data { throw .truncatedData(.heif, message) }
         if error.subcode == heif_suberror_Unsupported_codec || error.code == heif_error_Unsupported_feature {
-            let hevc = heif_have_decoder_for_format(heif_compression_HEVC) != 0
-            throw .unsupported(.heif, hevc ? message : "\(message) (this libheif has no HEVC decoder: install libde265, "
-                               + "or libheif-plugin-libde265 where libheif loads its codecs as plugins)")
+            let (hevc, av1) = (heif_have_decoder_for_format(heif_compression_HEVC) != 0, heif_have_decoder_for_format(heif_compression_AV1) != 0)
+            throw .unsupported(.heif, hevc && av1 ? message : "\(message) (this libheif has no \(hevc ? "AV1" : av1 ? "HEVC" : "HEVC or AV1") "
+                               + "decoder: install libde265 for HEIC, dav1d or aom for AVIF, or libheif's plugins for them where "
+                               + "libheif loads its codecs as plugins)")
         }
         if error.subcode == heif_suberror_Security_limit_exceeded { throw .unsupported(.heif, "\(message) (over libheif's or the caller's size limit)") }
         throw .corruptData(.heif, message)

@@ -3,7 +3,7 @@
 extension ImageFormat {
     /// The format whose signature `bytes` start with: PNG's 8-byte signature, JPEG's SOI
     /// marker (FF D8 FF), a Netpbm magic number P1...P6 followed by white space, an ISO BMFF
-    /// `ftyp` box with a HEIF brand (`isHEIF`), or a RIFF header of form `WEBP`; nil otherwise.
+    /// `ftyp` box with a HEIF or AVIF brand (`isHEIF`), or a RIFF header of form `WEBP`; nil otherwise.
     public init?(sniffing bytes: some Collection<UInt8>) {
         let head = Array(bytes.prefix(64))
         if head.starts(with: [137, 80, 78, 71, 13, 10, 26, 10]) {
@@ -26,15 +26,17 @@ extension ImageFormat {
     static let heifBrands: Set<String> = ["heic", "heix", "hevc", "heim", "heis", "hevm", "hevs", "mif1", "msf1"]
 
     /// Whether the data opens with an `ftyp` box whose major brand, or one of whose compatible
-    /// brands, is a HEIF brand; AVIF (major brand avif or avis) is not HEIF here.
+    /// brands, is a HEIF brand. An AVIF photo (major brand avif: HEIF's container around an AV1
+    /// picture) is HEIF here, read by libheif as a HEIC is; an AVIF sequence (avis, an
+    /// animation) is not: FFmpeg reads it as a video.
     static func isHEIF(_ head: [UInt8]) -> Bool {
         guard head.count >= 16, Array(head[4..<8]) == Array("ftyp".utf8) else { return false }
         let size = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
         guard size >= 16 else { return false }
         func brand(_ at: Int) -> String { String(decoding: head[at..<(at + 4)], as: UTF8.self) }
         let major = brand(8)
-        if heifBrands.contains(major) { return true }
-        if major == "avif" || major == "avis" { return false }
+        if heifBrands.contains(major) || major == "avif" { return true }
+        if major == "avis" { return false }
         var at = 16
         while at + 4 <= min(size, head.count) {
             if heifBrands.contains(brand(at)) { return true }

@@ -6,7 +6,7 @@ import Foundation
 public enum MediaKind: Sendable, Equatable {
     /// A folder (its files are taken one by one, each by the same rule).
     case folder
-    /// A photo: PNG, JPEG, PPM/PGM, HEIF or WebP.
+    /// A photo: PNG, JPEG, PPM/PGM, HEIF (HEIC, AVIF) or WebP.
     case photo
     /// A YUV4MPEG2 stream (also "-": a pipe from `ffmpeg -f yuv4mpegpipe`).
     case y4m
@@ -32,7 +32,7 @@ public enum MediaKind: Sendable, Equatable {
         if VideoFileReader.probe(path: path) { return .video }
         if let cause = VideoFileReader.unreadableCause(path: path) { throw MediaFileError(.damaged, "\(path): \(cause)") }
         let ext = (path as NSString).pathExtension.lowercased()
-        let message = "\(path): not a picture (PNG, JPEG, PPM, PGM, HEIC, WebP) or a video FFmpeg can read"
+        let message = "\(path): not a picture (PNG, JPEG, PPM, PGM, HEIC, AVIF, WebP) or a video FFmpeg can read"
         throw MediaFileError(mediaExtensions.contains(ext) ? .damaged : .notMedia, message)
     }
 

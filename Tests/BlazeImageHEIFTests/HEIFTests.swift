@@ -17,12 +17,12 @@ enum HEIFSupport {
         return url.path
     }
 
-    /// `heif-enc -q quality -o output input`; the HEIC's bytes.
-    static func encode(_ input: String, quality: Int, in folder: String) throws -> [UInt8] {
-        let output = folder + "/\(UUID().uuidString).heic"
+    /// `heif-enc -q quality -o output input` (with `-A`: AVIF, AV1 through libaom); the file's bytes.
+    static func encode(_ input: String, quality: Int, avif: Bool = false, in folder: String) throws -> [UInt8] {
+        let output = folder + "/\(UUID().uuidString).\(avif ? "avif" : "heic")"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(heifEnc))
-        process.arguments = ["-q", "\(quality)", "-o", output, input]
+        process.arguments = ["-q", "\(quality)"] + (avif ? ["-A"] : []) + ["-o", output, input]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -112,6 +112,19 @@ enum HEIFSupport {
         let sourceProfile = try PNG.iccProfile(try ImageFile.contents(of: source))
         #expect(photo.iccProfile != nil && photo.iccProfile == sourceProfile)
         #expect(try HEIF.decode(heic) == photo.image)
+    }
+
+    /// AVIF (an AV1 picture in HEIF's container, what newer phones and browsers save) is read
+    /// by the same libheif call: Tools/install-deps.sh installs libheif with its AV1 decoders.
+    @Test func decodesAnAVIFPhotoCloseToTheSourcePNG() throws {
+        let folder = try HEIFSupport.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let source = HEIFSupport.images.appendingPathComponent("astronaut_223x231.png").path
+        let avif = try HEIFSupport.encode(source, quality: 90, avif: true, in: folder)
+        #expect(ImageFormat(sniffing: avif) == .heif)
+        let photo = try HEIF.readPhoto(data: avif)
+        #expect(photo.image.width == 223 && photo.image.height == 231)
+        #expect(HEIFSupport.psnr(photo.image, try PNG.read(contentsOf: source)) > 30)
     }
 
     @Test func returnsTheEXIFBlockUpright() throws {
@@ -210,6 +223,9 @@ enum HEIFSupport {
 @Test func sniffsHEIFBrands() {
     let ftyp: [UInt8] = [0, 0, 0, 24] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
     #expect(HEIF.isHEIF(ftyp))
+    // An AVIF photo is read here; an AVIF sequence (an animation) is a video, for FFmpeg.
+    #expect(HEIF.isHEIF([0, 0, 0, 28] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("avifmif1miaf".utf8)))
+    #expect(!HEIF.isHEIF([0, 0, 0, 28] + Array("ftypavis".utf8) + [0, 0, 0, 0] + Array("avismsf1miaf".utf8)))
     #expect(!HEIF.isHEIF(Array("GIF89a".utf8)))
     #expect(throws: ImageError.self) { try HEIF.decode(Array("GIF89a".utf8)) }
 }

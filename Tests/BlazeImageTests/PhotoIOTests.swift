@@ -291,7 +291,8 @@ enum PhotoSupport {
         #expect(ImageFormat(sniffing: ftyp("heic", ["mif1", "heic"])) == .heif)
         #expect(ImageFormat(sniffing: ftyp("mif1", ["heic"])) == .heif)
         #expect(ImageFormat(sniffing: ftyp("isom", ["mif1"])) == .heif)
-        #expect(ImageFormat(sniffing: ftyp("avif", ["mif1", "miaf"])) == nil)
+        #expect(ImageFormat(sniffing: ftyp("avif", ["mif1", "miaf"])) == .heif, "an AVIF photo: libheif reads it")
+        #expect(ImageFormat(sniffing: ftyp("avis", ["avif", "msf1", "miaf"])) == nil, "an AVIF sequence: a video, for FFmpeg")
         #expect(ImageFormat(sniffing: ftyp("isom", ["iso2", "mp41"])) == nil)
         let heic = ftyp("heic", ["mif1"])
         #expect(throws: ImageFile.heifNeedsItsModule) { try ImageFile.read(data: heic) }

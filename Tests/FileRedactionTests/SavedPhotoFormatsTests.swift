@@ -5,9 +5,10 @@ import Foundation
 import MediaFiles
 import Testing
 
-/// WebP photos (what browsers save and Android phones share), read through FFmpeg's decoder and
-/// redacted through the public API as `blazeface redact` redacts them.
-@Suite struct WebPRedactionTests {
+/// Photos as browsers save them and Android phones share them, WebP and AVIF, redacted through
+/// the public API as `blazeface redact` redacts them (WebP through FFmpeg's decoder, AVIF through
+/// libheif), and found by the folder walks of `detect`, `analyze` and `landmarks`.
+@Suite struct SavedPhotoFormatsTests {
     static let fixtures = PhotoRedactionTests.root.appendingPathComponent("Tests/Fixtures/images").path
 
     /// `ffmpeg INPUT... OPTIONS... OUTPUT`, the file's bytes (Tools/install-deps.sh installs
@@ -132,5 +133,22 @@ import Testing
             try Data(bytes).write(to: URL(fileURLWithPath: dir + "/" + name))
         }
         #expect(InputList.expand([dir]).map(\.name) == ["a.heic", "b.jpg", "c.png"].map { dir + "/" + $0 })
+    }
+
+    /// An AVIF photo is a photo: FFmpeg would read it as a one-frame video, so a folder run made
+    /// it an MP4 and a single run refused a .jpg output. It comes out as JPEG, masked.
+    @Test func anAVIFPhotoComesOutAsAJPEGPhotoNotAVideo() throws {
+        let dir = try VideoRedactionTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let made = try VideoRedactionTests.sh("heif-enc", ["-A", "-q", "80", "-o", dir + "/in/portrait.avif", Self.fixtures + "/astronaut_223x231.png"])
+        try #require(made.status == 0, "heif-enc writes AVIF: \(made.stderr)")
+        #expect(try MediaKind.of(dir + "/in/portrait.avif") == .photo)
+        let redacted = try FaceRedactor().redactPhoto(at: dir + "/in/portrait.avif", to: dir + "/library.jpg")
+        #expect(redacted.faces == 1 && (redacted.width, redacted.height) == (223, 231))
+        let run = try PhotoRedactionTests.cli(["redact", dir + "/in", dir + "/out"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").filter { !$0.hasPrefix(".") } == ["portrait.jpg"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/out/portrait.jpg")) == Data(contentsOf: URL(fileURLWithPath: dir + "/library.jpg")))
     }
 }
