@@ -478,7 +478,15 @@ BFVStatus bfv_reader_stream(const bfv_reader *r, int index, BFVStreamInfo *out) 
     const AVStream *s = r->format->streams[index];
     out->index = index;
     out->kind = stream_kind(s);
-    av_strlcpy(out->codec, avcodec_get_name(s->codecpar->codec_id), sizeof out->codec);
+    // A stream FFmpeg has no codec for (a QuickTime timecode track, a camera's metadata) is
+    // named by its four-character tag ("tmcd", "mebx") rather than "none".
+    if (s->codecpar->codec_id == AV_CODEC_ID_NONE && s->codecpar->codec_tag) {
+        char tag[AV_FOURCC_MAX_STRING_SIZE] = {0};
+        av_fourcc_make_string(tag, s->codecpar->codec_tag);
+        av_strlcpy(out->codec, tag, sizeof out->codec);
+    } else {
+        av_strlcpy(out->codec, avcodec_get_name(s->codecpar->codec_id), sizeof out->codec);
+    }
     const AVDictionaryEntry *language = av_dict_get(s->metadata, "language", NULL, 0);
     if (language) av_strlcpy(out->language, language->value, sizeof out->language);
     return BFV_OK;
