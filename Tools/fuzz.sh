@@ -5,7 +5,7 @@
 # input is written to .fuzz/artifacts/ and the script exits non-zero.
 #
 #   bash Tools/fuzz.sh [SECONDS] [TARGET...]      e.g. bash Tools/fuzz.sh 600 FuzzPNG
-#   targets: FuzzPNG FuzzJPEG FuzzPNM FuzzY4M FuzzWeights FuzzTFLite FuzzTaskBundle FuzzGeometry
+#   targets: FuzzPNG FuzzJPEG FuzzPNM FuzzWebP FuzzY4M FuzzWeights FuzzTFLite FuzzTaskBundle FuzzGeometry
 #   FUZZ_RUNS=N bash Tools/fuzz.sh       a fixed number of inputs from a fixed random seed instead
 #                                        of a time (repeatable: CI's smoke run)
 #   FUZZ_CONFIG=debug bash Tools/fuzz.sh an unoptimised build (quicker to build, slower to run)

@@ -2,7 +2,8 @@
 """Writes the fuzzers' seed corpora (Fuzz/corpus/<target>/): small valid inputs the fuzzers
 mutate. Everything is built here from nothing: tiny TFLite flatbuffers written field by field
 from TFLite's schema (schema.fbs; needs the `flatbuffers` package), tiny flat weights files
-written from Weights/README.md's format, and copies of the small PNG test images.
+written from Weights/README.md's format, WebP containers written chunk by chunk, and copies of
+the small PNG test images.
 
     python3 -m pip install -r Tools/fuzz/requirements.txt && python3 Tools/fuzz/make_seeds.py
 """
@@ -197,6 +198,32 @@ def geometry_seeds():
     return {"strip.binarypb": field(1, 2, mesh) + basis + field(3, 0, varint(1))}
 
 
+# --- WebP's RIFF container (Google's WebP Container Specification) --------------------------
+def riff_chunk(kind, payload):
+    return kind + struct.pack("<I", len(payload)) + payload + (b"\0" if len(payload) % 2 else b"")
+
+
+def webp_file(chunks):
+    body = b"WEBP" + b"".join(chunks)
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+def webp_seeds():
+    """Containers only (the fuzzer walks chunks, it decodes nothing): a simple file, an extended
+    one with an odd-sized profile and an EXIF block (JPEG's prefix, Orientation 6, a GPS IFD),
+    and an animation."""
+    vp8 = riff_chunk(b"VP8 ", bytes(range(10)))
+    def ifd_entry(tag, kind, count, value): return struct.pack(">HHI", tag, kind, count) + value.ljust(4, b"\0")
+    tiff = b"MM\0\x2a" + struct.pack(">I", 8) + struct.pack(">H", 2) + ifd_entry(0x0112, 3, 1, struct.pack(">H", 6))
+    tiff += ifd_entry(0x8825, 4, 1, struct.pack(">I", 38)) + b"\0\0\0\0"
+    tiff += struct.pack(">H", 1) + ifd_entry(0x0001, 2, 2, b"N\0") + b"\0\0\0\0"
+    extended = webp_file([riff_chunk(b"VP8X", bytes([0x28, 0, 0, 0, 9, 0, 0, 9, 0, 0])), riff_chunk(b"ICCP", b"abc"), vp8,
+                          riff_chunk(b"EXIF", b"Exif\0\0" + tiff)])
+    animated = webp_file([riff_chunk(b"VP8X", bytes([0x02, 0, 0, 0, 9, 0, 0, 9, 0, 0])), riff_chunk(b"ANIM", bytes(6)),
+                          riff_chunk(b"ANMF", bytes(16) + vp8)])
+    return {"simple.webp": webp_file([vp8]), "extended.webp": extended, "animated.webp": animated}
+
+
 def main():
     for target, files in [("FuzzTFLite", tflite_seeds()), ("FuzzWeights", weights_seeds()),
                           ("FuzzGeometry", geometry_seeds())]:
@@ -230,6 +257,10 @@ def main():
         z.writestr("conv.tflite", tflite_seeds()["conv.tflite"])
         z.writestr("notes.txt", b"a stored member")
     (bundle / "two_members.task").write_bytes(buffer.getvalue())
+    webp = CORPUS / "FuzzWebP"
+    webp.mkdir(parents=True, exist_ok=True)
+    for name, data in webp_seeds().items():
+        (webp / name).write_bytes(data)
     png = CORPUS / "FuzzPNG"
     png.mkdir(parents=True, exist_ok=True)
     for source in sorted((ROOT / "Tests" / "BlazeImageTests" / "Resources").glob("*.png")):
