@@ -150,7 +150,8 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
         bfv_reader_skip_damaged(handle, options.skipsDamagedFrames ? 1 : 0)
     }
 
-    /// Reads a video held in memory (for tests and fuzzing); `name` stands for the path in errors.
+    /// Reads a video held in memory (a WebP picture, which FFmpeg's decoder reads as a one-frame
+    /// video, tests and fuzzing); `name` stands for the path in errors.
     public init(bytes: [UInt8], name: String = "<memory>", options: VideoReadOptions = .init()) throws(VideoError) {
         var info = BFVReaderInfo(), status = BFV_OK, error = BFVError()
         let handle = bytes.withUnsafeBufferPointer { data in
