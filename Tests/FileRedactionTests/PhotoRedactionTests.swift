@@ -12,18 +12,20 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("blazeface").path
 
-    /// A big-endian EXIF block: IFD0 with Make "Canon" and a GPS pointer; a GPS IFD with
-    /// LatitudeRef "N" and a latitude of 48/1 51/1 0/1.
-    static func exifWithGPS() throws -> EXIFBlock {
+    /// A big-endian EXIF block: IFD0 with Make "Canon", an Orientation when given and a GPS
+    /// pointer; a GPS IFD with LatitudeRef "N" and a latitude of 48/1 51/1 0/1.
+    static func exifWithGPS(orientation: Int? = nil) throws -> EXIFBlock {
         func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
         func u32(_ v: Int) -> [UInt8] { u16(v >> 16) + u16(v & 0xFFFF) }
         func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: [UInt8]) -> [UInt8] {
             u16(tag) + u16(type) + u32(count) + value + [UInt8](repeating: 0, count: 4 - value.count)
         }
-        // IFD0 at 8 (2 entries: ends at 38), the GPS IFD at 38 (2 entries: ends at 68), "Canon" at 68, the rationals at 74.
+        // IFD0 at 8 (2 or 3 entries), then the GPS IFD (2 entries, 30 bytes), "Canon", the rationals.
+        let n = orientation == nil ? 2 : 3, gps = 8 + 2 + 12 * n + 4, make = gps + 30
         var t: [UInt8] = [0x4D, 0x4D, 0, 42] + u32(8)
-        t += u16(2) + entry(0x010F, 2, 6, u32(68)) + entry(0x8825, 4, 1, u32(38)) + u32(0)
-        t += u16(2) + entry(0x0001, 2, 2, Array("N".utf8) + [0]) + entry(0x0002, 5, 3, u32(74)) + u32(0)
+        t += u16(n) + entry(0x010F, 2, 6, u32(make)) + (orientation.map { entry(0x0112, 3, 1, u16($0)) } ?? [])
+        t += entry(0x8825, 4, 1, u32(gps)) + u32(0)
+        t += u16(2) + entry(0x0001, 2, 2, Array("N".utf8) + [0]) + entry(0x0002, 5, 3, u32(make + 6)) + u32(0)
         t += Array("Canon".utf8) + [0] + u32(48) + u32(1) + u32(51) + u32(1) + u32(0) + u32(1)
         return try #require(EXIFBlock(tiff: t))
     }

@@ -36,21 +36,9 @@ import Testing
         return Array("RIFF".utf8) + [UInt8(n & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 24)] + body
     }
 
-    /// A big-endian EXIF block as a phone writes one: IFD0 with Make "Canon", Orientation 6
-    /// (turn 90 degrees clockwise) and a GPS pointer; a GPS IFD with LatitudeRef "N" and a
-    /// latitude of 48/1 51/1 0/1.
+    /// A phone's EXIF block: Make, Orientation 6 (turn 90 degrees clockwise) and GPS.
     static func exifTurnedWithGPS() throws -> EXIFBlock {
-        func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
-        func u32(_ v: Int) -> [UInt8] { u16(v >> 16) + u16(v & 0xFFFF) }
-        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: [UInt8]) -> [UInt8] {
-            u16(tag) + u16(type) + u32(count) + value + [UInt8](repeating: 0, count: 4 - value.count)
-        }
-        // IFD0 at 8 (3 entries: ends at 50), the GPS IFD at 50 (2 entries: ends at 80), "Canon" at 80, the rationals at 86.
-        var t: [UInt8] = [0x4D, 0x4D, 0, 42] + u32(8)
-        t += u16(3) + entry(0x010F, 2, 6, u32(80)) + entry(0x0112, 3, 1, u16(6)) + entry(0x8825, 4, 1, u32(50)) + u32(0)
-        t += u16(2) + entry(0x0001, 2, 2, Array("N".utf8) + [0]) + entry(0x0002, 5, 3, u32(86)) + u32(0)
-        t += Array("Canon".utf8) + [0] + u32(48) + u32(1) + u32(51) + u32(1) + u32(0) + u32(1)
-        let block = try #require(EXIFBlock(tiff: t))
+        let block = try PhotoRedactionTests.exifWithGPS(orientation: 6)
         try #require(block.orientation == .rotated90Clockwise && block.removingLocation() != block)
         return block
     }
