@@ -35,6 +35,19 @@ import Testing
         try run(try #require(FileManager.default.isExecutableFile(atPath: tool) ? tool : nil, "build the tool first: \(tool)"), arguments)
     }
 
+    /// `input` redacted by the library to `dir/library-N.jpg` and by the CLI (`redact INPUT OUT
+    /// FLAGS...`) to `dir/cli-N.jpg`; the library's result and bytes, checked to be the CLI's.
+    static func redactedByBoth(_ redactor: FaceRedactor, _ input: String, in dir: String, _ n: Int, flags: [String],
+                               metadata: MetadataPolicy) throws -> (redacted: RedactedPhoto, bytes: [UInt8]) {
+        let mine = dir + "/library-\(n).jpg", theirs = dir + "/cli-\(n).jpg"
+        let redacted = try redactor.redactPhoto(at: input, to: mine, options: PhotoRedactionOptions(metadata: metadata))
+        let run = try cli(["redact", input, theirs] + flags)
+        #expect(run.status == 0, "\(run.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mine)))
+        #expect(bytes == [UInt8](try Data(contentsOf: URL(fileURLWithPath: theirs))), "\(flags): the CLI's bytes")
+        return (redacted, bytes)
+    }
+
     /// Runs `executable`; its exit status and stderr.
     static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stderr: String) {
         let process = Process()
@@ -66,13 +79,8 @@ import Testing
             (["--keep-metadata", "--keep-location"], .keep(location: true), exif),
         ]
         for (n, c) in cases.enumerated() {
-            let mine = dir + "/library-\(n).jpg", theirs = dir + "/cli-\(n).jpg"
-            let redacted = try redactor.redactPhoto(at: input, to: mine, options: PhotoRedactionOptions(metadata: c.metadata))
+            let (redacted, bytes) = try Self.redactedByBoth(redactor, input, in: dir, n, flags: c.flags, metadata: c.metadata)
             #expect(redacted.faces == 1 && redacted.warnings.isEmpty && (redacted.width, redacted.height) == (223, 231))
-            let run = try Self.cli(["redact", input, theirs] + c.flags)
-            #expect(run.status == 0, "\(run.stderr)")
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: mine)))
-            #expect(bytes == [UInt8](try Data(contentsOf: URL(fileURLWithPath: theirs))), "\(c.flags): the CLI's bytes")
             #expect(EXIFBlock(file: bytes) == c.exif, "\(c.flags): EXIF, and GPS only when asked")
             #expect(JPEG.iccProfile(bytes) == icc, "the colour profile is kept")
             #expect(JPEG.estimatedQuality(bytes) == 85, "the input's quality")
