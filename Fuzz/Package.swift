@@ -13,6 +13,7 @@ let package = Package(
         .executableTarget(name: "FuzzJPEG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
         .executableTarget(name: "FuzzPNM", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
         .executableTarget(name: "FuzzWebP", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
+        .executableTarget(name: "FuzzTIFF", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
         .executableTarget(name: "FuzzPNG", dependencies: ["CFuzzerDriver", .product(name: "BlazeImageIO", package: "BlazeFace")]),
         .executableTarget(name: "FuzzWeights", dependencies: ["CFuzzerDriver", .product(name: "BlazeModel", package: "BlazeFace")]),
         .executableTarget(name: "FuzzGeometry", dependencies: ["CFuzzerDriver", .product(name: "GeometryEstimation", package: "BlazeFace")]),

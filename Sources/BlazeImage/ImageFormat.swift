@@ -11,7 +11,10 @@ public enum ImageFormat: String, Sendable, Equatable, CustomStringConvertible {
     /// BlazeImageIO; decoded by MediaFiles through FFmpeg's decoder, so that BlazeImageIO links
     /// no codec for it.
     case webp = "WebP"
+    /// TIFF (one page, as scanners and photo tools save it) and BMP: recognised, and TIFF's
+    /// directories read, by BlazeImageIO; decoded by MediaFiles through FFmpeg's decoders.
+    case tiff = "TIFF", bmp = "BMP"
 
-    /// The format's name: `PNG`, `JPEG`, `PNM`, `HEIF` or `WebP`.
+    /// The format's name: `PNG`, `JPEG`, `PNM`, `HEIF`, `WebP`, `TIFF` or `BMP`.
     public var description: String { rawValue }
 }

@@ -3,8 +3,8 @@
 /// first bytes (`ImageFormat(sniffing:)`), never taken from a file name.
 public enum ImageFile {
     /// Decodes PNG, JPEG, PPM or PGM data to 8-bit RGB. `applyingOrientation` applies a JPEG's
-    /// EXIF orientation (other formats carry none here). HEIF and WebP data are refused with an
-    /// error that points at the module that decodes them (BlazeImageHEIF, MediaFiles).
+    /// EXIF orientation (other formats carry none here). HEIF, WebP, TIFF and BMP data are
+    /// refused with an error that points at the module that decodes them (BlazeImageHEIF, MediaFiles).
     public static func read(data: [UInt8], limits: ImageLimits = .default,
                             applyingOrientation: Bool = false) throws(ImageError) -> RGBImage {
         switch ImageFormat(sniffing: data) {
@@ -12,7 +12,7 @@ public enum ImageFile {
         case .jpeg: try JPEG.decode(data, limits: limits, applyingOrientation: applyingOrientation)
         case .pnm: try PNM.decode(data, limits: limits)
         case .heif: throw heifNeedsItsModule
-        case .webp: throw webpNeedsMediaFiles
+        case let other?: throw needsMediaFiles(other)
         case nil: throw unknownFormat(data)
         }
     }

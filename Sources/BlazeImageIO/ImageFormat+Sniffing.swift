@@ -3,7 +3,9 @@
 extension ImageFormat {
     /// The format whose signature `bytes` start with: PNG's 8-byte signature, JPEG's SOI
     /// marker (FF D8 FF), a Netpbm magic number P1...P6 followed by white space, an ISO BMFF
-    /// `ftyp` box with a HEIF or AVIF brand (`isHEIF`), or a RIFF header of form `WEBP`; nil otherwise.
+    /// `ftyp` box with a HEIF or AVIF brand (`isHEIF`), a RIFF header of form `WEBP`, a TIFF
+    /// header ("II" or "MM" and 42, or BigTIFF's 43), or BMP's "BM" followed by a DIB header of
+    /// a size BMP uses; nil otherwise.
     public init?(sniffing bytes: some Collection<UInt8>) {
         let head = Array(bytes.prefix(64))
         if head.starts(with: [137, 80, 78, 71, 13, 10, 26, 10]) {
@@ -17,9 +19,21 @@ extension ImageFormat {
             self = .heif
         } else if WebPContainer.isWebP(head) {
             self = .webp
+        } else if TIFFContainer.isTIFF(head) {
+            self = .tiff
+        } else if Self.isBMP(head) {
+            self = .bmp
         } else {
             return nil
         }
+    }
+
+    /// Whether the data opens with BMP's file header ("BM") and a DIB header of one of the
+    /// sizes BMP's versions use (12 for OS/2's, 40 to 124 for Windows').
+    static func isBMP(_ head: [UInt8]) -> Bool {
+        guard head.count >= 18, head[0] == UInt8(ascii: "B"), head[1] == UInt8(ascii: "M") else { return false }
+        let dib = Int(head[14]) | Int(head[15]) << 8 | Int(head[16]) << 16 | Int(head[17]) << 24
+        return [12, 16, 40, 52, 56, 64, 108, 124].contains(dib)
     }
 
     /// The HEIF brands: HEVC images and sequences, and the generic image and sequence brands.

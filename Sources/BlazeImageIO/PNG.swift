@@ -126,6 +126,7 @@ public enum PNG {
             }
         }
         defer { bpng_free(output) }
+        if status == BPNG_BAD_PROFILE { throw .cannotEncode(.png, "its colour profile: \(string(message))") }
         guard status == BPNG_OK, let output else { throw .encodingFailed(string(message)) }
         var png = Array(UnsafeBufferPointer(start: output, count: outputSize))
         if let exif {

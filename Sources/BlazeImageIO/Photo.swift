@@ -34,7 +34,7 @@ extension ImageFile {
 
     /// Decodes PNG, JPEG, PPM or PGM data into a `Photo`: upright pixels (EXIF orientation
     /// applied, for JPEG and PNG's eXIf), EXIF, ICC profile, JPEG quality, a PNG's alpha and
-    /// whether the file is gray. HEIF and WebP data are refused with an error that points at
+    /// whether the file is gray. HEIF, WebP, TIFF and BMP data are refused with an error that points at
     /// the module that decodes them (`HEIF.readPhoto`, `Pictures.readPhoto`).
     public static func readPhoto(data: [UInt8], limits: ImageLimits = .default) throws(ImageError) -> Photo {
         switch ImageFormat(sniffing: data) {
@@ -68,8 +68,8 @@ extension ImageFile {
             return Photo(image: try PNM.decode(data, limits: limits), format: .pnm, isGrayscale: data.count > 1 && (data[1] == 0x32 || data[1] == 0x35))
         case .heif:
             throw heifNeedsItsModule
-        case .webp:
-            throw webpNeedsMediaFiles
+        case let other?:
+            throw needsMediaFiles(other)
         case nil:
             throw unknownFormat(data)
         }
@@ -102,7 +102,7 @@ extension ImageFile {
         case .png: bytes = try PNG.encode(image, alpha: alpha, grayscale: grayscale, exif: exif, iccProfile: iccProfile)
         case .jpeg: bytes = try JPEG.encode(image, quality: jpegQuality, grayscale: grayscale, exif: exif, iccProfile: iccProfile)
         case .pnm: bytes = try PNM.encode(image, as: path.lowercased().hasSuffix(".pgm") ? .pgm : .ppm)
-        case .heif, .webp: throw .cannotEncode(format, "\(format) is not written here; write JPEG or PNG")
+        case .heif, .webp, .tiff, .bmp: throw .cannotEncode(format, "\(format) is not written here; write JPEG or PNG")
         }
         try AtomicFile.write(bytes, to: path)
     }
@@ -125,23 +125,28 @@ extension ImageFile {
             exif = location ? photo.exif : photo.exif?.removingLocation()
         }
         let quality = jpegQuality ?? photo.jpegQuality ?? defaultJPEGQuality
+        // A TIFF's metadata are tags of its own directory, not an EXIF block: none is carried.
+        let notes = metadata != .strip && photo.format == .tiff
+            ? ["written without the TIFF's own tags (camera, dates, location): only EXIF blocks are kept, and a TIFF holds its metadata otherwise"] : []
         do {
             try write(photo.image, to: path, format: format, exif: exif, iccProfile: photo.iccProfile, jpegQuality: quality,
                       alpha: photo.alpha, grayscale: photo.isGrayscale)
-            return []
+            return notes
         } catch {
             guard photo.iccProfile != nil, case .cannotEncode = error else { throw error }
             try write(photo.image, to: path, format: format, exif: exif, iccProfile: nil, jpegQuality: quality,
                       alpha: photo.alpha, grayscale: photo.isGrayscale)
-            return ["written without its colour profile, which the encoder refused (\(error))"]
+            return notes + ["written without its colour profile, which the encoder refused (\(error))"]
         }
     }
 
     /// What reading HEIF through BlazeImageIO says.
     static let heifNeedsItsModule = ImageError.unsupported(.heif, "a HEIC/HEIF photo: read it with BlazeImageHEIF (HEIF.readPhoto)")
 
-    /// What reading WebP through BlazeImageIO says.
-    static let webpNeedsMediaFiles = ImageError.unsupported(.webp, "a WebP picture: read it with MediaFiles (Pictures.readPhoto)")
+    /// What reading WebP, TIFF or BMP through BlazeImageIO says.
+    static func needsMediaFiles(_ format: ImageFormat) -> ImageError {
+        .unsupported(format, "a \(format) picture: read it with MediaFiles (Pictures.readPhoto)")
+    }
 
     /// The error for data in none of the formats read here.
     static func unknownFormat(_ data: [UInt8]) -> ImageError {

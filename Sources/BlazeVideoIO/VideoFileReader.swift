@@ -18,11 +18,15 @@ public struct VideoReadOptions: Sendable, Equatable {
     /// its end) is dropped and the reading goes on, as the `ffmpeg` tool does, instead of
     /// failing: `VideoFileReader.damage` then counts what was dropped. Off by default.
     public var skipsDamagedFrames: Bool
+    /// Frames come as packed RGB (`VideoFrame` `.rgb`) converted from the decoder's pixels
+    /// directly, with no trip through 4:2:0: a picture's colours (a WebP, TIFF or BMP read as a
+    /// one-frame video) kept. Only without `appliesRotation`; off by default (frames as I420).
+    public var deliversRGB: Bool
 
     public init(appliesRotation: Bool = true, maxSide: Int = 1 << 14, maxPixels: Int = 1 << 26, decoderThreads: Int = 0,
-                acceptsTruncation: Bool = false, skipsDamagedFrames: Bool = false) {
+                acceptsTruncation: Bool = false, skipsDamagedFrames: Bool = false, deliversRGB: Bool = false) {
         (self.appliesRotation, self.maxSide, self.maxPixels, self.decoderThreads) = (appliesRotation, maxSide, maxPixels, decoderThreads)
-        (self.acceptsTruncation, self.skipsDamagedFrames) = (acceptsTruncation, skipsDamagedFrames)
+        (self.acceptsTruncation, self.skipsDamagedFrames, self.deliversRGB) = (acceptsTruncation, skipsDamagedFrames, deliversRGB)
     }
 }
 
@@ -131,6 +135,8 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
     public private(set) var framesRead = 0
     let handle: OpaquePointer
     private let frameSize: Int
+    /// `.rgb` with `VideoReadOptions.deliversRGB` (and no rotation applied), else `.i420`.
+    private let frameFormat: PixelFormat
     /// The path of the writer copying this reader's streams, for errors in copying.
     var outputPath: String?
     private let acceptsTruncation: Bool
@@ -146,7 +152,9 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
         guard let handle else { throw Self.openError(status, error, path: path, options: options) }
         (self.path, self.handle, self.acceptsTruncation) = (path, handle, options.acceptsTruncation)
         self.info = Self.info(info, handle, applies: options.appliesRotation)
+        bfv_reader_deliver_rgb(handle, options.deliversRGB && !options.appliesRotation ? 1 : 0)
         self.frameSize = bfv_reader_frame_size(handle)
+        self.frameFormat = options.deliversRGB && !options.appliesRotation ? .rgb : .i420
         bfv_reader_skip_damaged(handle, options.skipsDamagedFrames ? 1 : 0)
     }
 
@@ -161,7 +169,9 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
         guard let handle else { throw Self.openError(status, error, path: name, options: options) }
         (self.path, self.handle, self.acceptsTruncation) = (name, handle, options.acceptsTruncation)
         self.info = Self.info(info, handle, applies: options.appliesRotation)
+        bfv_reader_deliver_rgb(handle, options.deliversRGB && !options.appliesRotation ? 1 : 0)
         self.frameSize = bfv_reader_frame_size(handle)
+        self.frameFormat = options.deliversRGB && !options.appliesRotation ? .rgb : .i420
         bfv_reader_skip_damaged(handle, options.skipsDamagedFrames ? 1 : 0)
     }
 
@@ -209,7 +219,7 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
         }
         framesRead += 1
         do {
-            return try VideoFrame(format: .i420, width: info.width, height: info.height, bytes: bytes, fullRange: info.fullRange,
+            return try VideoFrame(format: frameFormat, width: info.width, height: info.height, bytes: bytes, fullRange: info.fullRange,
                                   presentationTime: pts, timeBase: info.timeBase)
         } catch {
             throw .decode(path: path, frame: framesRead - 1, reason: error.description)

@@ -141,7 +141,8 @@ struct bfv_reader {
     int video_index;
     AVPacket *packet;
     AVFrame *frame;
-    AVFrame *converted;           // yuv420p at the stored size, for formats other than yuv420p
+    AVFrame *converted;           // yuv420p (rgb24 when `rgb`) at the stored size, for other formats
+    int rgb;                      // frames delivered as packed RGB24 instead of I420 (pictures)
     struct SwsContext *scaler;
     int stored_width, stored_height, width, height, rotation;
     int full_range;
@@ -502,10 +503,20 @@ void bfv_reader_tag(const bfv_reader *r, int stream, const char *key, char *out,
 
 size_t bfv_reader_frame_size(const bfv_reader *r) {
     size_t w = (size_t)r->width, h = (size_t)r->height;
-    return w * h + 2 * ((w + 1) / 2) * ((h + 1) / 2);
+    return r->rgb ? w * h * 3 : w * h + 2 * ((w + 1) / 2) * ((h + 1) / 2);
+}
+
+void bfv_reader_deliver_rgb(bfv_reader *r, int rgb) {
+    if (r->frames == 0 && !r->converted && r->rotation == 0) r->rgb = rgb != 0;
 }
 
 int64_t bfv_reader_packets_read(const bfv_reader *r) { return r->packets; }
+
+/// Copies a `width` x `height` plane of 3-byte pixels (RGB24) into packed `out`: unturned, the
+/// only way pictures are read (`bfv_reader_deliver_rgb`).
+static void copy_rgb_plane(const uint8_t *src, int stride, int width, int height, uint8_t *out) {
+    for (int y = 0; y < height; y++) memcpy(out + (size_t)y * width * 3, src + (size_t)y * stride, (size_t)width * 3);
+}
 
 /// Copies a `width` x `height` plane into packed `out`, turned `rotation` degrees clockwise;
 /// quarter turns go tile by tile so that the reads stay in cache.
@@ -538,27 +549,35 @@ static void copy_plane(const uint8_t *src, int stride, int width, int height, ui
 }
 
 /// The decoded frame as packed 8-bit I420 of the delivered size: yuv420p (and yuvj420p) of the
-/// stored size and range copied plane by plane, anything else through libswscale first.
+/// stored size and range copied plane by plane, anything else through libswscale first. With
+/// `rgb`, packed RGB24 of the stored size: rgb24 copied, anything else through libswscale.
 static BFVStatus deliver(bfv_reader *r, AVFrame *f, uint8_t *out, BFVError *error) {
     int frame_full = is_full_range(f->format, f->color_range);
     const uint8_t *planes[3] = {f->data[0], f->data[1], f->data[2]};
     int strides[3] = {f->linesize[0], f->linesize[1], f->linesize[2]};
-    int direct = (f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P) &&
-                 f->width == r->stored_width && f->height == r->stored_height && frame_full == r->full_range;
+    enum AVPixelFormat wanted = r->rgb ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_YUV420P;
+    int direct = f->width == r->stored_width && f->height == r->stored_height &&
+                 (r->rgb ? f->format == AV_PIX_FMT_RGB24
+                         : (f->format == AV_PIX_FMT_YUV420P || f->format == AV_PIX_FMT_YUVJ420P) && frame_full == r->full_range);
     if (!direct) {
         if (f->width <= 0 || f->height <= 0 || f->format < 0)
             return fail(error, BFV_DECODE, 0, "the decoder gave a frame with no picture");
         r->scaler = sws_getCachedContext(r->scaler, f->width, f->height, f->format, r->stored_width, r->stored_height,
-                                         AV_PIX_FMT_YUV420P, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT,
+                                         wanted, SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | (r->rgb ? SWS_FULL_CHR_H_INP : 0),
                                          NULL, NULL, NULL);
         if (!r->scaler)
-            return fail(error, BFV_DECODE, 0, "cannot convert %s frames to yuv420p", av_get_pix_fmt_name(f->format));
+            return fail(error, BFV_DECODE, 0, "cannot convert %s frames to %s", av_get_pix_fmt_name(f->format),
+                        av_get_pix_fmt_name(wanted));
         const int *coefficients = sws_getCoefficients(f->colorspace);
-        sws_setColorspaceDetails(r->scaler, coefficients, frame_full, coefficients, r->full_range, 0, 1 << 16, 1 << 16);
+        // A picture's gray or palette samples span their whole range (libswscale would take 16-bit
+        // gray as limited-range luma).
+        const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
+        int source_full = r->rgb && d && (d->nb_components < 3 || (d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL))) ? 1 : frame_full;
+        sws_setColorspaceDetails(r->scaler, coefficients, source_full, coefficients, r->rgb ? 1 : r->full_range, 0, 1 << 16, 1 << 16);
         if (!r->converted) {
             r->converted = av_frame_alloc();
             if (!r->converted) return fail(error, BFV_NO_MEMORY, AVERROR(ENOMEM), NULL);
-            r->converted->format = AV_PIX_FMT_YUV420P;
+            r->converted->format = wanted;
             r->converted->width = r->stored_width;
             r->converted->height = r->stored_height;
             int code = av_frame_get_buffer(r->converted, 0);
@@ -570,6 +589,10 @@ static BFVStatus deliver(bfv_reader *r, AVFrame *f, uint8_t *out, BFVError *erro
         for (int i = 0; i < 3; i++) { planes[i] = r->converted->data[i]; strides[i] = r->converted->linesize[i]; }
     }
     int w = r->stored_width, h = r->stored_height, cw = (w + 1) / 2, ch = (h + 1) / 2;
+    if (r->rgb) {
+        copy_rgb_plane(planes[0], strides[0], w, h, out);
+        return BFV_OK;
+    }
     copy_plane(planes[0], strides[0], w, h, out, r->rotation);
     copy_plane(planes[1], strides[1], cw, ch, out + (size_t)w * h, r->rotation);
     copy_plane(planes[2], strides[2], cw, ch, out + (size_t)w * h + (size_t)cw * ch, r->rotation);

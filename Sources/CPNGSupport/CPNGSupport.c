@@ -262,8 +262,10 @@ static void run_encoder(Session *s, const uint8_t *pixels, uint32_t width, uint3
 #if defined(PNG_SKIP_sRGB_CHECK_PROFILE) && defined(PNG_SET_OPTION_SUPPORTED)
         png_set_option(png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
 #endif
+        s->libpng_error_status = BPNG_BAD_PROFILE;   // libpng's error here is about the profile
         png_set_iCCP(png, info, "ICC Profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_size);
         if (!png_get_valid(png, info, PNG_INFO_iCCP)) png_error(png, "libpng refused the ICC profile as malformed");
+        s->libpng_error_status = BPNG_FAILED;
     }
     png_write_info(png, info);
     size_t stride = (size_t)width * (size_t)channels;

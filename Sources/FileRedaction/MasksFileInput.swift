@@ -80,7 +80,7 @@ public struct ReplacementPicture: Sendable {
 
     public init(picture: RGBImage, sha256: String) { (self.picture, self.sha256) = (picture, sha256) }
 
-    /// The picture at `path` (PNG, JPEG, HEIC, AVIF or WebP, turned upright) and its file's SHA-256.
+    /// The picture at `path` (PNG, JPEG, HEIC, AVIF, WebP, TIFF or BMP, turned upright) and its file's SHA-256.
     public init(contentsOf path: String) throws(ImageError) {
         picture = try Pictures.read(contentsOf: path, upright: true)
         guard let digest = SHA256.hexDigest(ofFile: path) else { throw .io(path: path, reason: "cannot be read") }

@@ -17,7 +17,7 @@ struct Analyze: ParsableCommand {
             + "per frame (or per --every frames), each frame analysed as a picture, with its frame index and timestamp: "
             + "{\"image\":PATH,\"frame\":N,\"timestampMs\":T,\"width\":W,\"height\":H,\"faces\":[...]}.")
 
-    @Argument(help: "Images (PNG, JPEG, HEIC, AVIF, WebP, PPM, PGM; sniffed), videos, folders (searched recursively, sorted), or - for stdin.")
+    @Argument(help: "Images (PNG, JPEG, HEIC, AVIF, WebP, TIFF, BMP, PPM, PGM; sniffed), videos, folders (searched recursively, sorted), or - for stdin.")
     var images: [String] = []
 
     @Flag(help: "The 10 ML Kit landmarks.")

@@ -10,12 +10,12 @@ import MediaFiles
 
 struct Detect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Detect faces in PNG, JPEG, HEIC, AVIF, WebP, PPM or PGM images, folders of them, or stdin (-); one JSON line per image on stdout.",
+        abstract: "Detect faces in PNG, JPEG, HEIC, AVIF, WebP, TIFF, BMP, PPM or PGM images, folders of them, or stdin (-); one JSON line per image on stdout.",
         discussion: "A video named on the command line (MP4, MOV, MKV, WebM, ... or Y4M; recognised by its content) gives one line "
             + "per frame (or per --every frames), with its frame index and timestamp: "
             + "{\"image\":PATH,\"frame\":N,\"timestampMs\":T,\"width\":W,\"height\":H,\"detections\":[...]}.")
 
-    @Argument(help: "Images (PNG, JPEG, HEIC, AVIF, WebP, PPM, PGM; format sniffed from the bytes), videos, folders (searched recursively, sorted), or - for stdin.")
+    @Argument(help: "Images (PNG, JPEG, HEIC, AVIF, WebP, TIFF, BMP, PPM, PGM; format sniffed from the bytes), videos, folders (searched recursively, sorted), or - for stdin.")
     var images: [String] = []
 
     @Option(help: "Drop faces scoring below this (0...1; default: 0.5 for short, 0.6 for full, as MediaPipe).")

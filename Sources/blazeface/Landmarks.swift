@@ -14,7 +14,7 @@ struct Landmarks: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "MediaPipe's raw Face Landmarker view (478 points, blendshapes) of images, one JSON line per image; see analyze for the ML Kit view.")
 
-    @Argument(help: "Images (PNG, JPEG, PPM, PGM, HEIC, AVIF, WebP; sniffed), folders (searched recursively, sorted), or - for stdin.")
+    @Argument(help: "Images (PNG, JPEG, PPM, PGM, HEIC, AVIF, WebP, TIFF, BMP; sniffed), folders (searched recursively, sorted), or - for stdin.")
     var images: [String]
 
     @Option(help: "At most this many faces per image (1...64), best first (default: 1, as MediaPipe).")

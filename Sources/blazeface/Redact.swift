@@ -13,9 +13,9 @@ import Foundation
 struct Redact: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Hide the faces of a photo, a folder or a video: blur, pixelate or black them out.",
-        discussion: "INPUT is recognised by its content: a photo (PNG, JPEG, PPM, PGM, HEIC, AVIF, WebP), a folder (mirrored into the OUTPUT "
+        discussion: "INPUT is recognised by its content: a photo (PNG, JPEG, PPM, PGM, HEIC, AVIF, WebP, TIFF, BMP), a folder (mirrored into the OUTPUT "
             + "folder, each file by the same rule), a video FFmpeg reads (MP4, MOV, MKV, WebM, ...) or a YUV4MPEG2 stream (.y4m, "
-            + "or - for stdin). OUTPUT's format follows its name: .jpg/.jpeg, .png, .ppm for photos (a HEIC photo comes out as "
+            + "or - for stdin). OUTPUT's format follows its name: .jpg/.jpeg, .png, .ppm for photos (a HEIC, WebP, TIFF or BMP photo comes out as "
             + "JPEG in a folder); .mp4, .m4v, .mov, .mkv, .webm or .y4m (or - for stdout) for video (in a folder, AVI, MTS, 3GP, GIF... "
             + "come out as MP4, or MKV for audio MP4 cannot hold). "
             + "Videos keep every frame and its timestamp, and their audio and subtitles (copied, not re-encoded); phone videos "
@@ -36,7 +36,7 @@ struct Redact: ParsableCommand {
     @Option(help: "What fills a face: blur, pixelate, solid (black), image (see --replace-with), or outline (nothing hidden: see --preview).")
     var mode: RedactionOptions.Mode = .blur
 
-    @Option(help: "Paste this picture (PNG, JPEG, HEIC, AVIF or WebP) over each face, stretched to the mask in its shape (--mode image, as deface's --replacewith img); recorded by its SHA-256 in the masks file.")
+    @Option(help: "Paste this picture (PNG, JPEG, HEIC, AVIF, WebP, TIFF or BMP) over each face, stretched to the mask in its shape (--mode image, as deface's --replacewith img); recorded by its SHA-256 in the masks file.")
     var replaceWith: String?
 
     @Flag(help: "Preview: draw what would be hidden as white outlines, hiding nothing (the same as --mode outline). The output shows every face: for checking, not for sharing.")

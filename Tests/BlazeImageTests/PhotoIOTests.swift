@@ -240,6 +240,26 @@ enum PhotoSupport {
         #expect(try PNG.iccProfile(both) == profile)
     }
 
+    /// A profile libpng refuses for the picture (a gray one, as a scanned TIFF or a gray JPEG
+    /// carries, on RGB pixels) costs the profile, not the photo: said, and the PNG written.
+    @Test func aProfileLibpngRefusesCostsTheProfileNotThePhoto() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let image = try PhotoSupport.fixture("astronaut_tiny48.png")
+        var gray = PhotoSupport.iccProfile(size: 400)
+        gray.replaceSubrange(16..<20, with: Array("GRAY".utf8))
+        #expect { try PNG.encode(image, exif: nil, iccProfile: gray) } throws: {
+            guard case .cannotEncode(.png, let reason) = $0 as? ImageError else { return false }
+            return reason.contains("colour profile")
+        }
+        let notes = try ImageFile.write(Photo(image: image, format: .jpeg, iccProfile: gray), to: folder + "/out.png", format: .png)
+        #expect(notes.count == 1 && notes[0].contains("written without its colour profile"), "\(notes)")
+        #expect(try PNG.read(contentsOf: folder + "/out.png") == image)
+        // The same profile in a JPEG is carried as it is (APP2 takes any profile).
+        #expect(try ImageFile.write(Photo(image: image, format: .jpeg, iccProfile: gray), to: folder + "/out.jpg", format: .jpeg).isEmpty)
+        #expect(JPEG.iccProfile(try ImageFile.contents(of: folder + "/out.jpg")) == gray)
+    }
+
     @Test func readsAPhotoUprightWithItsMetadata() throws {
         let path = JPEGFixtures.path("astronaut_exif6.jpg")
         let photo = try ImageFile.readPhoto(contentsOf: path)

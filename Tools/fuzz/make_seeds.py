@@ -2,7 +2,8 @@
 """Writes the fuzzers' seed corpora (Fuzz/corpus/<target>/): small valid inputs the fuzzers
 mutate. Everything is built here from nothing: tiny TFLite flatbuffers written field by field
 from TFLite's schema (schema.fbs; needs the `flatbuffers` package), tiny flat weights files
-written from Weights/README.md's format, WebP containers written chunk by chunk, and copies of
+written from Weights/README.md's format, WebP containers written chunk by chunk, TIFF files
+directory by directory, and copies of
 the small PNG test images.
 
     python3 -m pip install -r Tools/fuzz/requirements.txt && python3 Tools/fuzz/make_seeds.py
@@ -224,6 +225,52 @@ def webp_seeds():
     return {"simple.webp": webp_file([vp8]), "extended.webp": extended, "animated.webp": animated}
 
 
+# --- TIFF 6.0's header and directories ----------------------------------------------------
+def tiff_file(directories, big_endian=False, magic=42):
+    """A TIFF file of one picture's 2x2 RGB strip and a chain of directories, each a list of
+    (tag, type, values); out-of-line values after each directory."""
+    e = ">" if big_endian else "<"
+    sizes = {1: ("B", 1), 3: ("H", 2), 4: ("I", 4), 7: ("B", 1)}
+    out = bytearray((b"MM" if big_endian else b"II") + struct.pack(e + "HI", magic, 0))
+    out += bytes(range(12))
+    link = 4
+    for entries in directories:
+        at = len(out)
+        struct.pack_into(e + "I", out, link, at)
+        outside = at + 2 + 12 * len(entries) + 4
+        body, values = b"", b""
+        for tag, kind, vals in sorted(entries):
+            code, size = sizes[kind]
+            data = struct.pack(e + code * len(vals), *vals)
+            if len(data) <= 4:
+                field = data.ljust(4, b"\0")
+            else:
+                field = struct.pack(e + "I", outside)
+                values += data + (b"\0" if len(data) % 2 else b"")
+                outside += len(data) + len(data) % 2
+            body += struct.pack(e + "HHI", tag, kind, len(vals)) + field
+        out += struct.pack(e + "H", len(entries)) + body
+        link = len(out)
+        out += b"\0\0\0\0" + values
+    return bytes(out)
+
+
+def tiff_seeds():
+    """Directories only (the fuzzer decodes nothing): an upright RGB strip with a profile and an
+    Orientation, a big-endian file of two pages, one whose second directory is a preview, a
+    raw file's (SubIFDs, DNGVersion), a JPEG-compressed one, and a BigTIFF header."""
+    rgb = [(256, 4, [2]), (257, 4, [2]), (258, 3, [8, 8, 8]), (259, 3, [1]), (262, 3, [2]), (273, 4, [8]), (277, 3, [3]),
+           (278, 4, [2]), (279, 4, [12])]
+    return {
+        "upright.tif": tiff_file([rgb + [(274, 3, [6]), (34675, 7, list(b"a profile"))]]),
+        "pages_be.tif": tiff_file([rgb, rgb], big_endian=True),
+        "preview.tif": tiff_file([rgb, rgb + [(254, 4, [1])]]),
+        "raw.dng": tiff_file([rgb + [(254, 4, [1]), (330, 4, [8]), (50706, 1, [1, 4, 0, 0])]]),
+        "jpeg.tif": tiff_file([[t for t in rgb if t[0] != 259] + [(259, 3, [7])]]),
+        "big.tif": b"II\x2b\0\x08\0\0\0" + bytes(8),
+    }
+
+
 def main():
     for target, files in [("FuzzTFLite", tflite_seeds()), ("FuzzWeights", weights_seeds()),
                           ("FuzzGeometry", geometry_seeds())]:
@@ -261,6 +308,10 @@ def main():
     webp.mkdir(parents=True, exist_ok=True)
     for name, data in webp_seeds().items():
         (webp / name).write_bytes(data)
+    tiff = CORPUS / "FuzzTIFF"
+    tiff.mkdir(parents=True, exist_ok=True)
+    for name, data in tiff_seeds().items():
+        (tiff / name).write_bytes(data)
     png = CORPUS / "FuzzPNG"
     png.mkdir(parents=True, exist_ok=True)
     for source in sorted((ROOT / "Tests" / "BlazeImageTests" / "Resources").glob("*.png")):

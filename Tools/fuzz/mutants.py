@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A seeded mutation run of `blazeface redact` over every input format it takes (issue 40):
-seeds made here from the fixtures (PNG, JPEG, HEIC, AVIF, WebP, and a 16-frame clip with audio in MP4,
+seeds made here from the fixtures (PNG, JPEG, HEIC, AVIF, WebP, TIFF (LZW), BMP, and a 16-frame clip with audio in MP4,
 MKV and WebM, and as Y4M), each mutated COUNT times from a fixed seed (bytes flipped,
 overwritten, cut out, repeated or inserted, the file cut short), each mutant redacted by the
 built tool under a time limit, and the outcome checked from the outside:
@@ -20,9 +20,9 @@ import argparse, collections, pathlib, random, shutil, subprocess, sys, tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PHOTO = ROOT / "Tests" / "Fixtures" / "images" / "two_faces_1280x853.png"
-FORMATS = ["png", "jpeg", "heic", "avif", "webp", "mp4", "mkv", "webm", "y4m"]
-EXT = {"png": "png", "jpeg": "jpg", "heic": "heic", "avif": "avif", "webp": "webp", "mp4": "mp4", "mkv": "mkv", "webm": "webm", "y4m": "y4m"}
-OUT_EXT = {"png": "png", "jpeg": "jpg", "heic": "jpg", "avif": "jpg", "webp": "jpg", "mp4": "mp4", "mkv": "mkv", "webm": "webm", "y4m": "y4m"}
+FORMATS = ["png", "jpeg", "heic", "avif", "webp", "tiff", "bmp", "mp4", "mkv", "webm", "y4m"]
+EXT = {"png": "png", "jpeg": "jpg", "heic": "heic", "avif": "avif", "webp": "webp", "tiff": "tif", "bmp": "bmp", "mp4": "mp4", "mkv": "mkv", "webm": "webm", "y4m": "y4m"}
+OUT_EXT = {"png": "png", "jpeg": "jpg", "heic": "jpg", "avif": "jpg", "webp": "jpg", "tiff": "jpg", "bmp": "jpg", "mp4": "mp4", "mkv": "mkv", "webm": "webm", "y4m": "y4m"}
 
 
 def run(args, timeout=None):
@@ -43,6 +43,10 @@ def make_seeds(folder):
     run(["heif-enc", "-A", "-q", "60", "-o", str(seeds["avif"]), str(small)]).check_returncode()
     seeds["webp"] = folder / "seed.webp"
     run(["ffmpeg", "-v", "error", "-y", "-i", str(small), "-c:v", "libwebp", "-quality", "75", str(seeds["webp"])]).check_returncode()
+    seeds["tiff"] = folder / "seed.tif"
+    run(["ffmpeg", "-v", "error", "-y", "-i", str(small), "-compression_algo", "lzw", str(seeds["tiff"])]).check_returncode()
+    seeds["bmp"] = folder / "seed.bmp"
+    run(["ffmpeg", "-v", "error", "-y", "-i", str(small), str(seeds["bmp"])]).check_returncode()
     clip = ["-loop", "1", "-framerate", "25", "-i", str(PHOTO), "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
             "-vf", "scale=320:-2,crop=320:180:0:'min(n,33)'", "-frames:v", "16", "-shortest", "-pix_fmt", "yuv420p"]
     codecs = {"mp4": ["-c:v", "libx264", "-g", "4", "-c:a", "aac"],
@@ -138,7 +142,7 @@ def main():
             elif status < 0 or status > 128:
                 problem = f"killed by signal {-status if status < 0 else status - 128}"
             elif status == 0:
-                if fmt in ("png", "jpeg", "heic", "avif", "webp"):
+                if fmt in ("png", "jpeg", "heic", "avif", "webp", "tiff", "bmp"):
                     size = picture_size(target)
                     if size is None:
                         problem = "exit 0, but the output does not open"

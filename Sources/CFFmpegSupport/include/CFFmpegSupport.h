@@ -96,8 +96,13 @@ int bfv_probe(const char *url);
 BFVStatus bfv_reader_stream(const bfv_reader *reader, int index, BFVStreamInfo *out);
 /// A stream tag (container's when `stream` < 0), "" if absent (for tests and reports).
 void bfv_reader_tag(const bfv_reader *reader, int stream, const char *key, char *out, size_t out_size);
-/// Bytes of one delivered frame (packed I420 of info->width x info->height).
+/// Bytes of one delivered frame (packed I420 of info->width x info->height, or packed RGB24
+/// after `bfv_reader_deliver_rgb`).
 size_t bfv_reader_frame_size(const bfv_reader *reader);
+/// With `rgb` non-zero, frames are delivered as packed RGB24 of the stored size, unturned (a
+/// picture's pixels, with no trip through 4:2:0); only before the first frame, on a reader
+/// opened without applying rotation.
+void bfv_reader_deliver_rgb(bfv_reader *reader, int rgb);
 /// Decodes the next frame into `out` (`bfv_reader_frame_size` bytes) and its presentation time in
 /// the stream's time base. BFV_END at the end. Packets of the streams an attached writer copies
 /// go to it on the way.

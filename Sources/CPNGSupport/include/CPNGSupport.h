@@ -16,6 +16,7 @@ typedef enum BPNGStatus {
     BPNG_TOO_LARGE,     ///< The header's size exceeds the caller's limits.
     BPNG_INVALID_SIZE,  ///< The header claims a zero width or height.
     BPNG_FAILED,        ///< Bad arguments or out of memory.
+    BPNG_BAD_PROFILE,   ///< libpng refused the ICC profile to write (malformed, or a gray or CMYK one for RGB).
 } BPNGStatus;
 
 /// Size limits checked against IHDR before anything is allocated.
