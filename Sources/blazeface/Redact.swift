@@ -100,6 +100,9 @@ struct Redact: ParsableCommand {
     @Flag(help: "The same as --tiles off: the whole frame only (faster, misses small faces).")
     var noTiles = false
 
+    @Flag(help: "Photos: search each photo only as it is stored. By default it is searched turned a quarter, a half and three quarters too, for faces on their side or upside down (a photo stored turned with no EXIF orientation, a print scanned upside down), at about four times the time.")
+    var uprightOnly = false
+
     @Flag(help: "Video: mask every detection the detector doubts (under --confirmation-score), without asking the other model first. By default such a detection, away from any confirmed face, is masked only if the other model (full range for short, short for full) also finds a face there.")
     var noSecondOpinion = false
 
@@ -252,7 +255,7 @@ struct Redact: ParsableCommand {
                 mask: RedactionOptions(mode: filling, ellipse: !boxes, maskScale: maskScale, blurRadius: blurRadius ?? 0.25,
                                        blockSize: blockSize ?? 0.125, replacement: replacement?.picture),
                 linger: linger, scanInterval: every, tiling: tiling, confirmationScore: confirmationScore,
-                secondOpinion: noSecondOpinion ? .off : .otherModel, wideSearch: wide))
+                secondOpinion: noSecondOpinion ? .off : .otherModel, wideSearch: wide, searchesTurnedStills: !uprightOnly))
         } catch { throw ToolError(error.description) }
     }
 

@@ -27,6 +27,7 @@ extension Redact {
             + (blurRadius.map { [("blur-radius", "\($0)")] } ?? []) + (blockSize.map { [("block-size", "\($0)")] } ?? [])
             + (replaceWith.map { [("replace-with", SHA256.hexDigest(ofFile: $0) ?? "unreadable")] } ?? [])
             + maskRegion.map { ("mask-region", $0) } + keepTrack.map { ("keep-track", "\($0)") } + keepRegion.map { ("keep-region", $0) }
+            + (uprightOnly ? [("upright-only", "true")] : [])
         return (parts + centerfaceSettings).map { "\($0.0)=\($0.1)" }.joined(separator: " ")
     }
 
