@@ -35,11 +35,12 @@ public enum Pictures {
     }
 
     /// A still WebP (lossy or lossless), a single-page TIFF or a BMP decoded by FFmpeg, as
-    /// 8-bit RGB converted from the decoder's pixels by libswscale (alpha dropped), with its orientation applied when `upright` (WebP's EXIF block, then
-    /// set to 1; TIFF's Orientation tag) and its colour profile. What FFmpeg would not decode
-    /// right is refused with the reason: an animated WebP (neither one photo nor a video FFmpeg
-    /// reads), a TIFF of several pages, a camera raw file, or a compression or colour model
-    /// outside `TIFFContainer.checkReadable`, a BMP holding a JPEG or PNG.
+    /// 8-bit RGB converted from the decoder's pixels by libswscale (alpha dropped), with its
+    /// orientation applied when `upright` (WebP's EXIF block, then set to 1; TIFF's Orientation
+    /// tag) and its colour profile. What FFmpeg would not decode right is refused with the
+    /// reason: an animated WebP (neither one photo nor a video FFmpeg reads), a TIFF outside
+    /// `TIFFContainer.checkReadable` (several pages, a camera raw file, tiles, a compression or
+    /// colour model FFmpeg decodes wrong), a BMP holding a JPEG or PNG.
     static func readByFFmpeg(_ bytes: [UInt8], format: ImageFormat, upright: Bool, limits: ImageLimits = .default) throws(ImageError) -> Photo {
         switch format {
         case .webp where WebPContainer.isAnimated(bytes):
