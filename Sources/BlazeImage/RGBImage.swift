@@ -83,3 +83,38 @@ public struct ImageLimits: Sendable, Equatable {
     /// 16384 x 16384 and 100 million pixels (300 MB of RGB).
     public static let `default` = ImageLimits(maxWidth: 16384, maxHeight: 16384, maxPixels: 100_000_000)
 }
+
+extension RGBImage {
+    /// The picture as a viewer shows it for EXIF orientation `value` (1...8: turned and/or
+    /// mirrored, 5 to 8 swapping width and height; Pillow's `ImageOps.exif_transpose`); any other
+    /// value gives it as it is. The one kernel behind BlazeImageIO's `applying(_:)` and the
+    /// redactor's turned searches of a still.
+    package func reoriented(exif value: Int) -> RGBImage {
+        let (w, h) = (width, height)
+        let (ow, oh) = value >= 5 ? (h, w) : (w, h)
+        guard (2...8).contains(value), pixels.count == w * h * 3 else { return self }
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<oh {
+                    for x in 0..<ow {
+                        // The source pixel that lands on (x, y).
+                        let (sx, sy): (Int, Int)
+                        switch value {
+                        case 2: (sx, sy) = (w - 1 - x, y)               // mirrored
+                        case 3: (sx, sy) = (w - 1 - x, h - 1 - y)       // turned a half
+                        case 4: (sx, sy) = (x, h - 1 - y)               // flipped vertically
+                        case 5: (sx, sy) = (y, x)                       // transposed
+                        case 6: (sx, sy) = (y, h - 1 - x)               // turned a quarter clockwise
+                        case 7: (sx, sy) = (w - 1 - y, h - 1 - x)       // transversed
+                        default: (sx, sy) = (w - 1 - y, x)              // 8: a quarter counter-clockwise
+                        }
+                        let s = 3 * (sy * w + sx), d = 3 * (y * ow + x)
+                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                    }
+                }
+            }
+        }
+        return RGBImage(unchecked: ow, oh, out)
+    }
+}

@@ -45,14 +45,8 @@ public enum EXIFOrientation: Int, Sendable, CaseIterable {
         case (0x4D, 0x4D): little = false   // "MM"
         default: return nil
         }
-        func u16(_ o: Int) -> Int? {
-            guard o >= 0, o + 2 <= t.count else { return nil }
-            return little ? Int(t[o]) | Int(t[o + 1]) << 8 : Int(t[o]) << 8 | Int(t[o + 1])
-        }
-        func u32(_ o: Int) -> Int? {
-            guard let a = u16(o), let b = u16(o + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
-        }
+        let reader = TIFFContainer.Reader(bytes: t)
+        let (u16, u32) = (reader.u16, reader.u32)
         guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
         for k in 0..<count {
             let entry = ifd + 2 + 12 * k
@@ -103,33 +97,6 @@ extension RGBImage {
     /// The image turned upright for `orientation` (Pillow's `ImageOps.exif_transpose`):
     /// 5 to 8 swap width and height.
     public func applying(_ orientation: EXIFOrientation) -> RGBImage {
-        let (w, h) = (width, height)
-        let swaps = orientation.rawValue >= 5
-        let (ow, oh) = swaps ? (h, w) : (w, h)
-        guard orientation != .upright, pixels.count == w * h * 3 else { return self }
-        var out = [UInt8](repeating: 0, count: pixels.count)
-        pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<oh {
-                    for x in 0..<ow {
-                        // The source pixel that lands on (x, y).
-                        let (sx, sy): (Int, Int)
-                        switch orientation {
-                        case .upright: (sx, sy) = (x, y)
-                        case .mirrored: (sx, sy) = (w - 1 - x, y)
-                        case .rotated180: (sx, sy) = (w - 1 - x, h - 1 - y)
-                        case .flippedVertically: (sx, sy) = (x, h - 1 - y)
-                        case .transposed: (sx, sy) = (y, x)
-                        case .rotated90Clockwise: (sx, sy) = (y, h - 1 - x)
-                        case .transversed: (sx, sy) = (w - 1 - y, h - 1 - x)
-                        case .rotated90CounterClockwise: (sx, sy) = (w - 1 - y, x)
-                        }
-                        let s = 3 * (sy * w + sx), d = 3 * (y * ow + x)
-                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
-                    }
-                }
-            }
-        }
-        return RGBImage(unchecked: ow, oh, out)
+        reoriented(exif: orientation.rawValue)
     }
 }

@@ -101,7 +101,8 @@ public enum TIFFContainer {
         var type: Int, count: Int, field: Int
     }
 
-    /// The file's bytes in its byte order, every read bounds-checked.
+    /// TIFF data's bytes in its byte order ("II" little-endian, else big), every read
+    /// bounds-checked; also EXIF's (`EXIFOrientation`).
     struct Reader {
         let bytes: [UInt8]
         var little: Bool { bytes.first == 0x49 }

@@ -6,12 +6,15 @@ import BlazeVideoIO
 /// BlazeImageIO, HEIC/HEIF through BlazeImageHEIF (libheif), WebP, TIFF and BMP through
 /// FFmpeg's decoders (BlazeVideoIO).
 public enum Pictures {
+    /// The formats FFmpeg's decoders read here (`readByFFmpeg`).
+    private static let decodedByFFmpeg: Set<ImageFormat> = [.webp, .tiff, .bmp]
+
     /// The picture in `bytes`; EXIF orientation applied when `upright` (HEIF's own
     /// transformations always are, as every HEIF reader applies them).
     public static func read(data bytes: [UInt8], upright: Bool) throws(ImageError) -> RGBImage {
         switch ImageFormat(sniffing: bytes) {
         case .heif: try HEIF.decode(bytes)
-        case let format? where [.webp, .tiff, .bmp].contains(format): try readByFFmpeg(bytes, format: format, upright: upright).image
+        case let format? where decodedByFFmpeg.contains(format): try readByFFmpeg(bytes, format: format, upright: upright).image
         default: try ImageFile.read(data: bytes, applyingOrientation: upright)
         }
     }
@@ -28,7 +31,7 @@ public enum Pictures {
         do {
             switch ImageFormat(sniffing: bytes) {
             case .heif: return try HEIF.readPhoto(data: bytes)
-            case let format? where [.webp, .tiff, .bmp].contains(format): return try readByFFmpeg(bytes, format: format, upright: true)
+            case let format? where decodedByFFmpeg.contains(format): return try readByFFmpeg(bytes, format: format, upright: true)
             default: return try ImageFile.readPhoto(data: bytes)
             }
         } catch { throw .file(path: path, error) }
