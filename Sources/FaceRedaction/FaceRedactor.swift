@@ -26,6 +26,10 @@ import VisionTasks
 ///   if a second model finds it too (`SecondOpinion`), and a face is confirmed (lingers, is held,
 ///   is masked on the frames before it was found) only once both detectors have found it, or
 ///   CenterFace surely;
+/// - a still is searched by CenterFace turned a quarter, a half and three quarters too, and a
+///   video is probed that way until faces show, then searched turned too if they show turned
+///   (`FaceRedactorOptions.searchesTurnedStills`, `searchesTurnedVideo`): a picture stored on its
+///   side or upside down with nothing to say so;
 /// - a face the detector loses stays masked for `linger` frames (fail-secure: a face slipping
 ///   out of one detection is not shown), and one presumed hidden (behind another face, or partly
 ///   out of the picture) for up to `maxHiddenFrames`: over where it was last seen and where its
@@ -53,6 +57,16 @@ public final class FaceRedactor: VisionTask {
     /// Frames a face that passed behind a nearer one stays tracked, masked and searched for
     /// (`FaceTrackingOptions.maxHiddenFrames`): two seconds at 30 frames a second.
     public static let maxHiddenFrames = 60
+    /// Milliseconds between a video's probes for faces on their side or upside down
+    /// (`FaceRedactorOptions.searchesTurnedVideo`), until one finds faces.
+    public static let turnProbePeriod = 2000
+    /// The summed scores of the faces probes find only turned (each scoring at least
+    /// `turnedFaceScore`) that make a video searched turned: two faces at least, in one probe or
+    /// over several (a probe that adds evidence is followed by another `WideSearch.scanPeriod`
+    /// later). Seen from above, the tops of heads turned scored 0.46 to 0.48, one at a time; a
+    /// street stored sideways gave six faces of 0.50 to 0.73 in its first frame, another one
+    /// face of 0.52 in each probe.
+    static let turnEvidenceNeeded: Float = 1, turnedFaceScore: Float = 0.5
     /// What it searches with, how it masks and how frames arrive (checked: the mask's and the
     /// wide search's as they are used).
     public let options: FaceRedactorOptions
@@ -123,6 +137,12 @@ public final class FaceRedactor: VisionTask {
         /// The first video frame's timestamp, and the frames CenterFace's regions are shared over
         /// (`WideSearch.scanFrames`), fixed at the second frame.
         var firstTimestamp: Int?, wideScanFrames: Int?
+        /// Video: the quarter turns clockwise its frames are also searched at
+        /// (`searchesTurnedVideo`): nil while probing, 0 once the upright search found more.
+        var videoTurn: Int?
+        /// The timestamp at or after which the next probe runs, and each turn's evidence so far
+        /// (the scores of the faces only it found, by quarter turns).
+        var nextTurnProbe = Int.min, turnEvidence: [Float] = [0, 0, 0, 0]
         var statistics = Statistics()
     }
 
@@ -383,12 +403,37 @@ public final class FaceRedactor: VisionTask {
             let share = s.frameIndex == 0 || everyTile ? regions[...]
                 : Self.share(of: regions, part: s.frameIndex % parts, parts: parts)
             wideFound = try wideFaces(pixels, Array(share), &s)
-            // Confirmed faces neither BlazeFace nor this frame's regions found.
-            let lost = predicted.filter { p in
+            // The frame turned, once a probe found faces that way: the same share of its regions.
+            var turned: (quarterTurns: Int, picture: RGBImage)?
+            let probing = options.searchesTurnedVideo && s.videoTurn == nil && t >= s.nextTurnProbe
+            let image = probing || (s.videoTurn ?? 0) > 0 ? RGBImage.copy(of: pixels) : nil
+            if probing, let image {
+                let probe = try probeTurns(image, upright: s.frameIndex == 0 ? wideFound : nil, wideSearch, &s)
+                s.videoTurn = probe.quarterTurns
+                let wait = probe.addedEvidence ? wideSearch.scanPeriod : Self.turnProbePeriod
+                s.nextTurnProbe = t.addingReportingOverflow(wait).overflow ? Int.max : t + wait
+            }
+            if let k = s.videoTurn, k > 0, let image {
+                let picture = image.turnedClockwise(k)
+                let regions = wideSearch.regions(width: picture.width, height: picture.height)
+                let share = s.frameIndex == 0 || everyTile ? regions[...] : Self.share(of: regions, part: s.frameIndex % parts, parts: parts)
+                wideFound += try wideFaces(picture, Array(share), &s).map { $0.turnedBack(k) }
+                turned = (k, picture)
+            }
+            // Confirmed faces neither BlazeFace nor this frame's regions found: a close-up of
+            // each, and turned too those still not found.
+            func isLost(_ p: (id: Int, box: NormalizedRect)) -> Bool {
                 s.confirmed.contains(p.id) && !raw.contains { p.box.overlapOfSmaller($0.box) > 0.5 && $0.score >= options.confirmationScore }
                     && !wideFound.contains { p.box.overlapOfSmaller($0.box) > 0.5 && $0.score >= wideSearch.confirmationScore }
             }
+            let lost = predicted.filter { isLost(($0.id, $0.box)) }
             wideFound += try wideCloseUps(pixels, lost.compactMap { wideSearch.closeUp(around: $0.box, width: w, height: h) }, &s).flatMap { $0 }
+            if let (k, picture) = turned {
+                let closeUps = lost.filter { isLost(($0.id, $0.box)) }.compactMap {
+                    wideSearch.closeUp(around: $0.box.turnedClockwise(k), width: picture.width, height: picture.height)
+                }
+                wideFound += try wideCloseUps(picture, closeUps, &s).flatMap { $0 }.map { $0.turnedBack(k) }
+            }
             raw += wideFound
         }
         var detected = search.merge(raw, width: w, height: h)
@@ -424,6 +469,46 @@ public final class FaceRedactor: VisionTask {
         } + bridged
     }
 
+    /// A video's probe for faces on their side or upside down (`searchesTurnedVideo`): CenterFace
+    /// over the video's regions of `image` upright (or `upright`, the first frame's, searched
+    /// whole already) and turned a quarter, a half and three quarters. A face counts if it scores
+    /// `WideSearch.confirmationScore` (a large one the redactor's own `confirmationScore`, as for
+    /// stills). CenterFace finds a large face at any turn, at close scores, so a turn gathers
+    /// evidence only where it sees better than upright: it found faces the upright search missed
+    /// (their scores, each at least `turnedFaceScore`, are its evidence), found every face the
+    /// upright search found, and scored those higher in all. Returns the turn with the most
+    /// evidence once it reaches `turnEvidenceNeeded`; 0 when upright found faces and no turn
+    /// found one it missed; nil otherwise (probe again: soon if evidence was added).
+    private func probeTurns(_ image: RGBImage, upright: [RawDetection]?, _ wideSearch: WideSearch,
+                            _ s: inout State) throws(VisionTaskError) -> (quarterTurns: Int?, addedEvidence: Bool) {
+        let (w, h) = (image.width, image.height)
+        func sure(_ raw: [RawDetection]) -> [Detection] {
+            search.merge(raw, width: w, height: h).detections.filter { face in
+                face.score >= wideSearch.confirmationScore
+                    && (min(face.boundingBox.width, face.boundingBox.height) < Int(wideSearch.closeUpFaceSide) || face.score >= options.confirmationScore)
+            }
+        }
+        func same(_ a: Detection, _ b: Detection) -> Bool { a.relativeBoundingBox.overlapOfSmaller(b.relativeBoundingBox) > 0.5 }
+        let standing: [Detection]
+        if let upright { standing = sure(upright) } else { standing = sure(try wideFaces(image, wideSearch.regions(width: w, height: h), &s)) }
+        var added = false, missedAny = false
+        for k in 1...3 {
+            let picture = image.turnedClockwise(k)
+            let faces = sure(try wideFaces(picture, wideSearch.regions(width: picture.width, height: picture.height), &s).map { $0.turnedBack(k) })
+            let missed = faces.filter { face in face.score >= Self.turnedFaceScore && !standing.contains { same(face, $0) } }
+            missedAny = missedAny || !missed.isEmpty
+            let shared = standing.map { face in (face.score, faces.filter { same($0, face) }.map(\.score).max()) }
+            guard !missed.isEmpty, shared.allSatisfy({ $0.1 != nil }),
+                  shared.reduce(Float(0), { $0 + ($1.1 ?? 0) - $1.0 }) >= 0 else { continue }
+            s.turnEvidence[k] += missed.reduce(0) { $0 + $1.score }
+            added = true
+        }
+        if let best = (1...3).max(by: { s.turnEvidence[$0] < s.turnEvidence[$1] }), s.turnEvidence[best] >= Self.turnEvidenceNeeded {
+            return (best, added)
+        }
+        return (!standing.isEmpty && !missedAny ? 0 : nil, added)
+    }
+
     /// The face nearest `box` in `pixels` (an earlier frame of the video, say), or nil: a search
     /// of a square twice the box's larger side about its centre (by CenterFace's close-up, then,
     /// if it finds nothing there, BlazeFace), the detection there that shares most of its area
@@ -446,6 +531,12 @@ public final class FaceRedactor: VisionTask {
         // CenterFace first (it sees profiles and faces looking away), then BlazeFace.
         if let wideSearch = options.wideSearch, let closeUp = wideSearch.closeUp(around: box, width: w, height: h),
            let face = nearest(try wideCloseUps(pixels, [closeUp], &s)[0].map(\.box)) {
+            return face
+        }
+        // Turned, in a video a probe found turned (`searchesTurnedVideo`).
+        if let wideSearch = options.wideSearch, let k = s.videoTurn, k > 0, let picture = RGBImage.copy(of: pixels)?.turnedClockwise(k),
+           let closeUp = wideSearch.closeUp(around: box.turnedClockwise(k), width: picture.width, height: picture.height),
+           let face = nearest(try wideCloseUps(picture, [closeUp], &s)[0].map { $0.turnedBack(k).box }) {
             return face
         }
         let found = try search.faces(in: pixels, searches: [.mosaic([RotatedRect(centerX: cx, centerY: cy, width: side, height: side)])],

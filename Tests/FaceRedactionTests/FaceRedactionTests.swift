@@ -571,15 +571,20 @@ import Testing
         #expect(try searched(FaceRedactor(options: .init(scanInterval: 8, wideSearch: nil)), frame)
                     == [1 + regions.count, 1 + FaceRedactor.share(of: regions, part: 1, parts: 8).count, 1 + regions.count])
         // With CenterFace: the whole frame and CenterFace's regions (a 1700x1700 picture: four
-        // tiles, then the whole at a quarter), no BlazeFace tiles; tiles given by size stay.
+        // tiles, then the whole at a quarter), no BlazeFace tiles; tiles given by size stay. The
+        // first frame is also probed for faces turned (`searchesTurnedVideo`): CenterFace's
+        // regions of the picture turned three ways (as many, the picture being square); the
+        // next probe of a face-free video is 2 s later.
         let large = try RGBImage(width: 1700, height: 1700, fill: (90, 90, 90))
         let wide = WideSearch().regions(width: 1700, height: 1700)
         #expect(wide.count == 5)
         #expect(try searched(FaceRedactor(options: .init(scanInterval: 8)), large)
+                    == [1 + 4 * wide.count, 1 + FaceRedactor.share(of: wide, part: 1, parts: 8).count, 1 + wide.count])
+        #expect(try searched(FaceRedactor(options: .init(scanInterval: 8, searchesTurnedVideo: false)), large)
                     == [1 + wide.count, 1 + FaceRedactor.share(of: wide, part: 1, parts: 8).count, 1 + wide.count])
         let sized = TilingOptions(tileSizes: [512]).regions(width: 1700, height: 1700)
         #expect(try searched(FaceRedactor(options: .init(scanInterval: 8, tiling: .tileSizes([512]))), large)
-                    == [1 + sized.count + wide.count,
+                    == [1 + sized.count + 4 * wide.count,
                         1 + FaceRedactor.share(of: sized, part: 1, parts: 8).count + FaceRedactor.share(of: wide, part: 1, parts: 8).count,
                         1 + sized.count + wide.count])
     }

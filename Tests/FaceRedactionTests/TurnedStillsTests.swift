@@ -26,6 +26,10 @@ import Testing
         #expect(abs(back.box.xMin - 5 / 7) < tolerance && abs(back.box.yMin - 1 / 4) < tolerance)
         #expect(abs(back.box.width - 1 / 7) < tolerance && abs(back.box.height - 1 / 4) < tolerance)
         #expect(abs(back.keypoints[0].x - 5.5 / 7) < tolerance && abs(back.keypoints[0].y - 1.5 / 4) < tolerance)
+        // And the box turned again is the box found (`NormalizedRect.turnedClockwise`).
+        let again = back.box.turnedClockwise(quarterTurns)
+        #expect(abs(again.xMin - found.box.xMin) < tolerance && abs(again.yMin - found.box.yMin) < tolerance)
+        #expect(abs(again.width - found.box.width) < tolerance && abs(again.height - found.box.height) < tolerance)
         // Four quarter turns are none.
         #expect(turned.turnedClockwise(4 - quarterTurns).pixels == pixels)
     }
