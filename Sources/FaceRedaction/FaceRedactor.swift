@@ -140,7 +140,8 @@ public final class FaceRedactor: VisionTask {
         /// (`WideSearch.scanFrames`), fixed at the second frame.
         var firstTimestamp: Int?, wideScanFrames: Int?
         /// Video: the quarter turns clockwise its frames are also searched at
-        /// (`searchesTurnedVideo`): nil while probing, 0 once the upright search found more.
+        /// (`searchesTurnedVideo`): nil while probing, 0 once a probe found faces upright and
+        /// none only turned.
         var videoTurn: Int?
         /// The timestamp at or after which the next probe runs, and each turn's evidence so far
         /// (the scores of the faces only it found, by quarter turns).

@@ -100,7 +100,7 @@ struct Redact: ParsableCommand {
     @Flag(help: "The same as --tiles off: the whole frame only (faster, misses small faces).")
     var noTiles = false
 
-    @Flag(help: "Search photos and videos only as they are stored. By default a photo is searched turned a quarter, a half and three quarters too, for faces on their side or upside down (a photo stored turned with no EXIF orientation, a print scanned upside down), at about four times the time; and a video's first frame (then one at 2, 6, 14 s and every 8 s after, until faces are found) is, and if faces show turned, every frame is searched that way too (a clip stored sideways with no rotation flag).")
+    @Flag(help: "Search photos and videos only as they are stored. By default a photo is searched turned a quarter, a half and three quarters too, for faces on their side or upside down (a photo stored turned with no EXIF orientation, a print scanned upside down), at about four times the time; a video's first frame is too (then one at 2, 6, 14 s and every 8 s after, until faces are found), and if faces show turned, every later frame is searched that way too (a clip stored sideways with no rotation flag).")
     var uprightOnly = false
 
     @Flag(help: "Video: mask every detection the detector doubts (under --confirmation-score), without asking the other model first. By default such a detection, away from any confirmed face, is masked only if the other model (full range for short, short for full) also finds a face there.")

@@ -11,6 +11,11 @@ import Testing
         return path
     }
 
+    /// These tests are about what comes out (formats, fills, metadata), not where faces are
+    /// looked for: their photos are upright, so they are searched only as stored (a photo
+    /// searched turned too takes about 2.4 times as long; `TurnedStillsTests` tests that search).
+    static let asStored = ["--upright-only"]
+
     static func faces(_ path: String) throws -> Int {
         // Masked faces may still score about 0.55 (a head around a blur); faces that show score above 0.85.
         let r = try CLITests.run(["detect", path, "--min-detection-confidence", "0.75"])
@@ -26,7 +31,7 @@ import Testing
             let input = dir + "/in\(quality).jpg", output = dir + "/out\(quality).jpg"
             try JPEG.write(photo, to: input, quality: quality)
             #expect(try Self.faces(input) == 2)
-            let run = try CLITests.run(["redact", input, output])
+            let run = try CLITests.run(["redact", input, output] + Self.asStored)
             // Both faces are masked (checked below on the output); the tiles' second look may add
             // a mask where JPEG's blocks look like a small face (at quality 60, a 32-pixel one on
             // the launch tower's lattice): a mask too many, never one too few.
@@ -64,7 +69,7 @@ import Testing
         try Data(try JPEG.encode(try PNG.read(contentsOf: gray), quality: 90, grayscale: true)).write(to: URL(fileURLWithPath: grayJPEG))
         #expect(try pngColorType(rgba) == 6 && pngColorType(gray) == 0 && jpegComponents(grayJPEG) == 1)
         for (input, output) in [(rgba, dir + "/rgba.png"), (gray, dir + "/gray.png"), (grayJPEG, dir + "/gray-out.jpg")] {
-            let run = try CLITests.run(["redact", input, output])
+            let run = try CLITests.run(["redact", input, output] + Self.asStored)
             #expect(run.status == 0 && run.stderr.contains("1 face(s) masked"), "\(input): \(run.stderr)")
             #expect(try Self.faces(output) == 0, "\(output)")
         }
@@ -86,7 +91,7 @@ import Testing
                     ("coarse", ["--mode", "pixelate", "--block-size", "0.25"]), ("card", ["--replace-with", dir + "/green.png"])]
         var pictures: [String: RGBImage] = [:]
         for (name, flags) in runs {
-            let run = try CLITests.run(["redact", photo, dir + "/\(name).png", "--masks", dir + "/\(name).jsonl"] + flags)
+            let run = try CLITests.run(["redact", photo, dir + "/\(name).png", "--masks", dir + "/\(name).jsonl"] + flags + Self.asStored)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(try Self.faces(dir + "/\(name).png") == 0, "\(name)")
             pictures[name] = try PNG.read(contentsOf: dir + "/\(name).png")
@@ -143,7 +148,7 @@ import Testing
         let input = dir + "/in.jpg"
         try JPEG.write(try PNG.read(contentsOf: png), to: input, quality: 85, exif: exif.upright(), iccProfile: icc)
         for (target, keep) in [("out.jpg", false), ("out.png", false), ("kept.jpg", true)] {
-            let run = try CLITests.run(["redact", input, dir + "/" + target] + (keep ? ["--keep-metadata"] : []))
+            let run = try CLITests.run(["redact", input, dir + "/" + target] + (keep ? ["--keep-metadata"] : []) + Self.asStored)
             #expect(run.status == 0, "\(run.stderr)")
             let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + target)))
             let profile = target.hasSuffix(".png") ? try PNG.iccProfile(bytes) : JPEG.iccProfile(bytes)
@@ -159,13 +164,13 @@ import Testing
         let made = try VideoCLITests.sh("heif-enc", ["-q", "85", png, "-o", dir + "/photo.heic"])
         try #require(made.status == 0, "heif-enc (libheif-examples) makes the HEIC: \(made.err)")
         #expect(try Self.faces(dir + "/photo.heic") == 2)
-        let run = try CLITests.run(["redact", dir + "/photo.heic", dir + "/photo.jpg"])
+        let run = try CLITests.run(["redact", dir + "/photo.heic", dir + "/photo.jpg"] + Self.asStored)
         #expect(run.status == 0 && run.stderr.contains("2 face(s)"), "\(run.stderr)")
         #expect(try Self.faces(dir + "/photo.jpg") == 0)
         // In a folder, a HEIC comes out as NAME.jpg.
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
         try FileManager.default.moveItem(atPath: dir + "/photo.heic", toPath: dir + "/in/photo.heic")
-        let folder = try CLITests.run(["redact", dir + "/in", dir + "/out"])
+        let folder = try CLITests.run(["redact", dir + "/in", dir + "/out"] + Self.asStored)
         #expect(folder.status == 0, "\(folder.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").filter { !$0.hasPrefix(".") } == ["photo.jpg"])
     }

@@ -159,7 +159,7 @@ import Testing
         let dir = try Self.folder("shard-same")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.makeMedia(dir + "/in", photos: 10, videos: 2, bad: true)
-        let flags = ["--no-tiles", "--no-progress"]
+        let flags = ["--no-tiles", "--no-progress", "--upright-only"]   // shards, not the search: as stored
         let single = try Self.run(["redact", dir + "/in", dir + "/one", "--threads", "1"] + flags)
         #expect(single.status == 65, "\(single.stderr)")
         var statuses: [Int32] = []
@@ -217,7 +217,7 @@ import Testing
         let dir = try Self.folder("shard-kill")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.makeMedia(dir + "/in", photos: 10, videos: 1, bad: false)
-        let flags = ["--no-tiles", "--no-progress"]
+        let flags = ["--no-tiles", "--no-progress", "--upright-only"]   // shards, not the search: as stored
         let start = Date()
         let reference = try Self.run(["redact", dir + "/in", dir + "/ref"] + flags)
         let duration = Date().timeIntervalSince(start)

@@ -5,6 +5,11 @@ import Testing
 /// `blazeface redact`, `track` and `detect` on real containers, end to end: videos made at test
 /// time with the `ffmpeg` command from the two-face fixture (H.264 + AAC, a rotation flag, a
 /// location tag, a variable frame rate), checked with `ffprobe` and with the tool's own detector.
+///
+/// Every `redact` here runs with `--upright-only`: these tests are about containers, streams,
+/// metadata and masks files, not where faces are looked for, and the probe for faces turned
+/// costs each video three more CenterFace searches (`TurnedVideoTests` tests it; FileRedaction's
+/// tests redact with the defaults, as the CLI does).
 @Suite(.serialized) struct VideoCLITests {
     static let fixtures = Goldens.root.appendingPathComponent("images").path
 
@@ -91,7 +96,7 @@ import Testing
         let before = try Self.framesWithFaces(input)
         #expect(before.frames == 16 && before.withFaces == 16, "the upright input shows faces in every frame: \(before)")
 
-        let run = try CLITests.run(["redact", input, output, "--no-progress"])
+        let run = try CLITests.run(["redact", "--upright-only", input, output, "--no-progress"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.frameTimes(output) == Self.frameTimes(input))
         #expect(try Self.audioDigest(output) == Self.audioDigest(input))
@@ -115,7 +120,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = dir + "/in." + ext, output = dir + "/out." + ext
         try Self.makeClip(input, frames: 12, codecs: codecs)
-        let run = try CLITests.run(["redact", input, output, "--no-progress"])
+        let run = try CLITests.run(["redact", "--upright-only", input, output, "--no-progress"])
         #expect(run.status == 0, "\(run.stderr)")
         let times = try Self.frameTimes(output), expected = try Self.frameTimes(input)
         #expect(times.count == expected.count)
@@ -134,7 +139,7 @@ import Testing
                           extra: ["-fps_mode", "vfr", "-video_track_timescale", "1000"])
         let expected = try Self.frameTimes(input)
         #expect(expected.count == 24 && expected.last! > 1.4, "the input is variable-rate: \(expected)")
-        let run = try CLITests.run(["redact", input, output, "--no-progress"])
+        let run = try CLITests.run(["redact", "--upright-only", input, output, "--no-progress"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Self.frameTimes(output) == expected)
     }
@@ -153,10 +158,10 @@ import Testing
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: input)))
         for i in position..<(position + 4) { bytes[i] ^= 0x5A }
         try Data(bytes).write(to: URL(fileURLWithPath: damaged))
-        let refused = try CLITests.run(["redact", damaged, output, "--no-progress"])
+        let refused = try CLITests.run(["redact", "--upright-only", damaged, output, "--no-progress"])
         #expect(refused.status == 1 && refused.stderr.contains("Invalid data"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output))
-        let kept = try CLITests.run(["redact", damaged, output, "--no-progress", "--skip-damaged-frames"])
+        let kept = try CLITests.run(["redact", "--upright-only", damaged, output, "--no-progress", "--skip-damaged-frames"])
         #expect(kept.status == 0 && kept.stderr.contains("with --skip-damaged-frames: 1 damaged packet(s) or frame(s) dropped"), "\(kept.stderr)")
         func decodedFrames(_ path: String) throws -> Int? {
             let streams = try Self.probe(path, ["-count_frames", "-select_streams", "v", "-show_entries", "stream=nb_read_frames"])["streams"]
@@ -178,8 +183,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = dir + "/in.mp4"
         try Self.makeClip(input, frames: 12)
-        let plain = try CLITests.run(["redact", input, dir + "/plain.mp4", "--no-progress"])
-        let run = try CLITests.run(["redact", input, dir + "/out.mp4", "--no-progress", "--masks", dir + "/out.masks.jsonl"])
+        let plain = try CLITests.run(["redact", "--upright-only", input, dir + "/plain.mp4", "--no-progress"])
+        let run = try CLITests.run(["redact", "--upright-only", input, dir + "/out.mp4", "--no-progress", "--masks", dir + "/out.masks.jsonl"])
         #expect(plain.status == 0 && run.status == 0, "\(run.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/plain.mp4")) == Data(contentsOf: URL(fileURLWithPath: dir + "/out.mp4")),
                 "the masks file changes nothing in the output")
@@ -208,17 +213,17 @@ import Testing
         // A run that fails leaves no masks file (and no temporary one).
         let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: dir + "/cut.mp4"))
-        let failed = try CLITests.run(["redact", dir + "/cut.mp4", dir + "/cut-out.mp4", "--masks", dir + "/cut.masks.jsonl"])
+        let failed = try CLITests.run(["redact", "--upright-only", dir + "/cut.mp4", dir + "/cut-out.mp4", "--masks", dir + "/cut.masks.jsonl"])
         #expect(failed.status != 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains("cut") }.sorted() == ["cut.mp4"])
 
         // A photo: one frame, its two faces detected, boxes in pixels.
         let photo = Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path
-        let still = try CLITests.run(["redact", photo, dir + "/photo.png", "--masks", dir + "/photo.masks.jsonl"])
+        let still = try CLITests.run(["redact", "--upright-only", photo, dir + "/photo.png", "--masks", dir + "/photo.masks.jsonl"])
         let photoLines = try String(contentsOfFile: dir + "/photo.masks.jsonl", encoding: .utf8).split(separator: "\n")
         #expect(still.status == 0 && photoLines.count == 3 && photoLines[1].hasPrefix("{\"frame\":0,\"masks\":[")
                 && photoLines[1].components(separatedBy: "\"reason\":\"detected\"").count - 1 == 2, "\(photoLines)")
-        let folder = try CLITests.run(["redact", dir, dir + "/out-folder", "--masks", dir + "/f.jsonl"])
+        let folder = try CLITests.run(["redact", "--upright-only", dir, dir + "/out-folder", "--masks", dir + "/f.jsonl"])
         #expect(folder.status == 64 && folder.stderr.contains("--masks takes one photo or video"), "\(folder.stderr)")
     }
 
@@ -242,10 +247,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = dir + "/in.mp4", masks = dir + "/m.jsonl"
         try Self.makeClip(input, frames: 12)
-        let first = try CLITests.run(["redact", input, dir + "/a.y4m", "--masks", masks])
+        let first = try CLITests.run(["redact", "--upright-only", input, dir + "/a.y4m", "--masks", masks])
         #expect(first.status == 0, "\(first.stderr)")
         for name in ["b", "c"] {
-            let again = try CLITests.run(["redact", input, dir + "/\(name).y4m", "--apply-masks", masks])
+            let again = try CLITests.run(["redact", "--upright-only", input, dir + "/\(name).y4m", "--apply-masks", masks])
             #expect(again.status == 0 && again.stderr.contains("drawn from"), "\(again.stderr)")
         }
         let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/a.y4m"))
@@ -265,7 +270,7 @@ import Testing
         let added: [Double] = [0.4, 0.05, 0.15, 0.2]
         try edit(8) { $0.append(["trackingId": -1, "reason": "detected", "box": [0, 0, 0, 0], "relativeBox": added]) }
         try (lines.joined(separator: "\n") + "\n").write(toFile: dir + "/edited.jsonl", atomically: true, encoding: .utf8)
-        let edited = try CLITests.run(["redact", input, dir + "/e.y4m", "--apply-masks", dir + "/edited.jsonl"])
+        let edited = try CLITests.run(["redact", "--upright-only", input, dir + "/e.y4m", "--apply-masks", dir + "/edited.jsonl"])
         #expect(edited.status == 0 && removed.count == 4, "\(edited.stderr)")
         // Frame by frame (Y4M 4:2:0, 320x180): where the two outputs differ.
         let (w, h) = (320, 180)
@@ -287,7 +292,7 @@ import Testing
 
         // A masks file for another input: refused with one line, nothing written.
         try Self.makeClip(dir + "/other.mp4", frames: 13)
-        let other = try CLITests.run(["redact", dir + "/other.mp4", dir + "/o.mp4", "--apply-masks", masks])
+        let other = try CLITests.run(["redact", "--upright-only", dir + "/other.mp4", dir + "/o.mp4", "--apply-masks", masks])
         #expect(other.status == 65 && other.stderr.contains("is for another input")
                 && other.stderr.split(separator: "\n").count == 1, "\(other.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.mp4"))
@@ -304,7 +309,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = dir + "/in.mp4", masks = dir + "/m.jsonl"
         try Self.makeClip(input, frames: 12)
-        let first = try CLITests.run(["redact", input, dir + "/a.y4m", "--masks", masks])
+        let first = try CLITests.run(["redact", "--upright-only", input, dir + "/a.y4m", "--masks", masks])
         #expect(first.status == 0, "\(first.stderr)")
         var lines = try String(contentsOfFile: masks, encoding: .utf8).split(separator: "\n").map { String($0) }
         var json = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -325,7 +330,7 @@ import Testing
         json[7]["masks"] = frame6
         try write("added.jsonl")
         for name in ["removed", "added"] {
-            let run = try CLITests.run(["redact", input, dir + "/\(name).y4m", "--apply-masks", dir + "/\(name).jsonl"])
+            let run = try CLITests.run(["redact", "--upright-only", input, dir + "/\(name).y4m", "--apply-masks", dir + "/\(name).jsonl"])
             #expect(run.status == 0, "\(name): \(run.stderr)")
         }
         let (w, h) = (320, 180)
@@ -362,10 +367,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = dir + "/in.mp4"
         try Self.makeClip(input, frames: 12)   // 25 fps: frame k at 40k ms
-        let plain = try CLITests.run(["redact", input, dir + "/plain.y4m", "--masks", dir + "/plain.jsonl"])
-        let region = try CLITests.run(["redact", input, dir + "/region.y4m", "--masks", dir + "/region.jsonl",
+        let plain = try CLITests.run(["redact", "--upright-only", input, dir + "/plain.y4m", "--masks", dir + "/plain.jsonl"])
+        let region = try CLITests.run(["redact", "--upright-only", input, dir + "/region.y4m", "--masks", dir + "/region.jsonl",
                                        "--mask-region", "10,10,50,40@0.12-0.2"])
-        let kept = try CLITests.run(["redact", input, dir + "/kept.y4m", "--masks", dir + "/kept.jsonl", "--keep-track", "2"])
+        let kept = try CLITests.run(["redact", "--upright-only", input, dir + "/kept.y4m", "--masks", dir + "/kept.jsonl", "--keep-track", "2"])
         #expect(plain.status == 0 && region.status == 0 && kept.status == 0, "\(region.stderr) \(kept.stderr)")
         let (w, h) = (320, 180)
         func frames(_ path: String) throws -> [[UInt8]] {
@@ -399,11 +404,11 @@ import Testing
 
         // A photo: a kept region holding one of the two faces whole keeps it; one cutting a face keeps nothing.
         let photo = Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path
-        let whole = try CLITests.run(["redact", photo, dir + "/whole.png", "--keep-region", "0,0,640,853"])
-        let cut = try CLITests.run(["redact", photo, dir + "/cut.png", "--keep-region", "0,0,300,853"])
+        let whole = try CLITests.run(["redact", "--upright-only", photo, dir + "/whole.png", "--keep-region", "0,0,640,853"])
+        let cut = try CLITests.run(["redact", "--upright-only", photo, dir + "/cut.png", "--keep-region", "0,0,300,853"])
         #expect(whole.status == 0 && cut.status == 0)
         #expect(try PhotoCLITests.faces(dir + "/whole.png") == 1 && PhotoCLITests.faces(dir + "/cut.png") == 0)
-        let bad = try CLITests.run(["redact", photo, dir + "/x.png", "--mask-region", "1,2,3"])
+        let bad = try CLITests.run(["redact", "--upright-only", photo, dir + "/x.png", "--mask-region", "1,2,3"])
         #expect(bad.status == 64 && bad.stderr.contains("--mask-region 1,2,3"), "\(bad.stderr)")
     }
 
@@ -417,7 +422,7 @@ import Testing
             if faststart { try Self.makeClip(input, frames: 20, extra: ["-movflags", "+faststart"]) }
             let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
             try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
-            let run = try CLITests.run(["redact", cut, output, "--no-progress"])
+            let run = try CLITests.run(["redact", "--upright-only", cut, output, "--no-progress"])
             #expect(run.status != 0, "faststart \(faststart): \(run.stderr)")
             #expect(run.stderr.contains(cut), "the error names the input: \(run.stderr)")
             // The cause, named: the index missing (written last), or the index placing data past the end.
@@ -477,13 +482,13 @@ import Testing
         try Self.makeClip(input, frames: 5)
         let original = try Data(contentsOf: URL(fileURLWithPath: input))
         try FileManager.default.createSymbolicLink(atPath: dir + "/link.mp4", withDestinationPath: input)
-        for (command, target) in [(["redact", input], input), (["redact", input], dir + "/link.mp4"),
-                                  (["redact", input, dir + "/./in.mp4"], ""), (["track", input, "--annotate"], input)] {
+        for (command, target) in [(["redact", "--upright-only", input], input), (["redact", "--upright-only", input], dir + "/link.mp4"),
+                                  (["redact", "--upright-only", input, dir + "/./in.mp4"], ""), (["track", input, "--annotate"], input)] {
             let run = try CLITests.run(command + (target.isEmpty ? [] : [target]))
             #expect(run.status != 0 && run.stderr.contains("is the input"), "\(command): \(run.stderr)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == original)
-        let unknown = try CLITests.run(["redact", input, dir + "/out.avi"])
+        let unknown = try CLITests.run(["redact", "--upright-only", input, dir + "/out.avi"])
         #expect(unknown.status != 0 && unknown.stderr.contains(".webm"), "the error lists the types: \(unknown.stderr)")
     }
 
@@ -506,7 +511,7 @@ import Testing
         for (name, bytes) in variants {
             let damaged = dir + "/\(name).mp4", output = dir + "/out-\(name).mp4"
             try Data(bytes).write(to: URL(fileURLWithPath: damaged))
-            let redact = try CLITests.run(["redact", damaged, output, "--no-progress"])
+            let redact = try CLITests.run(["redact", "--upright-only", damaged, output, "--no-progress"])
             #expect(redact.status == 0 || redact.stderr.contains(damaged), "\(name): \(redact.stderr)")
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") || $0.hasPrefix("out-") }
             #expect(leftovers == (redact.status == 0 ? ["out-\(name).mp4"] : []), "\(name): \(leftovers)")
