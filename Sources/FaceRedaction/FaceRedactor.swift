@@ -342,12 +342,19 @@ public final class FaceRedactor: VisionTask {
             turned += faces.map { $0.turnedBack(quarterTurns) }
         }
         let upright = result.detections.map(\.relativeBoundingBox)
-        let sureSide = Int(options.wideSearch?.closeUpFaceSide ?? WideSearch().closeUpFaceSide)
         result.detections += search.merge(turned, width: pixels.width, height: pixels.height).detections.filter { face in
             !upright.contains { face.relativeBoundingBox.overlapOfSmaller($0) > 0.5 }
-                && (min(face.boundingBox.width, face.boundingBox.height) < sureSide || face.score >= options.confirmationScore)
+                && isSureWhenTurned(face)
         }
         return result
+    }
+
+    /// Whether a face found turned may count: a small one at the search's own threshold, one
+    /// of `WideSearch.closeUpFaceSide` pixels or more (where hands and necks turned score 0.47 to
+    /// 0.55, faces 0.93) only at `confirmationScore`. For stills and the video probe alike.
+    private func isSureWhenTurned(_ face: Detection) -> Bool {
+        let side = Int(options.wideSearch?.closeUpFaceSide ?? WideSearch().closeUpFaceSide)
+        return min(face.boundingBox.width, face.boundingBox.height) < side || face.score >= options.confirmationScore
     }
 
     /// A still's faces, unmerged: the tiles' and CenterFace's at every scale.
@@ -490,8 +497,7 @@ public final class FaceRedactor: VisionTask {
         let (w, h) = (image.width, image.height)
         func sure(_ raw: [RawDetection]) -> [Detection] {
             search.merge(raw, width: w, height: h).detections.filter { face in
-                face.score >= wideSearch.confirmationScore
-                    && (min(face.boundingBox.width, face.boundingBox.height) < Int(wideSearch.closeUpFaceSide) || face.score >= options.confirmationScore)
+                face.score >= wideSearch.confirmationScore && isSureWhenTurned(face)
             }
         }
         func same(_ a: Detection, _ b: Detection) -> Bool { a.relativeBoundingBox.overlapOfSmaller(b.relativeBoundingBox) > 0.5 }
