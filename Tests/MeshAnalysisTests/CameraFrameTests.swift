@@ -120,14 +120,23 @@ import Testing
         let live = try FaceAnalysisPipeline(options: .init(analyzerOptions: FaceAnalyzerOptions(minFaceSize: 0), weightsFolder: Self.weights,
                                                            runningMode: .liveStream, tracking: FaceTrackingOptions()))
         let width = photo.width - 64
-        for index in 0..<16 {
-            var pixels = [UInt8](repeating: 0, count: width * photo.height * 3)
+        // The 16 frames are made first and then sent back to back (a copy each), faster than
+        // they are analysed, so that frames are dropped however fast the analysis runs.
+        let frames = (0..<16).map { index in
+            var bgra = [UInt8](repeating: 255, count: width * photo.height * 4)
             for y in 0..<photo.height {
-                let from = (y * photo.width + index * 4) * 3
-                pixels.replaceSubrange(y * width * 3..<(y + 1) * width * 3, with: photo.pixels[from..<from + width * 3])
+                for x in 0..<width {
+                    let (from, to) = ((y * photo.width + index * 4 + x) * 3, (y * width + x) * 4)
+                    (bgra[to], bgra[to + 1], bgra[to + 2]) = (photo.pixels[from + 2], photo.pixels[from + 1], photo.pixels[from])
+                }
             }
-            let frame = try RGBImage(width: width, height: photo.height, pixels: pixels)
-            try Self.withFrame(frame, .bgra) { try live.analyzeAsync(pixelBuffer: $0, timestampInMilliseconds: index * 33) }
+            return bgra
+        }
+        for (index, bgra) in frames.enumerated() {
+            try bgra.withUnsafeBytes {
+                try live.analyzeAsync(pixelBuffer: try PixelBuffer(format: .bgra, width: width, height: photo.height, bytes: $0),
+                                      timestampInMilliseconds: index * 33)
+            }
         }
         var outputs: [TimestampedResult<FaceAnalysisResult>] = []
         var stream = live.liveStreamResults.makeAsyncIterator()
