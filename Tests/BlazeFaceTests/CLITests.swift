@@ -284,7 +284,7 @@ import Testing
     @Test func redactMirrorsAFolder() throws {
         let (folder, images) = try Self.makeBatch()
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("redact-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: output) }
+        defer { for made in [folder, output] { try? FileManager.default.removeItem(atPath: made) } }
         let run = try Self.run(["redact", folder, output, "--no-tiles"])
         let written = (FileManager.default.enumerator(atPath: output)?.compactMap { $0 as? String } ?? [])
             .filter { $0.contains(".") && !$0.hasPrefix(".") }.sorted()

@@ -178,6 +178,7 @@ enum HEIFSupport {
         }
         // A flat photo (the most compressible) is read; the same file claiming 16000x6000 is not.
         let folder = try HEIFSupport.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let flatPNG = folder + "/flat.png"
         try PNG.write(try RGBImage(width: 256, height: 256, pixels: [UInt8](repeating: 128, count: 256 * 256 * 3)), to: flatPNG)
         var heic = try HEIFSupport.encode(flatPNG, quality: 10, in: folder)

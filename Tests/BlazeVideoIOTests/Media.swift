@@ -115,6 +115,8 @@ enum Media {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("BlazeVideoIOTests-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             self.folder = folder
+            // The folder lives as long as the test process, and goes with it.
+            atexit { if case .success(let clips) = Media.clips { try? FileManager.default.removeItem(atPath: clips.folder) } }
             func at(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
             let source = ["-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=0.8", "-f", "lavfi", "-i", "sine=f=440:d=0.8"]
             (mp4, mov, mkv, webm) = (at("clip.mp4"), at("clip.mov"), at("clip.mkv"), at("clip.webm"))
