@@ -221,9 +221,12 @@ for target in package.targets where target.type != .system && !target.name.hasPr
 // source file (what SwiftPM's output file map and index store expect); `-disable-batch-mode` keeps
 // the driver from warning that WMO overrides SwiftPM's batch mode. `swift test` on 2 cores: 103 to 114 s
 // instead of 363, for a debug build from clean 18 s longer (171 s instead of 153).
+// `BLAZEFACE_DEBUG_WHOLE_MODULE=0` compiles it file by file again: for debug builds that run no
+// network at length (the fuzz targets, the documentation), where BlazeTensor's 80 s whole-module compile buys nothing.
 let optimisedInDebug: Set<String> = ["BlazeTensor", "BlazeModel", "BlazeThreads", "BlazeImage", "VisionTasks", "BlazeFace",
                                      "CenterFaceNet", "FaceTracking", "FaceRedaction", "LandmarkDetection", "GeometryEstimation"]
-let wholeModuleInDebug = ["-wmo", "-num-threads", "\(ProcessInfo.processInfo.activeProcessorCount)", "-disable-batch-mode"]
+let wholeModuleInDebug = ProcessInfo.processInfo.environment["BLAZEFACE_DEBUG_WHOLE_MODULE"] == "0" ? []
+    : ["-wmo", "-num-threads", "\(ProcessInfo.processInfo.activeProcessorCount)", "-disable-batch-mode"]
 if !isDependency {
     for target in package.targets where optimisedInDebug.contains(target.name) {
         let flags = ["-O"] + (target.name == "BlazeTensor" ? wholeModuleInDebug : [])

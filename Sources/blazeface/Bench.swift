@@ -69,11 +69,7 @@ struct Bench: ParsableCommand {
             print("  of which letterbox  median \(preprocess.median) us  min \(preprocess.min) us")
         }
         if layers {
-            for l in detector.profileLayers(iterations: iterations) {
-                let us = l.medianSeconds * 1e6
-                let gflops = l.macs > 0 && l.medianSeconds > 0 ? 2 * Double(l.macs) / l.medianSeconds / 1e9 : 0
-                print("\(l.op.padding(toLength: 20, withPad: " ", startingAt: 0)) \(l.shape.padding(toLength: 14, withPad: " ", startingAt: 0)) \(String(format: "%8.1f us %7.2f GFLOP/s", us, gflops))")
-            }
+            for l in detector.profileLayers(iterations: iterations) { print(Timing.layerLine(l, shapeWidth: 14)) }
         }
     }
 }
@@ -161,6 +157,13 @@ enum Timing {
             samples.append(Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12)
         }
         return samples
+    }
+
+    /// A line of `--layers`: the layer's operator, its output shape, its median time and GFLOP/s.
+    static func layerLine(_ l: (op: String, shape: String, medianSeconds: Double, macs: Int), shapeWidth: Int) -> String {
+        let gflops = l.macs > 0 && l.medianSeconds > 0 ? 2 * Double(l.macs) / l.medianSeconds / 1e9 : 0
+        return "\(l.op.padding(toLength: 20, withPad: " ", startingAt: 0)) \(l.shape.padding(toLength: shapeWidth, withPad: " ", startingAt: 0)) "
+            + String(format: "%8.1f us %7.2f GFLOP/s", l.medianSeconds * 1e6, gflops)
     }
 
     static func cpuName() -> String {

@@ -72,9 +72,7 @@ struct BenchLandmarks: ParsableCommand {
         }
         if layers {
             for l in landmarker.profileLandmarkLayers(iterations: iterations) + landmarker.profileBlendshapeLayers(iterations: iterations) {
-                let us = l.medianSeconds * 1e6
-                let gflops = l.macs > 0 && l.medianSeconds > 0 ? 2 * Double(l.macs) / l.medianSeconds / 1e9 : 0
-                print("\(l.op.padding(toLength: 20, withPad: " ", startingAt: 0)) \(l.shape.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%8.1f us %7.2f GFLOP/s", us, gflops))")
+                print(Timing.layerLine(l, shapeWidth: 16))
             }
         }
     }

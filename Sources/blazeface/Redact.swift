@@ -261,8 +261,8 @@ struct Redact: ParsableCommand {
     }
 
     func run() throws {
-        Interruption.install()
-        do { try redact() } catch let stop as Interrupted {
+        StopSignals.install()
+        do { try redact() } catch let stop as StoppedBySignal {
             printError("redact: \(stop): temporary files removed, nothing half-written left (exit \(stop.exitStatus))")
             throw ExitCode(stop.exitStatus)
         }
@@ -370,7 +370,7 @@ struct Redact: ParsableCommand {
                                             replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
                     }
                     masksFile?.frame(index: 0, timestampInMilliseconds: nil, masks: found.masks)
-                    try Interruption.check()   // a signal while the faces were searched: nothing is written
+                    try StopSignals.check()   // a signal while the faces were searched: nothing is written
                 }
             }
         } catch let error as ImageError { throw ToolError("\(error)") }
@@ -435,12 +435,12 @@ struct Redact: ParsableCommand {
         do {
             if let applied {
                 done = try redactor.drawVideo(masks: applied, at: source, to: target, kind: kind, options: videoOptions(), starting: starting,
-                                              progress: frameLine, shouldStop: Interruption.check)
+                                              progress: frameLine, shouldStop: StopSignals.check)
             } else {
                 done = try redactor.redactVideo(at: source, to: target, kind: kind, options: videoOptions(), policy: { try policy(width: $0, height: $1) },
                                                 starting: starting, progress: frameLine,
                                                 masks: masksPath == nil ? nil : { masksFile?.frame(index: $0.index, timestampInMilliseconds: $0.timestampInMilliseconds, masks: $0.masks) },
-                                                shouldStop: Interruption.check)
+                                                shouldStop: StopSignals.check)
             }
         } catch let error as VideoRedactionError {
             switch error.kind {

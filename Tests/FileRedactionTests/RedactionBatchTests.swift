@@ -67,6 +67,35 @@ import Testing
         #expect(EXIFBlock(file: [UInt8](FileManager.default.contents(atPath: dir + "/library/portrait.jpg") ?? Data())) == nil, "no EXIF, no GPS")
     }
 
+    /// SIGTERM during an input, through `StopSignals` as the CLI uses it: the input in hand is
+    /// finished and recorded, the run stops before the next one with 143, and nothing else is
+    /// recorded; `remove()` forgets the signal.
+    @Test func aSignalStopsTheBatchBeforeTheNextInput() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("redaction-batch-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        for name in ["a.png", "b.png", "c.png"] {
+            try FileManager.default.copyItem(atPath: VideoRedactionTests.fixtures + "/astronaut_tiny48.png", toPath: dir + "/in/" + name)
+        }
+        let batch = RedactionBatch(input: dir + "/in", output: dir + "/out", settings: "defaults")
+        let redactor = try FaceRedactor()
+        StopSignals.install()
+        defer { StopSignals.remove() }
+        var redacted: [String] = []
+        let error = #expect(throws: StoppedBySignal.self) {
+            try batch.run(redact: { work in
+                guard case let .photo(source, target) = work else { throw BatchInputError("no video here") }
+                redacted.append(source)
+                if redacted.count == 1 { raise(SIGTERM) }   // delivered to this thread before raise returns
+                return .init(faces: try redactor.redactPhoto(at: source, to: target).faces)
+            }, shouldStop: StopSignals.check)
+        }
+        #expect(error?.exitStatus == 143 && error?.description == "stopped by SIGTERM")
+        #expect(redacted.count == 1 && Manifest.read(batch.manifestPath).map(\.status) == [.done])
+        StopSignals.remove()
+        #expect(StopSignals.receivedSignal == 0)
+    }
+
     /// A folder of a photo and a video redacted with the batch's own redaction of each input
     /// (`run(redactor:)`), as the CLI redacts the folder, byte for byte; a rerun reuses both.
     @Test func aFolderWithAVideoIsRedactedAsTheCLIRedactsIt() throws {

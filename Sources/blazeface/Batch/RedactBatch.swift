@@ -76,7 +76,7 @@ extension Redact {
                     if json { printLine(record.line(index: index, of: total)) }
                     bar?.update(done: index)
                 }
-            }, shouldStop: Interruption.check)
+            }, shouldStop: StopSignals.check)
         } catch let failure as RedactionBatch.Failure {
             printError(failure.description)
             throw ExitCode(failure.exitStatus)
