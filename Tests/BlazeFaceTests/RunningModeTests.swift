@@ -108,15 +108,18 @@ import Testing
         #expect(handled.count == delivered)
         #expect(zip(handled, handled.dropFirst()).allSatisfy { $0 < $1 })
 
-        // One more frame in flight, then close: it must not arrive.
+        // One more frame, then close() (the contract): once close() returns nothing more is
+        // delivered. The frame is delivered before close() returns if its detection ended before
+        // close() was called (a few milliseconds: the caller may be off the CPU that long), and
+        // never otherwise; which of the two happens is the scheduler's.
         try live.detectAsync(image: image, timestampInMilliseconds: 10_000)
         live.close()
-        let atClose = seen.withLock { $0.count }
+        let atClose = seen.withLock { $0 }
         try await Task.sleep(nanoseconds: 300_000_000)
-        #expect(seen.withLock { $0.count } == atClose)
-        #expect(!seen.withLock { $0 }.contains(10_000))
+        #expect(seen.withLock { $0 } == atClose)
+        #expect(atClose == handled || atClose == handled + [10_000])
         let fromStream = await streamed.value   // the stream finishes at close()
-        #expect(fromStream == Array(handled.prefix(fromStream.count)))
+        #expect(fromStream == Array(atClose.prefix(fromStream.count)))
         #expect(fromStream.count >= handled.count)
         #expect(zip(fromStream, fromStream.dropFirst()).allSatisfy { $0 < $1 })
     }

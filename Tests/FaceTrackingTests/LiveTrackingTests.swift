@@ -122,15 +122,20 @@ import Testing
         let pipeline = try LiveFaceTracking(detectorOptions: FaceDetectorOptions(weightsPath: SyntheticVideo.weights)) { _ in
             Recorder(log: log)
         }
-        var sent = 0
-        for i in scene.frames.indices {
+        // Every frame is made first and then sent back to back (a copy each), faster than the
+        // detector takes them however fast it runs.
+        let frames = try scene.frames.indices.map { i in
             let frame = try scene.render(i, sprites: sprites)
             var bgra = [UInt8](repeating: 255, count: frame.width * frame.height * 4)
             for p in 0..<frame.width * frame.height {
                 (bgra[4 * p], bgra[4 * p + 1], bgra[4 * p + 2]) = (frame.pixels[3 * p + 2], frame.pixels[3 * p + 1], frame.pixels[3 * p])
             }
+            return (bgra, frame.width, frame.height)
+        }
+        var sent = 0
+        for (i, (bgra, width, height)) in frames.enumerated() {
             try bgra.withUnsafeBytes { raw in
-                try pipeline.send(pixelBuffer: try PixelBuffer(format: .bgra, width: frame.width, height: frame.height, bytes: raw),
+                try pipeline.send(pixelBuffer: try PixelBuffer(format: .bgra, width: width, height: height, bytes: raw),
                                   timestampInMilliseconds: i * 33)
             }
             sent += 1
