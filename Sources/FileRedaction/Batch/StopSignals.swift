@@ -18,6 +18,8 @@ import Synchronization
 /// ```
 public enum StopSignals {
     private static let received = Atomic<Int32>(0)
+    /// The actions the signals had before the first `install()`, for `remove()`.
+    private static let previous = Mutex<[Int32: sigaction]>([:])
 
     /// Installs the handlers for SIGINT and SIGTERM (system calls restart after them) and
     /// unblocks both: a parent may start the process with them blocked (the mask is inherited),
@@ -36,16 +38,24 @@ public enum StopSignals {
             #endif
             sigemptyset(&action.sa_mask)
             action.sa_flags = SA_RESTART
-            sigaction(number, &action, nil)
+            var before = sigaction()
+            sigaction(number, &action, &before)
+            previous.withLock { if $0[number] == nil { $0[number] = before } }
         }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
-    /// Puts back the default actions (the signals end the process again) and forgets a signal
-    /// received: for a program that stops only some of its work this way.
+    /// Puts back the actions the signals had before ``install()`` (by default they end the
+    /// process) and forgets a signal received: for a program that stops only some of its work
+    /// this way.
     public static func remove() {
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        previous.withLock { saved in
+            for (number, action) in saved {
+                var action = action
+                sigaction(number, &action, nil)
+            }
+            saved = [:]
+        }
         received.store(0, ordering: .relaxed)
     }
 
