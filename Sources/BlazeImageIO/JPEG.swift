@@ -3,9 +3,10 @@ import CJPEGSupport
 
 /// JPEG decoding through the system libjpeg-turbo, to 8-bit RGB.
 public enum JPEG {
-    /// Decodes a baseline or progressive JPEG (gray, YCbCr or RGB) to 8-bit RGB with the
-    /// pixels Pillow gives (`Image.open(f).convert("RGB")`: accurate integer IDCT, fancy
-    /// upsampling, gray replicated). The frame size is checked against `limits` before
+    /// Decodes a baseline or progressive JPEG (gray, YCbCr, RGB, CMYK or YCCK) to 8-bit RGB
+    /// with the pixels Pillow gives (`Image.open(f).convert("RGB")`: accurate integer IDCT,
+    /// fancy upsampling, gray replicated, CMYK in Adobe's polarity converted without colour
+    /// management). The frame size is checked against `limits` before
     /// anything is allocated. With `applyingOrientation`, the EXIF orientation (if any) is
     /// applied, as Pillow's `ImageOps.exif_transpose` does, so the result is upright.
     public static func decode(_ bytes: [UInt8], limits: ImageLimits = .default,

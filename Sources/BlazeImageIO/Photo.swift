@@ -126,18 +126,32 @@ extension ImageFile {
         }
         let quality = jpegQuality ?? photo.jpegQuality ?? defaultJPEGQuality
         // A TIFF's metadata are tags of its own directory, not an EXIF block: none is carried.
-        let notes = metadata != .strip && photo.format == .tiff
+        var notes = metadata != .strip && photo.format == .tiff
             ? ["written without the TIFF's own tags (camera, dates, location): only EXIF blocks are kept, and a TIFF holds its metadata otherwise"] : []
+        // A profile of other channels than those written (a CMYK JPEG's, now RGB) would make
+        // viewers misread the colours: it goes, and the note says so.
+        var profile = photo.iccProfile
+        if let space = profile.flatMap(iccColourSpace), space != (photo.isGrayscale ? "GRAY" : "RGB") {
+            profile = nil
+            notes.append("written without its \(space) colour profile: the pixels are \(photo.isGrayscale ? "gray" : "RGB") now")
+        }
         do {
-            try write(photo.image, to: path, format: format, exif: exif, iccProfile: photo.iccProfile, jpegQuality: quality,
+            try write(photo.image, to: path, format: format, exif: exif, iccProfile: profile, jpegQuality: quality,
                       alpha: photo.alpha, grayscale: photo.isGrayscale)
             return notes
         } catch {
-            guard photo.iccProfile != nil, case .cannotEncode = error else { throw error }
+            guard profile != nil, case .cannotEncode = error else { throw error }
             try write(photo.image, to: path, format: format, exif: exif, iccProfile: nil, jpegQuality: quality,
                       alpha: photo.alpha, grayscale: photo.isGrayscale)
             return notes + ["written without its colour profile, which the encoder refused (\(error))"]
         }
+    }
+
+    /// The colour space an ICC profile describes (its header's data colour space: "RGB", "GRAY",
+    /// "CMYK", "Lab"...), or nil when the header is too short to say.
+    static func iccColourSpace(_ profile: [UInt8]) -> String? {
+        guard profile.count >= 128 else { return nil }
+        return String(decoding: profile[16..<20].reversed().drop { $0 == 0x20 }.reversed(), as: UTF8.self)
     }
 
     /// What reading HEIF through BlazeImageIO says.

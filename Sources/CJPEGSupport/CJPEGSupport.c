@@ -141,13 +141,27 @@ static BJPGStatus check_header(Session *s, struct jpeg_decompress_struct *cinfo,
         return s->status;
     }
     switch (cinfo->jpeg_color_space) {
-    case JCS_GRAYSCALE: case JCS_YCbCr: case JCS_RGB: break;
+    case JCS_GRAYSCALE: case JCS_YCbCr: case JCS_RGB: case JCS_CMYK: case JCS_YCCK: break;
     default:
-        fail(s, BJPG_UNSUPPORTED, "colour space %s is not supported (gray, YCbCr and RGB are)",
-             cinfo->jpeg_color_space == JCS_CMYK ? "CMYK" : cinfo->jpeg_color_space == JCS_YCCK ? "YCCK" : "unknown");
+        fail(s, BJPG_UNSUPPORTED, "colour space %d is not supported (gray, YCbCr, RGB, CMYK and YCCK are)",
+             (int)cinfo->jpeg_color_space);
         return s->status;
     }
     return BJPG_OK;
+}
+
+/// One row of CMYK as libjpeg gives it (Adobe's polarity, inverted, as Photoshop writes it and
+/// as Pillow assumes for every CMYK JPEG) to RGB as Pillow converts it: with c = 255 - C' and
+/// k = 255 - K', R = K' - K' * c / 255 (Pillow's rounding of the product), G and B alike.
+/// No colour management: Pillow's `convert("RGB")` does none either.
+static void cmyk_row_to_rgb(const JSAMPLE *cmyk, uint8_t *rgb, uint32_t width) {
+    for (uint32_t x = 0; x < width; x++, cmyk += 4, rgb += 3) {
+        int nk = cmyk[3];
+        for (int i = 0; i < 3; i++) {
+            int t = (255 - cmyk[i]) * nk + 128;
+            rgb[i] = (uint8_t)(nk - (((t >> 8) + t) >> 8));
+        }
+    }
 }
 
 static int starts_with_soi(const uint8_t *data, size_t size) {
@@ -202,22 +216,33 @@ BJPGStatus bjpg_decode_rgb8(const uint8_t *data, size_t size, BJPGLimits limits,
         jpeg_destroy_decompress(&cinfo);
         return BJPG_FAILED;
     }
-    // Pillow's defaults: accurate integer IDCT, fancy upsampling, full size.
-    cinfo.out_color_space = JCS_RGB;
+    // Pillow's defaults: accurate integer IDCT, fancy upsampling, full size. CMYK and YCCK
+    // come out as CMYK (libjpeg turns YCCK into it) and are converted row by row.
+    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     cinfo.dct_method = JDCT_ISLOW;
     cinfo.do_fancy_upsampling = TRUE;
     cinfo.scale_num = cinfo.scale_denom = 1;
     jpeg_start_decompress(&cinfo);
-    if (cinfo.output_width != width || cinfo.output_height != height || cinfo.output_components != 3) {
-        fail(&s, BJPG_CORRUPT, "decoder output %ux%ux%d, expected %ux%ux3", cinfo.output_width,
-             cinfo.output_height, cinfo.output_components, width, height);
+    int expected = cmyk ? 4 : 3;
+    if (cinfo.output_width != width || cinfo.output_height != height || cinfo.output_components != expected) {
+        fail(&s, BJPG_CORRUPT, "decoder output %ux%ux%d, expected %ux%ux%d", cinfo.output_width,
+             cinfo.output_height, cinfo.output_components, width, height, expected);
         jpeg_destroy_decompress(&cinfo);
         return s.status;
     }
     size_t stride = (size_t)width * 3;
+    // The CMYK row lives in libjpeg's image pool: jpeg_destroy_decompress frees it, after a
+    // longjmp too.
+    JSAMPARRAY cmyk_row = cmyk ? (*cinfo.mem->alloc_sarray)((j_common_ptr)&cinfo, JPOOL_IMAGE, width * 4, 1) : NULL;
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW row = pixels + (size_t)cinfo.output_scanline * stride;
-        jpeg_read_scanlines(&cinfo, &row, 1);
+        if (cmyk) {
+            jpeg_read_scanlines(&cinfo, cmyk_row, 1);
+            cmyk_row_to_rgb(cmyk_row[0], row, width);
+        } else {
+            jpeg_read_scanlines(&cinfo, &row, 1);
+        }
     }
     s.rows_done = 1;
     jpeg_finish_decompress(&cinfo);

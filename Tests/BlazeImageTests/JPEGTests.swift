@@ -39,7 +39,7 @@ enum JPEGFixtures {
     static let names = JPEGFixtures.pillow.keys.sorted()
 
     @Test func fixturesArePresent() {
-        #expect(Self.names.count == 14)
+        #expect(Self.names.count == 15)
     }
 
     @Test(arguments: names) func decodesPillowsPixels(_ name: String) throws {

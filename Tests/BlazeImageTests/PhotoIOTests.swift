@@ -246,18 +246,46 @@ enum PhotoSupport {
         let folder = try makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let image = try PhotoSupport.fixture("astronaut_tiny48.png")
-        var gray = PhotoSupport.iccProfile(size: 400)
-        gray.replaceSubrange(16..<20, with: Array("GRAY".utf8))
-        #expect { try PNG.encode(image, exif: nil, iccProfile: gray) } throws: {
+        var wrongLength = PhotoSupport.iccProfile(size: 400)
+        wrongLength[3] = 0x80   // its header says 384 bytes
+        #expect { try PNG.encode(image, exif: nil, iccProfile: wrongLength) } throws: {
             guard case .cannotEncode(.png, let reason) = $0 as? ImageError else { return false }
             return reason.contains("colour profile")
         }
-        let notes = try ImageFile.write(Photo(image: image, format: .jpeg, iccProfile: gray), to: folder + "/out.png", format: .png)
+        let notes = try ImageFile.write(Photo(image: image, format: .jpeg, iccProfile: wrongLength), to: folder + "/out.png", format: .png)
         #expect(notes.count == 1 && notes[0].contains("written without its colour profile"), "\(notes)")
         #expect(try PNG.read(contentsOf: folder + "/out.png") == image)
         // The same profile in a JPEG is carried as it is (APP2 takes any profile).
-        #expect(try ImageFile.write(Photo(image: image, format: .jpeg, iccProfile: gray), to: folder + "/out.jpg", format: .jpeg).isEmpty)
-        #expect(JPEG.iccProfile(try ImageFile.contents(of: folder + "/out.jpg")) == gray)
+        #expect(try ImageFile.write(Photo(image: image, format: .jpeg, iccProfile: wrongLength), to: folder + "/out.jpg", format: .jpeg).isEmpty)
+        #expect(JPEG.iccProfile(try ImageFile.contents(of: folder + "/out.jpg")) == wrongLength)
+    }
+
+    /// A profile for other channels than those written would make viewers misread the colours:
+    /// a CMYK JPEG's profile does not follow its pixels, now RGB, nor a gray profile an RGB
+    /// picture; a gray picture written gray keeps its gray profile.
+    @Test func aProfileOfOtherChannelsIsNotCarried() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cmyk = try ImageFile.readPhoto(contentsOf: JPEGFixtures.path("astronaut_cmyk.jpg"))
+        let profile = try #require(cmyk.iccProfile)
+        #expect(Array(profile[16..<20]) == Array("CMYK".utf8))
+        for format in [ImageFormat.jpeg, .png] {
+            let path = folder + "/cmyk." + (format == .jpeg ? "jpg" : "png")
+            let notes = try ImageFile.write(cmyk, to: path, format: format)
+            #expect(notes == ["written without its CMYK colour profile: the pixels are RGB now"])
+            let written = try ImageFile.readPhoto(contentsOf: path)
+            #expect(written.iccProfile == nil && written.image.width == 512)
+        }
+        let image = try PhotoSupport.fixture("astronaut_tiny48.png")
+        var gray = PhotoSupport.iccProfile(size: 400)
+        gray.replaceSubrange(16..<20, with: Array("GRAY".utf8))
+        #expect(try ImageFile.write(Photo(image: image, format: .png, iccProfile: gray), to: folder + "/rgb.jpg", format: .jpeg)
+                == ["written without its GRAY colour profile: the pixels are RGB now"])
+        #expect(JPEG.iccProfile(try ImageFile.contents(of: folder + "/rgb.jpg")) == nil)
+        let grayImage = RGBImage(unchecked: 2, 1, [9, 9, 9, 200, 200, 200])
+        #expect(try ImageFile.write(Photo(image: grayImage, format: .jpeg, iccProfile: gray, isGrayscale: true), to: folder + "/gray.jpg",
+                                    format: .jpeg).isEmpty)
+        #expect(JPEG.iccProfile(try ImageFile.contents(of: folder + "/gray.jpg")) == gray)
     }
 
     @Test func readsAPhotoUprightWithItsMetadata() throws {

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Every TIFF and BMP of a folder (Pillow's own test images: python-pillow/Pillow's
+"""Every TIFF, BMP and JPEG of a folder (Pillow's own test images: python-pillow/Pillow's
 Tests/images, fetched into MIRROR) read by `blazeface redact` with detection off, the pixels
 compared with Pillow's (its orientation applied, as RGB), so that a picture FFmpeg's decoder
 reads wrong shows up as a low PSNR instead of a face left unmasked in a wrong picture.
 
-    python3 Tools/redaction/pictures_vs_pillow.py BLAZEFACE FOLDER [OUT.json]
+    python3 Tools/redaction/pictures_vs_pillow.py BLAZEFACE FOLDER [OUT.json] [--ext .jpg,.jpeg]
+
+`--ext` picks the file types (default .tif,.tiff,.bmp,.dib).
 
 Each file: refused (the tool's reason), read (PSNR against Pillow in dB; "Pillow refuses" when
 Pillow cannot read it either), or broke (a crash, a hang, or exit 0 with no picture). A read
@@ -37,13 +39,19 @@ def pillow_rgb(path):
 
 
 def main():
-    tool, folder = sys.argv[1], pathlib.Path(sys.argv[2])
-    files = sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".tif", ".tiff", ".bmp", ".dib"))
+    args = sys.argv[1:]
+    exts = (".tif", ".tiff", ".bmp", ".dib")
+    if "--ext" in args:
+        i = args.index("--ext")
+        exts, args = tuple(args[i + 1].lower().split(",")), args[:i] + args[i + 2:]
+    tool, folder = args[0], pathlib.Path(args[1])
+    files = sorted(p for p in folder.rglob("*") if p.suffix.lower() in exts)
     rows, work = [], pathlib.Path(tempfile.mkdtemp(prefix="pictures-vs-pillow-"))
     for n, path in enumerate(files):
         out = work / f"{n}.png"
         try:
-            r = subprocess.run([tool, "redact", str(path), str(out), "--no-centerface", "--min-detection-confidence", "1", "--no-progress"],
+            r = subprocess.run([tool, "redact", str(path), str(out), "--no-centerface", "--min-detection-confidence", "1", "--upright-only", "--no-tiles",
+                                "--no-progress"],
                                capture_output=True, text=True, timeout=120)
             status, stderr = r.returncode, r.stderr.strip()
         except subprocess.TimeoutExpired:
@@ -68,8 +76,8 @@ def main():
         print(json.dumps(r))
     print(f"{len(rows)} files: {len(read)} read ({len(wrong)} WRONG, under 30 dB or another size), "
           f"{sum('reason' in r for r in rows)} refused, {sum(bool(r.get('broke')) for r in rows)} broke")
-    if len(sys.argv) > 3:
-        pathlib.Path(sys.argv[3]).write_text(json.dumps(rows, indent=1))
+    if len(args) > 2:
+        pathlib.Path(args[2]).write_text(json.dumps(rows, indent=1))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,11 @@ Tests/Fixtures/README.md for their sources):
                              counter-clockwise, with EXIF Orientation 6, so
                              that a viewer (and exif_transpose) shows it upright
   orientation_<n>.jpg        a 40x24 crop with EXIF Orientation n, n = 1...8
+  astronaut_cmyk.jpg         astronaut.png converted by Pillow to CMYK, quality 90
+                             (Adobe's inverted polarity, as Photoshop writes it),
+                             with a minimal CMYK ICC profile (header only): the
+                             profile a printer's workflow leaves, which must not
+                             follow the pixels into an RGB copy
 
 and Tests/Fixtures/goldens/jpeg/:
 
@@ -24,7 +29,11 @@ and Tests/Fixtures/goldens/jpeg/:
                 min_detection_confidence 0.5, suppression 0.3) on those
                 Pillow pixels (upright ones for the EXIF file), per JPEG.
 
-Usage: /root/mpenv/bin/python Tools/reference/make_jpeg_fixtures.py
+Usage: /root/mpenv/bin/python Tools/reference/make_jpeg_fixtures.py [--only NAME...]
+
+`--only` writes just the named files and merges their entries into pixels.json (none of
+them may need MediaPipe's detections): a fixture added later, without re-encoding the
+others with another Pillow.
 """
 
 import json
@@ -35,7 +44,6 @@ import numpy as np
 from PIL import Image, ImageOps
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import make_goldens  # noqa: E402  (tasks_detect, the pinned model and its hash)
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 IMAGES = os.path.join(REPO, "Tests", "Fixtures", "images")
@@ -49,6 +57,7 @@ SAVES = [
     ("astronaut_422.jpg", "astronaut.png", dict(quality=90, subsampling=1)),
     ("astronaut_gray.jpg", "astronaut_gray.png", dict(quality=90)),
     ("two_faces_1280x853.jpg", "two_faces_1280x853.png", dict(quality=85, subsampling=2)),
+    ("astronaut_cmyk.jpg", "astronaut.png", dict(quality=90)),
 ]
 DETECT = ["astronaut_baseline.jpg", "astronaut_progressive.jpg", "astronaut_422.jpg",
           "astronaut_gray.jpg", "two_faces_1280x853.jpg", "astronaut_exif6.jpg"]
@@ -67,7 +76,38 @@ def exif_with_orientation(n):
     return exif.tobytes()
 
 
+def cmyk_icc_profile():
+    """A 132-byte ICC profile of a CMYK output device: the header and no tags."""
+    header = bytearray(128)
+    header[0:4] = (132).to_bytes(4, "big")
+    header[8:12] = bytes([4, 0x20, 0, 0])          # version 4.2
+    header[12:16], header[16:20], header[20:24] = b"prtr", b"CMYK", b"Lab "
+    header[36:40] = b"acsp"
+    return bytes(header) + (0).to_bytes(4, "big")
+
+
+def save(name, source, options):
+    with Image.open(os.path.join(IMAGES, source)) as im:
+        if "cmyk" in name:
+            im.convert("RGB").convert("CMYK").save(os.path.join(OUT_IMAGES, name), "JPEG", icc_profile=cmyk_icc_profile(), **options)
+        else:
+            im.convert("L" if "gray" in name else "RGB").save(os.path.join(OUT_IMAGES, name), "JPEG", **options)
+
+
 def main():
+    only = sys.argv[sys.argv.index("--only") + 1:] if "--only" in sys.argv else None
+    if only is not None:
+        if any(name in DETECT for name in only):
+            sys.exit("--only: these need MediaPipe's detections; run without --only")
+        pixels = json.load(open(os.path.join(OUT_GOLDENS, "pixels.json")))
+        for name, source, options in SAVES:
+            if name in only:
+                save(name, source, options)
+                pixels[name] = pillow_pixels(name)
+        with open(os.path.join(OUT_GOLDENS, "pixels.json"), "w") as f:
+            json.dump(pixels, f, indent=1, sort_keys=True)
+        return
+    import make_goldens  # tasks_detect, the pinned model and its hash (MediaPipe)
     with open(make_goldens.MODEL, "rb") as f:
         import hashlib
         if hashlib.sha256(f.read()).hexdigest() != make_goldens.MODEL_SHA256:
@@ -76,9 +116,7 @@ def main():
     os.makedirs(OUT_GOLDENS, exist_ok=True)
     written = []
     for name, source, options in SAVES:
-        with Image.open(os.path.join(IMAGES, source)) as im:
-            im = im.convert("L" if "gray" in name else "RGB")
-            im.save(os.path.join(OUT_IMAGES, name), "JPEG", **options)
+        save(name, source, options)
         written.append(name)
     with Image.open(os.path.join(IMAGES, "astronaut.png")) as im:
         lying = im.convert("RGB").transpose(Image.Transpose.ROTATE_90)  # counter-clockwise
@@ -94,14 +132,10 @@ def main():
 
     pixels, detections = {}, {}
     for name in sorted(written):
-        with Image.open(os.path.join(OUT_IMAGES, name)) as im:
-            im.load()
-            rgb = np.ascontiguousarray(np.asarray(im.convert("RGB"), np.uint8))
-            upright = np.ascontiguousarray(np.asarray(ImageOps.exif_transpose(im).convert("RGB"), np.uint8))
-        pixels[name] = {"mode": im.mode, "width": rgb.shape[1], "height": rgb.shape[0], "fnv1a64": fnv1a64(rgb.tobytes()),
-                        "upright_width": upright.shape[1], "upright_height": upright.shape[0],
-                        "upright_fnv1a64": fnv1a64(upright.tobytes())}
+        pixels[name] = pillow_pixels(name)
         if name in DETECT:
+            with Image.open(os.path.join(OUT_IMAGES, name)) as im:
+                upright = np.ascontiguousarray(np.asarray(ImageOps.exif_transpose(im).convert("RGB"), np.uint8))
             detections[name] = {"width": upright.shape[1], "height": upright.shape[0],
                                 "tasks": make_goldens.tasks_detect(upright, 0.5)}
         print(name, pixels[name]["width"], pixels[name]["height"], len(detections.get(name, {}).get("tasks", [])))
@@ -112,6 +146,17 @@ def main():
                    "min_detection_confidence": 0.5, "min_suppression_threshold": 0.3,
                    "pixels": "Pillow Image.open(f).convert('RGB'), after ImageOps.exif_transpose",
                    "images": detections}, f, indent=1, sort_keys=True)
+
+
+def pillow_pixels(name):
+    """Pillow's size and FNV-1a hash of one file's RGB pixels, as stored and upright."""
+    with Image.open(os.path.join(OUT_IMAGES, name)) as im:
+        im.load()
+        rgb = np.ascontiguousarray(np.asarray(im.convert("RGB"), np.uint8))
+        upright = np.ascontiguousarray(np.asarray(ImageOps.exif_transpose(im).convert("RGB"), np.uint8))
+    return {"mode": im.mode, "width": rgb.shape[1], "height": rgb.shape[0], "fnv1a64": fnv1a64(rgb.tobytes()),
+            "upright_width": upright.shape[1], "upright_height": upright.shape[0],
+            "upright_fnv1a64": fnv1a64(upright.tobytes())}
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ typedef enum BJPGStatus {
     BJPG_CORRUPT,        ///< libjpeg refused the data; see the message.
     BJPG_TOO_LARGE,      ///< The header's size exceeds the caller's limits.
     BJPG_INVALID_SIZE,   ///< The header claims a zero width or height.
-    BJPG_UNSUPPORTED,    ///< A colour space other than gray, YCbCr or RGB (CMYK, YCCK).
+    BJPG_UNSUPPORTED,    ///< A colour space other than gray, YCbCr, RGB, CMYK or YCCK.
     BJPG_FAILED,         ///< Bad arguments.
 } BJPGStatus;
 
@@ -35,8 +35,9 @@ BJPGStatus bjpg_read_header(const uint8_t *data, size_t size, BJPGLimits limits,
 /// Decodes a baseline or progressive JPEG into 8-bit RGB rows (gray replicated)
 /// in `pixels`, which must hold exactly width * height * 3 bytes as reported by
 /// `bjpg_read_header`. Decoded as Pillow does by default: the accurate integer
-/// IDCT (JDCT_ISLOW) and fancy (triangle) chroma upsampling. Data that ends
-/// before the last row is BJPG_TRUNCATED, not grey-filled.
+/// IDCT (JDCT_ISLOW) and fancy (triangle) chroma upsampling; CMYK and YCCK
+/// converted to RGB as Pillow's `convert("RGB")` does (Adobe polarity, no colour
+/// management). Data that ends before the last row is BJPG_TRUNCATED, not grey-filled.
 BJPGStatus bjpg_decode_rgb8(const uint8_t *data, size_t size, BJPGLimits limits,
                             uint8_t *pixels, size_t pixels_size,
                             char *message, size_t message_size);
