@@ -21,11 +21,7 @@ extension EXIFBlock {
         guard let gps = reader.u32(entry + 8), reader.zeroIFD(gps, in: &t) else { return nil }
         let end = ifd0 + 2 + 12 * count + 4
         guard t[ifd0..<end] == tiff[ifd0..<end] else { return nil }   // a GPS IFD over IFD0: malformed
-        // Entries after the pointer, then the next-IFD offset, move up one slot; the freed
-        // last 12 bytes become zeros. Values stored elsewhere keep their offsets.
-        t.replaceSubrange(entry..<(end - 12), with: t[(entry + 12)..<end])
-        t.replaceSubrange((end - 12)..<end, with: repeatElement(0, count: 12))
-        reader.put16(count - 1, at: ifd0, in: &t)
+        reader.removeEntry(k, of: ifd0, count: count, in: &t)
         return EXIFBlock(tiff: t)
     }
 }
@@ -59,6 +55,38 @@ struct TIFFReader {
     func put16(_ v: Int, at o: Int, in bytes: inout [UInt8]) {
         let (hi, lo) = (UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF))
         (bytes[o], bytes[o + 1]) = little ? (lo, hi) : (hi, lo)
+    }
+
+    /// Removes entry `k` of the IFD at `ifd` (holding `count` entries, checked to fit) from
+    /// `bytes`: the entries after it, then the next-IFD offset, move up one slot, the freed last
+    /// 12 bytes become zeros and the count drops by one. Values stored elsewhere keep their offsets.
+    func removeEntry(_ k: Int, of ifd: Int, count: Int, in bytes: inout [UInt8]) {
+        let entry = ifd + 2 + 12 * k, end = ifd + 2 + 12 * count + 4
+        bytes.replaceSubrange(entry..<(end - 12), with: bytes[(entry + 12)..<end])
+        bytes.replaceSubrange((end - 12)..<end, with: repeatElement(0, count: 12))
+        put16(count - 1, at: ifd, in: &bytes)
+    }
+
+    /// The entry count of the IFD at `ifd`; nil when the IFD does not fit the data.
+    func entryCount(_ ifd: Int) -> Int? {
+        guard ifd >= 8, let count = u16(ifd), count <= 1000, ifd + 2 + 12 * count + 4 <= t.count else { return nil }
+        return count
+    }
+
+    /// The index of the first entry with `tag` in the IFD at `ifd`, and the IFD's entry count;
+    /// nil when the IFD does not fit the data (the index is nil when no entry has the tag).
+    func find(_ tag: Int, in ifd: Int) -> (index: Int?, count: Int)? {
+        entryCount(ifd).map { count in ((0..<count).first { u16(ifd + 2 + 12 * $0) == tag }, count) }
+    }
+
+    /// The SHORT or LONG values of entry `k` of the IFD at `ifd` (at most 4096 of them), or nil.
+    func values(entry k: Int, of ifd: Int) -> [Int]? {
+        let entry = ifd + 2 + 12 * k
+        guard let type = u16(entry + 2), type == 3 || type == 4, let n = u32(entry + 4), (1...4096).contains(n) else { return nil }
+        let size = type == 3 ? 2 : 4
+        let at = n * size <= 4 ? entry + 8 : u32(entry + 8)
+        guard let at, at >= 0, n * size <= t.count - at else { return nil }
+        return (0..<n).compactMap { size == 2 ? u16(at + 2 * $0) : u32(at + 4 * $0) }
     }
 
     /// Bytes per value of TIFF field types 1...13; nil for an unknown type.

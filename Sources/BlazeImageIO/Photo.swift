@@ -110,7 +110,8 @@ extension ImageFile {
     /// Writes an edited `photo` to `path` as `format` (atomically), as a tool that anonymises
     /// should: its pixels, alpha and grayness and its colour profile (not identifying) kept; its
     /// EXIF block only as `metadata` says (none by default; GPS only with `.keep(location:
-    /// true)`); a JPEG at `jpegQuality`, else the input JPEG's own, else `defaultJPEGQuality`.
+    /// true)`; never its thumbnail or maker note, pictures of the unedited photo:
+    /// `EXIFBlock.removingPreviews()`); a JPEG at `jpegQuality`, else the input JPEG's own, else `defaultJPEGQuality`.
     /// PNM holds no metadata: keeping it there is refused. Returns what could not be kept, as
     /// sentences: a colour profile the encoder refuses as malformed costs the profile, not the
     /// photo.
@@ -122,7 +123,7 @@ extension ImageFile {
         case .strip: exif = nil
         case let .keep(location):
             if format == .pnm { throw .cannotEncode(.pnm, "\(path): PPM holds no metadata; keeping it needs JPEG or PNG") }
-            exif = location ? photo.exif : photo.exif?.removingLocation()
+            exif = (location ? photo.exif : photo.exif?.removingLocation())?.removingPreviews()
         }
         let quality = jpegQuality ?? photo.jpegQuality ?? defaultJPEGQuality
         // A TIFF's metadata are tags of its own directory, not an EXIF block: none is carried.

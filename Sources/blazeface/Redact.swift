@@ -109,7 +109,7 @@ struct Redact: ParsableCommand {
     @Option(help: "Video: the score a face needs once before it stays masked when lost, is held while hidden, or is masked on the frames before it was found (0...1). Lower treats more of what the detector doubts (a palm, a cat's face) as faces.")
     var confirmationScore: Float = 0.7
 
-    @Flag(help: "Keep the input's metadata: a photo's EXIF block (Orientation set to 1, as the pixels are written upright), a video's container and stream tags; location (GPS) only with --keep-location. Off by default: camera, dates and places identify people too.")
+    @Flag(help: "Keep the input's metadata: a photo's EXIF block (Orientation set to 1, as the pixels are written upright; never its thumbnail or maker note, pictures of the unmasked photo), a video's container and stream tags; location (GPS) only with --keep-location. Off by default: camera, dates and places identify people too.")
     var keepMetadata = false
 
     @Flag(help: "With --keep-metadata: keep the location (EXIF GPS, a video's location tags and telemetry streams) too.")

@@ -1,6 +1,7 @@
 import BlazeImageIO
 import Foundation
 import Testing
+import TestSupport
 
 /// `blazeface redact` on photos as people have them: JPEG stays JPEG (about its size), HEIC is
 /// read, the colour profile is kept, metadata is dropped, the input is never overwritten.
@@ -154,6 +155,33 @@ import Testing
             let profile = target.hasSuffix(".png") ? try PNG.iccProfile(bytes) : JPEG.iccProfile(bytes)
             #expect(profile == icc, "\(target): the ICC profile is kept")
             #expect((EXIFBlock(file: bytes) != nil) == keep, "\(target): EXIF only with --keep-metadata")
+        }
+    }
+
+    /// A camera JPEG's EXIF block carries a thumbnail of the photo: with --keep-metadata the
+    /// output keeps the camera and date, never the thumbnail, which shows the faces unmasked.
+    @Test func keptMetadataLeavesTheThumbnailBehind() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let photo = try PNG.read(contentsOf: Goldens.root.appendingPathComponent("images/two_faces_1280x853.png").path)
+        // The thumbnail: every 8th pixel of every 8th row, 160x107, as a camera's.
+        let (w, h) = (photo.width / 8, photo.height / 8)
+        let small = try RGBImage(width: w, height: h, pixels: (0..<(w * h)).flatMap { i in
+            let at = ((i / w) * 8 * photo.width + (i % w) * 8) * 3
+            return photo.pixels[at..<(at + 3)]
+        })
+        let thumbnail = try JPEG.encode(small, quality: 80)
+        let (tiff, _) = EXIFSamples.withPreviews(little: true, thumbnail: thumbnail)
+        let input = dir + "/camera.jpg"
+        try JPEG.write(photo, to: input, quality: 90, exif: EXIFBlock(tiff: tiff))
+        #expect(try Self.faces(dir + "/camera.jpg") == 2)
+        for target in ["out.jpg", "out.png"] {
+            let run = try CLITests.run(["redact", input, dir + "/" + target, "--keep-metadata"] + Self.asStored)
+            #expect(run.status == 0, "\(run.stderr)")
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + target)))
+            let exif = try #require(EXIFBlock(file: bytes), "\(target): EXIF kept")
+            #expect(exif.tiff.contains(Array("Canon".utf8)) && exif.tiff.contains(Array("2026:12:06".utf8)))
+            #expect(!bytes.contains(thumbnail[40..<72]), "\(target): the thumbnail is gone")
         }
     }
 

@@ -1,6 +1,7 @@
 import BlazeImageIO
 import Foundation
 import Testing
+import TestSupport
 
 @testable import BlazeImageIO
 
@@ -180,6 +181,63 @@ enum PhotoSupport {
         overIFD0[42] = 8                                                                 // the GPS IFD is IFD0
         #expect(EXIFBlock(tiff: overIFD0)?.removingLocation() == nil)
         #expect(EXIFBlock(tiff: Array("GIF89a..".utf8)) == nil)
+    }
+}
+
+/// A camera's EXIF block holds pictures of the unedited photo: the thumbnail in IFD1 and
+/// previews in the maker note. Kept, they would show the faces a redaction masked.
+@Suite struct EXIFPreviewTests {
+    static func thumbnail() throws -> [UInt8] { try JPEG.encode(try PhotoSupport.fixture("astronaut_tiny48.png"), quality: 80) }
+
+    @Test(arguments: [true, false])
+    func removingPreviewsDropsTheThumbnailAndTheMakerNote(little: Bool) throws {
+        let (tiff, layout) = EXIFSamples.withPreviews(little: little, thumbnail: try Self.thumbnail())
+        let exif = try #require(EXIFBlock(tiff: tiff))
+        let clean = try #require(exif.removingPreviews())
+        #expect(clean.tiff.count == tiff.count)
+        #expect(PhotoSupport.ifd0Tags(clean.tiff) == [0x010F, 0x8769])                     // Make and the Exif IFD kept
+        #expect(clean.tiff[layout.ifd0Link..<(layout.ifd0Link + 4)].allSatisfy { $0 == 0 })  // no IFD1
+        #expect(clean.tiff[layout.makeValue] == tiff[layout.makeValue] && clean.tiff[layout.dateValue] == tiff[layout.dateValue])
+        #expect(clean.tiff[layout.makerNote.lowerBound...].allSatisfy { $0 == 0 })          // the note, IFD1 and the thumbnail zeroed
+        let reader = try #require(TIFFReader(clean.tiff))
+        #expect(reader.find(0x927C, in: 44)?.index == nil && reader.find(0x9003, in: 44)?.index == 0)
+        #expect(clean.removingPreviews() == clean)                                            // nothing left to drop
+        // A block with neither is passed on as it is.
+        let gps = try #require(EXIFBlock(tiff: PhotoSupport.exifWithGPS(little: little)))
+        #expect(gps.removingPreviews() == gps)
+    }
+
+    @Test func previewsThatCannotBeWalkedDropTheBlock() throws {
+        let (tiff, layout) = EXIFSamples.withPreviews(little: true, thumbnail: try Self.thumbnail())
+        var past = tiff
+        past[layout.ifd1 + 2 + 24 + 8] = 0xFF; past[layout.ifd1 + 2 + 24 + 9] = 0xFF            // a thumbnail length past the end
+        #expect(EXIFBlock(tiff: past)?.removingPreviews() == nil)
+        var chained = tiff
+        chained[layout.ifd1 + 2 + 36] = 8                                                       // IFD1 links on to another IFD
+        #expect(EXIFBlock(tiff: chained)?.removingPreviews() == nil)
+        var note = tiff
+        note[44 + 2 + 12 + 8 + 1] = 0xFF                                                        // a maker note past the end
+        #expect(EXIFBlock(tiff: note)?.removingPreviews() == nil)
+        var onlyOffset = tiff
+        onlyOffset[layout.ifd1 + 2 + 24] = 0x99                                                 // an offset with no length
+        #expect(EXIFBlock(tiff: onlyOffset)?.removingPreviews() == nil)
+    }
+
+    /// Written with its metadata, a photo keeps Make and the date, never the thumbnail.
+    @Test func aPhotoKeptWithItsMetadataLeavesItsPreviewsBehind() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let thumbnail = try Self.thumbnail()
+        let (tiff, _) = EXIFSamples.withPreviews(little: false, thumbnail: thumbnail)
+        let photo = Photo(image: try PhotoSupport.fixture("astronaut_tiny48.png"), format: .jpeg, exif: EXIFBlock(tiff: tiff))
+        for (name, location) in [("kept.jpg", false), ("located.png", true)] {
+            try ImageFile.write(photo, to: folder + "/" + name, format: name.hasSuffix(".png") ? .png : .jpeg,
+                                metadata: .keep(location: location))
+            let bytes = try ImageFile.contents(of: folder + "/" + name)
+            let exif = try #require(EXIFBlock(file: bytes))
+            #expect(PhotoSupport.ifd0Tags(exif.tiff) == [0x010F, 0x8769])
+            #expect(!bytes.contains(thumbnail[40..<72]), "\(name): the thumbnail's bytes are gone")
+        }
     }
 }
 
