@@ -219,8 +219,14 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
         }
         framesRead += 1
         do {
-            return try VideoFrame(format: frameFormat, width: info.width, height: info.height, bytes: bytes, fullRange: info.fullRange,
-                                  presentationTime: pts, timeBase: info.timeBase)
+            var frame = try VideoFrame(format: frameFormat, width: info.width, height: info.height, bytes: bytes, fullRange: info.fullRange,
+                                       presentationTime: pts, timeBase: info.timeBase)
+            switch bfv_reader_scan(handle) {
+            case 1: frame.fieldOrder = .topFieldFirst
+            case 2: frame.fieldOrder = .bottomFieldFirst
+            default: break
+            }
+            return frame
         } catch {
             throw .decode(path: path, frame: framesRead - 1, reason: error.description)
         }

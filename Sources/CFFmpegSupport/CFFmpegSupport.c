@@ -153,6 +153,7 @@ struct bfv_reader {
     int64_t frames;               // frames delivered
     int flushing;                 // the decoder was sent its end of stream
     int64_t first_pts;            // the first frame's time (valid once frames > 0)
+    int scan;                     // the last frame delivered: 0 progressive, 1 top field first, 2 bottom first
     int64_t duration;             // the video's declared duration in its time base, -1 unknown
     AVRational rate;              // its average frame rate, {0, 1} unknown
     char truncation[256];         // what the demuxer said of a file that stops short, if it did
@@ -680,6 +681,20 @@ static int skipped_damage(bfv_reader *r, BFVStatus *status, int code, BFVError *
 
 void bfv_reader_skip_damaged(bfv_reader *r, int skip) { r->skip_damaged = skip != 0; }
 
+/// Whether a decoded frame holds two interlaced fields, and which comes first: 0 progressive,
+/// 1 top field first, 2 bottom field first (FFmpeg 6.1 moved the two flags into `flags`).
+static int frame_scan(const AVFrame *frame) {
+#ifdef AV_FRAME_FLAG_INTERLACED
+    if (!(frame->flags & AV_FRAME_FLAG_INTERLACED)) return 0;
+    return (frame->flags & AV_FRAME_FLAG_TOP_FIELD_FIRST) ? 1 : 2;
+#else
+    if (!frame->interlaced_frame) return 0;
+    return frame->top_field_first ? 1 : 2;
+#endif
+}
+
+int bfv_reader_scan(const bfv_reader *r) { return r->scan; }
+
 int64_t bfv_reader_damaged(const bfv_reader *r, char *first, size_t first_size) {
     if (first && first_size > 0) av_strlcpy(first, r->first_damage, first_size);
     return r->damaged;
@@ -693,6 +708,7 @@ BFVStatus bfv_reader_next_frame(bfv_reader *r, uint8_t *out, size_t out_size, in
         int code = avcodec_receive_frame(r->decoder, r->frame);
         if (code >= 0) {
             BFVStatus status = deliver(r, r->frame, out, error);
+            r->scan = r->rotation == 0 ? frame_scan(r->frame) : 0;   // a turned frame's fields are columns: not said
             int64_t t = r->frame->best_effort_timestamp;
             if (t == AV_NOPTS_VALUE) t = r->have_last ? r->last_pts + r->last_duration : 0;
 #if LIBAVUTIL_VERSION_INT >= AV_VERSION_INT(57, 30, 100)

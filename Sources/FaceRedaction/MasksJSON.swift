@@ -295,8 +295,9 @@ extension MasksFile {
             for direction in [-1, 1] {
                 var box = a.box
                 var k = a.frame + direction
-                while abs(k - a.frame) <= a.carry, k >= 0, k < frames.count, var frame = held[k] {
-                    if let found = try? frame.withPixelBuffer({ try redactor.face(near: box, in: $0) }) ?? nil { box = found }
+                while abs(k - a.frame) <= a.carry, k >= 0, k < frames.count, let frame = held[k] {
+                    var scratch: [UInt8] = []
+                    if let found = try? frame.withSearchPixels(scratch: &scratch, { try redactor.face(near: box, in: $0) }) ?? nil { box = found }
                     out.frames[k].append(DrawnMask(box: box, trackingID: -1, reason: .added))
                     k += direction
                 }

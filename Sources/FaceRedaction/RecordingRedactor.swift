@@ -89,10 +89,12 @@ public final class RecordingRedactor {
         let redactor = self.redactor
         do {
             window = try LookBehind(depth: lookBehind) { frame, box in
-                try? frame.withPixelBuffer { try redactor.face(near: box, in: $0) }
+                var scratch: [UInt8] = []   // a retrace is rare: its field copy, if any, is its own
+                return try? frame.withSearchPixels(scratch: &scratch) { try redactor.face(near: box, in: $0) }
             }
         } catch { throw Failure(frame: 0, error: error) }
         var index = 0, read = 0, lastTimestamp = Int.min, released = 0
+        var scratch: [UInt8] = []   // an interlaced frame's field, filled in, to search
         /// Hands a frame leaving the window to the writer, telling `masks` first.
         func submit(_ done: (frame: VideoFrame, masks: [DrawnMask])) throws {
             let t = done.frame.timestampInMilliseconds, drawn = policy.applied(to: done.masks, at: t)
@@ -110,13 +112,15 @@ public final class RecordingRedactor {
         }
         do {
             var upcoming = try next()
-            while var frame = upcoming {
+            while let frame = upcoming {
                 upcoming = try next()
                 // The tracker needs strictly increasing times; a recording's rarely tie at the millisecond.
                 let t = max(frame.timestampInMilliseconds, lastTimestamp &+ 1)
                 lastTimestamp = t
                 let isLast = upcoming == nil
-                let found = try frame.withPixelBuffer { try redactor.masks(inVideoFrame: $0, timestampInMilliseconds: t, everyTile: isLast) }
+                let found = try frame.withSearchPixels(scratch: &scratch) {
+                    try redactor.masks(inVideoFrame: $0, timestampInMilliseconds: t, everyTile: isLast)
+                }
                 if let done = window.pushDrawn(frame, masks: found) { try submit(done) }
                 index += 1
                 progress?(index)

@@ -110,6 +110,8 @@ enum Media {
         let cutFaststart, cutPlain: String
         /// A PNG picture and garbage bytes.
         let png, garbage: String
+        /// Interlaced H.264 (160x120, two fields a frame, coded as fields), top and bottom field first.
+        let interlacedTop, interlacedBottom: String
 
         init() throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("BlazeVideoIOTests-\(UUID().uuidString)").path
@@ -158,6 +160,12 @@ enum Media {
                 try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: to))
             }
 
+            (interlacedTop, interlacedBottom) = (at("tff.mp4"), at("bff.mp4"))
+            for (order, path) in [("tff", interlacedTop), ("bff", interlacedBottom)] {
+                try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x120:r=50:d=0.4",
+                            "-vf", "tinterlace=mode=interleave_\(order == "tff" ? "top" : "bottom"),setfield=\(order)",
+                            "-c:v", "libx264", "-preset", "ultrafast", "-flags", "+ildct+ilme", "-x264-params", "\(order)=1", path])
+            }
             png = at("picture.png")
             try ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=64x48", "-frames:v", "1", png])
             garbage = at("garbage.mp4")

@@ -25,6 +25,17 @@ import Testing
         }
     }
 
+    /// Each frame says whether it holds two interlaced fields and which comes first (what the
+    /// redactor searches: the first field alone); a frame turned upright by the reader does not.
+    @Test func framesSayHowTheyWereScanned() throws {
+        let clips = try Media.get()
+        for (path, order) in [(clips.interlacedTop, VideoFrame.FieldOrder.topFieldFirst), (clips.interlacedBottom, .bottomFieldFirst),
+                              (clips.mp4, .progressive), (clips.rotated90, .progressive)] {
+            let frames = try readAll(try VideoFileReader(path: path))
+            #expect(!frames.isEmpty && frames.allSatisfy { $0.fieldOrder == order }, "\(path): \(frames.map(\.fieldOrder))")
+        }
+    }
+
     @Test func readsFromMemory() throws {
         let clips = try Media.get()
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clips.mkv)))

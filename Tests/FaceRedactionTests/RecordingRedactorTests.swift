@@ -63,6 +63,73 @@ import Testing
         #expect(Self.masked(sink.frames[4]) > 0 && Self.masked(sink.frames[0]) == 0)
     }
 
+    /// An interlaced frame of a moving scene: the photo on the even rows (the first field) and
+    /// the photo `shift` pixels to the left on the odd rows (the second, a field period later).
+    static func combed(_ photo: RGBImage, shift: Int, fieldOrder: VideoFrame.FieldOrder, index: Int) throws -> VideoFrame {
+        var bytes = photo.pixels
+        let row = 3 * photo.width
+        for y in stride(from: 1, to: photo.height, by: 2) {
+            for x in 0..<photo.width {
+                let from = y * row + 3 * min(photo.width - 1, x + shift)
+                for c in 0..<3 { bytes[y * row + 3 * x + c] = photo.pixels[from + c] }
+            }
+        }
+        var frame = try VideoFrame(format: .rgb, width: photo.width, height: photo.height, bytes: bytes,
+                                   presentationTime: Int64(index) * 40, timeBase: .milliseconds)
+        frame.fieldOrder = fieldOrder
+        return frame
+    }
+
+    /// Frames given in memory.
+    final class Given: VideoFrameSource {
+        var frames: [VideoFrame]
+        init(_ frames: [VideoFrame]) { self.frames = frames }
+        var expectedFrameCount: Int? { frames.count }
+        func nextFrame() throws -> VideoFrame? { frames.isEmpty ? nil : frames.removeFirst() }
+    }
+
+    /// The fields of an interlaced frame of a moving face are a field period apart and comb into
+    /// each other; the redactor searches the first field alone (its rows, the others filled in
+    /// between them), so the combed faces are found and masked. The written frames keep both
+    /// fields: only the masks change them.
+    @Test func anInterlacedFrameIsSearchedInItsFirstField() throws {
+        let photo = try FaceRedactionTests.photo()
+        var masked: [VideoFrame.FieldOrder: [Int]] = [:]
+        for order in [VideoFrame.FieldOrder.topFieldFirst, .progressive] {
+            let frames = try (0..<4).map { try Self.combed(photo, shift: 40, fieldOrder: order, index: $0) }
+            let sink = Collected()
+            try RecordingRedactor(redactor: Self.redactor(), lookBehind: 0).run(from: Given(frames), to: sink)
+            masked[order] = sink.frames.map(Self.masked)
+            for (given, written) in zip(frames, sink.frames) {
+                let unchanged = zip(given.bytes, written.bytes).filter { $0 == $1 }.count
+                #expect(unchanged + 3 * Self.masked(written) >= given.bytes.count - 3 * 1000, "only the masks change a frame")
+            }
+        }
+        let field = try #require(masked[.topFieldFirst]), combed = try #require(masked[.progressive])
+        #expect(field.allSatisfy { $0 > 50_000 }, "\(field)")
+        #expect(zip(field, combed).allSatisfy { $0 > $1 }, "field \(field), combed \(combed)")
+    }
+
+    /// The search picture of an interlaced frame: the first field's rows as they are, each other
+    /// row the rounded mean of the rows above and below (the one neighbour at the edge).
+    @Test func theSearchPictureOfAnInterlacedFrameIsItsFirstField() throws {
+        // A gray 2x5 frame: rows 0...4 of values 10, 200, 30, 250, 50.
+        var frame = try VideoFrame(format: .gray, width: 2, height: 5, bytes: [10, 10, 200, 200, 30, 30, 250, 250, 50, 50],
+                                   presentationTime: 0, timeBase: .milliseconds)
+        var scratch: [UInt8] = []
+        func searched() throws -> [UInt8] {
+            try frame.withSearchPixels(scratch: &scratch) { buffer in
+                (0..<5).map { buffer.plane0.base.load(fromByteOffset: $0 * buffer.plane0.rowStride, as: UInt8.self) }
+            }
+        }
+        #expect(try searched() == [10, 200, 30, 250, 50])   // progressive: the frame itself
+        frame.fieldOrder = .topFieldFirst
+        #expect(try searched() == [10, 20, 30, 40, 50])     // rows 0, 2, 4 kept
+        frame.fieldOrder = .bottomFieldFirst
+        #expect(try searched() == [200, 200, 225, 250, 250]) // rows 1, 3 kept; the edges copy their neighbour
+        #expect(frame.bytes == [10, 10, 200, 200, 30, 30, 250, 250, 50, 50])
+    }
+
     @Test func aFailureCancelsTheSinkAndNamesTheFrame() throws {
         let photo = try FaceRedactionTests.photo()
         let sink = Collected()

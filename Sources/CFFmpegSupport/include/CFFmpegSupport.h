@@ -115,6 +115,9 @@ void bfv_reader_skip_damaged(bfv_reader *reader, int skip);
 /// The packets and frames dropped so far with `bfv_reader_skip_damaged`, and what FFmpeg said
 /// of the first one in `first` ("" if none).
 int64_t bfv_reader_damaged(const bfv_reader *reader, char *first, size_t first_size);
+/// How the last frame delivered was scanned: 0 progressive, 1 interlaced with the top field
+/// first, 2 with the bottom field first (always 0 when the reader turns the frames upright).
+int bfv_reader_scan(const bfv_reader *reader);
 /// Video packets demuxed so far (for tests).
 int64_t bfv_reader_packets_read(const bfv_reader *reader);
 void bfv_reader_close(bfv_reader *reader);
