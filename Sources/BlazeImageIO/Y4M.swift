@@ -37,6 +37,9 @@ public struct Y4MHeader: Sendable, Equatable {
     public var colorSpace: Y4MColorSpace = .c420jpeg
     /// `XCOLORRANGE=FULL` (JPEG-range YUV); limited (BT.601 studio) range otherwise.
     public var fullRange = false
+    /// The header's I: `It` top field first, `Ib` bottom field first; progressive otherwise
+    /// (`Ip`, mixed `Im`, or none).
+    public var fieldOrder: VideoFrame.FieldOrder = .progressive
 
     /// A header with these values, in limited range.
     public init(width: Int, height: Int, frameRateNumerator: Int = 30, frameRateDenominator: Int = 1,
@@ -144,7 +147,8 @@ public final class Y4MReader {
                 }
                 header.colorSpace = c
             case "X": if value == "COLORRANGE=FULL" { header.fullRange = true }
-            case "I", "A": break   // interlacing and pixel aspect: recorded by the writer, not needed to decode
+            case "I": header.fieldOrder = value == "t" ? .topFieldFirst : value == "b" ? .bottomFieldFirst : .progressive
+            case "A": break   // pixel aspect: recorded by the writer, not needed to decode
             default: throw .y4m("unknown header parameter \(printable(token))")
             }
         }

@@ -49,8 +49,10 @@ public final class Y4MFrameSource: VideoFrameSource {
             (format, bytes) = (.rgb, image.pixels)
         }
         defer { index += 1 }
-        return try VideoFrame(format: format, width: h.width, height: h.height, bytes: bytes,
-                              fullRange: format == .rgb ? false : h.fullRange, presentationTime: index, timeBase: timeBase)
+        var frame = try VideoFrame(format: format, width: h.width, height: h.height, bytes: bytes,
+                                   fullRange: format == .rgb ? false : h.fullRange, presentationTime: index, timeBase: timeBase)
+        frame.fieldOrder = h.fieldOrder
+        return frame
     }
 }
 

@@ -23,6 +23,19 @@ import Testing
         #expect(abs(Int(red.pixels[0]) - 255) <= 1 && red.pixels[1] <= 1 && red.pixels[2] <= 1)
     }
 
+    /// The header's I says whether frames hold two interlaced fields, and which comes first.
+    @Test func theFieldOrderIsTheHeaders() throws {
+        let folder = try makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (tag, order) in [("It", VideoFrame.FieldOrder.topFieldFirst), ("Ib", .bottomFieldFirst), ("Ip", .progressive),
+                             ("Im", .progressive), ("", .progressive)] {
+            let bytes = Self.stream("YUV4MPEG2 W2 H2 F25:1 \(tag) C420jpeg", frames: [[16, 16, 16, 16, 128, 128]])
+            #expect(try Y4MReader(bytes: bytes).header.fieldOrder == order, "\(tag)")
+            try Data(bytes).write(to: URL(fileURLWithPath: folder + "/clip.y4m"))
+            #expect(try Y4MFrameSource(path: folder + "/clip.y4m").nextFrame()?.fieldOrder == order, "\(tag)")
+        }
+    }
+
     @Test func fullRangeWhenTheHeaderSaysSo() throws {
         let frame = try #require(try Y4MReader(bytes: Self.stream("YUV4MPEG2 W1 H1 C444 XCOLORRANGE=FULL", frames: [[255, 128, 128]])).nextFrame())
         #expect(frame.pixels == [255, 255, 255])
