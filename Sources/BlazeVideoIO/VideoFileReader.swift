@@ -106,6 +106,9 @@ public struct VideoInfo: Sendable, Equatable {
     public var fullRange: Bool
     /// The file's other streams (audio, subtitles, data, cover art, other video), in index order.
     public var otherStreams: [VideoStream]
+    /// How the stream says its frames are scanned: interlaced (which field first) or progressive
+    /// (also when unknown, or when the reader turns the frames). Each frame says it too.
+    public var fieldOrder: VideoFrame.FieldOrder = .progressive
 }
 
 /// Reads any container and video codec the system's FFmpeg reads (MP4, MOV, MKV, WebM, AVI,
@@ -285,6 +288,7 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
                          timeBase: timeBase, frameRate: rate, duration: duration, expectedFrameCount: count,
                          pixelFormat: cString(c.pixel_format), bitDepth: Int(c.bit_depth),
                          color: VideoColor(range: c.color_range, space: c.color_space, primaries: c.color_primaries, transfer: c.color_trc),
-                         fullRange: c.full_range != 0, otherStreams: others)
+                         fullRange: c.full_range != 0, otherStreams: others,
+                         fieldOrder: c.field_order == 1 ? .topFieldFirst : c.field_order == 2 ? .bottomFieldFirst : .progressive)
     }
 }

@@ -372,6 +372,9 @@ static BFVStatus reader_setup(bfv_reader *r, AVIOContext *io, int apply_rotation
     info->color_primaries = par->color_primaries;
     info->color_trc = par->color_trc;
     info->full_range = r->full_range;
+    info->field_order = applied != 0 ? 0
+        : (par->field_order == AV_FIELD_TT || par->field_order == AV_FIELD_TB) ? 1
+        : (par->field_order == AV_FIELD_BB || par->field_order == AV_FIELD_BT) ? 2 : 0;
     // Reading ahead for the streams' parameters may already have met the file's early end.
     if (truncation_log[0]) av_strlcpy(r->truncation, truncation_log, sizeof r->truncation);
     return BFV_OK;
@@ -791,6 +794,7 @@ struct bfv_writer {
     int64_t *duration_pts, *duration_values;  // the frames in the encoder: pts -> duration
     int duration_count, duration_capacity;
     struct SwsContext *scaler;    // RGB frames
+    int field_order;              // 1 or 2: frames encoded interlaced, top or bottom field first
     AVRational frame_rate;
     int in_width, in_height;      // the frames' size; the encoder's is this or one less (even)
     int full_range;
@@ -913,11 +917,20 @@ static BFVStatus open_encoder(bfv_writer *w, const BFVWriterConfig *c, BFVError 
     e->color_trc = c->color_trc;
     e->thread_count = c->threads;
     if (w->format->oformat->flags & AVFMT_GLOBALHEADER) e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    // Interlaced input stays interlaced (x264 codes each frame's two fields as such), so that
+    // players deinterlace it as they did the input instead of showing its fields combed.
+    if (c->codec == BFV_CODEC_H264 && (c->field_order == 1 || c->field_order == 2)) {
+        e->flags |= AV_CODEC_FLAG_INTERLACED_DCT | AV_CODEC_FLAG_INTERLACED_ME;
+        e->field_order = c->field_order == 1 ? AV_FIELD_TT : AV_FIELD_BB;
+        w->field_order = c->field_order;
+    }
     AVDictionary *options = NULL;
     switch (c->codec) {
     case BFV_CODEC_H264:
         av_dict_set(&options, "preset", c->preset ? c->preset : "superfast", 0);
         av_dict_set_int(&options, "crf", c->crf >= 0 ? c->crf : 23, 0);
+        // x264 takes the field order from its own parameter (the frames' flag alone gives tff).
+        if (w->field_order) av_dict_set(&options, "x264-params", w->field_order == 1 ? "tff=1" : "bff=1", 0);
         break;
     case BFV_CODEC_HEVC:
         av_dict_set(&options, "preset", c->preset ? c->preset : "superfast", 0);
@@ -1141,6 +1154,14 @@ BFVStatus bfv_writer_write_frame(bfv_writer *w, int format, const uint8_t *data,
                 memset(f->data[2] + y * f->linesize[2], 128, ecw);
             }
         }
+    }
+    if (w->field_order) {
+#ifdef AV_FRAME_FLAG_INTERLACED
+        f->flags |= AV_FRAME_FLAG_INTERLACED | (w->field_order == 1 ? AV_FRAME_FLAG_TOP_FIELD_FIRST : 0);
+#else
+        f->interlaced_frame = 1;
+        f->top_field_first = w->field_order == 1;
+#endif
     }
     f->color_range = full_range ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
     f->colorspace = w->encoder->colorspace;

@@ -143,6 +143,19 @@ import Testing
 }
 
 @Suite struct VideoFileWriterTests {
+    /// Interlaced H.264 is written interlaced, in the input's field order (players deinterlace
+    /// it as they did the input); a progressive input stays progressive.
+    @Test func interlacedInputStaysInterlaced() throws {
+        let clips = try Media.get()
+        for (input, order) in [(clips.interlacedTop, "tt"), (clips.interlacedBottom, "bb"), (clips.mp4, "progressive")] {
+            #expect(try VideoFileReader(path: input).info.fieldOrder
+                    == (order == "tt" ? .topFieldFirst : order == "bb" ? .bottomFieldFirst : .progressive))
+            let output = clips.output("fields.mp4")
+            _ = try transcode(input, to: output)
+            #expect(try Media.videoStream(output)["field_order"] as? String == order, "\(input)")
+        }
+    }
+
     /// Each container: same frame count, same times, audio bit-identical, nothing left behind.
     @Test func copiesTimesAndAudio() throws {
         let clips = try Media.get()

@@ -71,6 +71,8 @@ typedef struct BFVReaderInfo {
     int64_t frame_count;      ///< Frames the container declares (nb_frames), or -1 (estimated later).
     int color_range, color_space, color_primaries, color_trc;  ///< FFmpeg's AVCOL_* values.
     int full_range;           ///< The frames delivered are full (JPEG) range.
+    int field_order;          ///< 0 progressive or unknown, 1 interlaced top field first, 2 bottom first
+                              ///< (0 when the reader turns the frames).
 } BFVReaderInfo;
 
 /// Limits checked against the stream's declared size before anything is decoded.
@@ -141,6 +143,7 @@ typedef struct BFVWriterConfig {
     int color_range, color_space, color_primaries, color_trc;
     int keep_metadata;         ///< Copy container and stream tags (else only `language`).
     int keep_location;         ///< With keep_metadata, also keys naming `location` or `gps`.
+    int field_order;           ///< H.264: 1 or 2 encode interlaced, top or bottom field first; 0 progressive.
 } BFVWriterConfig;
 
 /// Whether the container of `format_name` (by extension) can hold the reader's stream `index`:
