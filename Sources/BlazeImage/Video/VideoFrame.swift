@@ -80,8 +80,8 @@ public struct VideoFrame: Sendable {
     /// The picture to search for faces, for the length of `body`: the frame itself, or for an
     /// interlaced frame its first field alone with the other field's rows filled in from the
     /// rows above and below (a "bob"). A moving face's two fields are a field period apart and
-    /// comb into each other, which hides faces from the detectors: on a 1080i street, 14 faces
-    /// masked in the combed frames against 182 in their fields. `scratch` holds the filled-in
+    /// comb into each other, which hides faces from the detectors: on a 1080i street, 14 face
+    /// masks from the combed frames against 197 from their fields. `scratch` holds the filled-in
     /// copy (reused from call to call); the frame is left as it is.
     public func withSearchPixels<T>(scratch: inout [UInt8], _ body: (PixelBuffer) throws -> T) throws -> T {
         let (w, h, format) = (width, height, self.format)
