@@ -3,8 +3,8 @@ extension EXIFBlock {
     /// every camera and phone writes, a JPEG of some 160x120 pixels, or strips) and the Exif
     /// IFD's maker note (where camera makers keep their own previews). A redacted photo written
     /// with its metadata would otherwise carry the faces unmasked in its thumbnail. IFD0's link
-    /// to IFD1 and the maker note's entry are removed, and their bytes, the thumbnail's with
-    /// them, overwritten with zeros, so that no preview survives anywhere in the bytes. The same
+    /// to IFD1 and the maker note's entry are removed, and IFD1's entries, the thumbnail's bytes
+    /// and the note's overwritten with zeros, so that no preview survives anywhere in the bytes. The same
     /// block when it holds neither. Nil (drop the whole block) when any of it cannot be walked
     /// safely, or IFD1 links on to a further IFD.
     public func removingPreviews() -> EXIFBlock? {
@@ -26,9 +26,13 @@ extension EXIFBlock {
                     pictures.append(start..<(start + count))
                 }
             }
-            guard reader.zeroIFD(ifd1, in: &t) else { return nil }
+            // IFD1's own entries go with the pictures; values it stores elsewhere (resolutions)
+            // stay, as another IFD may share them. A picture over IFD0 is malformed.
+            let ifd0Table = ifd0..<(ifd0 + 2 + 12 * count0 + 4)
+            pictures.append(ifd1..<(ifd1 + 2 + 12 * count1 + 4))
+            guard !pictures.contains(where: { $0.overlaps(ifd0Table) }) else { return nil }
             for range in pictures { t.replaceSubrange(range, with: repeatElement(0, count: range.count)) }
-            for k in 0..<4 { t[ifd0 + 2 + 12 * count0 + k] = 0 }   // IFD0 links to no IFD1
+            for k in 0..<4 { t[ifd0Table.upperBound - 4 + k] = 0 }   // IFD0 links to no IFD1
         }
         // The maker note, in the Exif IFD (IFD0's tag 0x8769).
         if let pointer = reader.find(0x8769, in: ifd0)?.index {

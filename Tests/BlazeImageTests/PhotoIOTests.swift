@@ -221,6 +221,10 @@ enum PhotoSupport {
         var onlyOffset = tiff
         onlyOffset[layout.ifd1 + 2 + 24] = 0x99                                                 // an offset with no length
         #expect(EXIFBlock(tiff: onlyOffset)?.removingPreviews() == nil)
+        var overIFD0 = tiff
+        overIFD0[layout.ifd1 + 2 + 12 + 8] = 8; overIFD0[layout.ifd1 + 2 + 12 + 9] = 0         // a thumbnail over IFD0
+        overIFD0[layout.ifd1 + 2 + 12 + 10] = 0; overIFD0[layout.ifd1 + 2 + 12 + 11] = 0
+        #expect(EXIFBlock(tiff: overIFD0)?.removingPreviews() == nil)
     }
 
     /// Written with its metadata, a photo keeps Make and the date, never the thumbnail.
