@@ -224,11 +224,7 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
         do {
             var frame = try VideoFrame(format: frameFormat, width: info.width, height: info.height, bytes: bytes, fullRange: info.fullRange,
                                        presentationTime: pts, timeBase: info.timeBase)
-            switch bfv_reader_scan(handle) {
-            case 1: frame.fieldOrder = .topFieldFirst
-            case 2: frame.fieldOrder = .bottomFieldFirst
-            default: break
-            }
+            frame.fieldOrder = VideoFrame.FieldOrder(code: bfv_reader_scan(handle))
             return frame
         } catch {
             throw .decode(path: path, frame: framesRead - 1, reason: error.description)
@@ -289,6 +285,13 @@ public final class VideoFileReader: VideoFrameSource, @unchecked Sendable {
                          pixelFormat: cString(c.pixel_format), bitDepth: Int(c.bit_depth),
                          color: VideoColor(range: c.color_range, space: c.color_space, primaries: c.color_primaries, transfer: c.color_trc),
                          fullRange: c.full_range != 0, otherStreams: others,
-                         fieldOrder: c.field_order == 1 ? .topFieldFirst : c.field_order == 2 ? .bottomFieldFirst : .progressive)
+                         fieldOrder: VideoFrame.FieldOrder(code: c.field_order))
     }
+}
+
+extension VideoFrame.FieldOrder {
+    /// The C layer's code for a field order: 0 progressive (or unknown), 1 top field first,
+    /// 2 bottom field first.
+    init(code: Int32) { self = code == 1 ? .topFieldFirst : code == 2 ? .bottomFieldFirst : .progressive }
+    var code: Int32 { self == .topFieldFirst ? 1 : self == .bottomFieldFirst ? 2 : 0 }
 }

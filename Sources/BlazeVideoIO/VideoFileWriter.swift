@@ -188,7 +188,7 @@ public final class VideoFileWriter: VideoFrameSink, @unchecked Sendable {
                             deadline: cDeadline, threads: Int32(clamping: options.threads), color_range: color.range,
                             color_space: color.space, color_primaries: color.primaries, color_trc: color.transfer,
                             keep_metadata: keep ? 1 : 0, keep_location: keepLocation ? 1 : 0,
-                            field_order: reader.map { $0.info.fieldOrder == .topFieldFirst ? 1 : $0.info.fieldOrder == .bottomFieldFirst ? 2 : 0 } ?? 0)
+                            field_order: reader?.info.fieldOrder.code ?? 0)
                         let indexes = copy.map { Int32($0) }
                         return indexes.withUnsafeBufferPointer { list in
                             bfv_writer_open(&config, reader?.handle, list.baseAddress, Int32(list.count), &status, &error)
