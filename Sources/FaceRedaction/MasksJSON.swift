@@ -291,12 +291,12 @@ extension MasksFile {
         var pending = additions.filter { $0.frame < frames.count }.sorted { $0.frame < $1.frame }[...]
         var held: [Int: VideoFrame] = [:]
         var index = 0
+        var scratch: [UInt8] = []   // an interlaced frame's field, filled in, to search
         func carry(_ a: Addition) {
             for direction in [-1, 1] {
                 var box = a.box
                 var k = a.frame + direction
                 while abs(k - a.frame) <= a.carry, k >= 0, k < frames.count, let frame = held[k] {
-                    var scratch: [UInt8] = []
                     if let found = try? frame.withSearchPixels(scratch: &scratch, { try redactor.face(near: box, in: $0) }) ?? nil { box = found }
                     out.frames[k].append(DrawnMask(box: box, trackingID: -1, reason: .added))
                     k += direction
