@@ -918,8 +918,10 @@ static BFVStatus open_encoder(bfv_writer *w, const BFVWriterConfig *c, BFVError 
     e->thread_count = c->threads;
     if (w->format->oformat->flags & AVFMT_GLOBALHEADER) e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     // Interlaced input stays interlaced (x264 codes each frame's two fields as such), so that
-    // players deinterlace it as they did the input instead of showing its fields combed.
-    if (c->codec == BFV_CODEC_H264 && (c->field_order == 1 || c->field_order == 2)) {
+    // players deinterlace it as they did the input instead of showing its fields combed. x264
+    // codes fields only at heights divisible by 4 (MPEG-2 has no such rule): at others, the
+    // frames are coded progressive rather than the file refused.
+    if (c->codec == BFV_CODEC_H264 && (c->field_order == 1 || c->field_order == 2) && e->height % 4 == 0) {
         e->flags |= AV_CODEC_FLAG_INTERLACED_DCT | AV_CODEC_FLAG_INTERLACED_ME;
         e->field_order = c->field_order == 1 ? AV_FIELD_TT : AV_FIELD_BB;
         w->field_order = c->field_order;

@@ -156,6 +156,22 @@ import Testing
         }
     }
 
+    /// x264 codes fields only at heights divisible by 4; MPEG-2 (DVD, broadcast) has no such
+    /// rule. An interlaced 160x90 input is written, coded progressive, not refused.
+    @Test func interlacedInputAtAnyHeightIsWritten() throws {
+        let clips = try Media.get()
+        let input = clips.output("fields90.mpg")
+        try Media.ffmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x90:r=25:d=0.4", "-vf", "setfield=tff",
+                          "-c:v", "mpeg2video", "-flags", "+ildct+ilme", "-top", "1", input])
+        #expect(try VideoFileReader(path: input).info.fieldOrder == .topFieldFirst)
+        let output = clips.output("fields90.mp4")
+        let writer = try transcode(input, to: output)
+        #expect(writer.framesWritten == 10)
+        let stream = try Media.videoStream(output)
+        #expect(stream["height"] as? Int == 90)
+        #expect(stream["field_order"] as? String == "progressive")
+    }
+
     /// Each container: same frame count, same times, audio bit-identical, nothing left behind.
     @Test func copiesTimesAndAudio() throws {
         let clips = try Media.get()

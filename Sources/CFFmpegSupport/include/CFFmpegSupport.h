@@ -143,7 +143,7 @@ typedef struct BFVWriterConfig {
     int color_range, color_space, color_primaries, color_trc;
     int keep_metadata;         ///< Copy container and stream tags (else only `language`).
     int keep_location;         ///< With keep_metadata, also keys naming `location` or `gps`.
-    int field_order;           ///< H.264: 1 or 2 encode interlaced, top or bottom field first; 0 progressive.
+    int field_order;           ///< H.264: 1 or 2 encode interlaced, top or bottom field first (at heights divisible by 4); 0 progressive.
 } BFVWriterConfig;
 
 /// Whether the container of `format_name` (by extension) can hold the reader's stream `index`:
