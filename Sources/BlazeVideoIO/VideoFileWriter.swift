@@ -39,7 +39,8 @@ public struct VideoWriteOptions: Sendable, Equatable {
     public var threads: Int
     /// Copy the input's audio streams packet for packet.
     public var copyAudio: Bool
-    /// Copy the input's subtitle streams (those the container can hold; others are dropped with a warning).
+    /// Copy the input's subtitle streams (those the container can hold, and telemetry only with the location kept;
+    /// others are dropped with a warning).
     public var copySubtitles: Bool
     public var metadata: MetadataPolicy
 
@@ -108,7 +109,8 @@ public final class VideoFileWriter: VideoFrameSink, @unchecked Sendable {
     /// `timeBase`, with the colour properties to tag the video with. With `reader`, its other
     /// streams are copied as `options` says (create the writer before reading the first frame).
     /// Streams the container cannot hold: audio is an error (`.streamNotSupported`), subtitles
-    /// and data are dropped with a warning.
+    /// and data are dropped with a warning; so is a subtitle track whose text places the
+    /// recording (telemetry), unless the metadata policy keeps the location.
     public init(path: String, width: Int, height: Int, timeBase: VideoFrame.TimeBase, frameRate: VideoFrameRate? = nil,
                 color: VideoColor = .unspecified, copyingStreamsOf reader: VideoFileReader? = nil,
                 options: VideoWriteOptions = .init()) throws(VideoError) {
@@ -150,6 +152,10 @@ public final class VideoFileWriter: VideoFrameSink, @unchecked Sendable {
                         throw .streamNotSupported(path: path, stream: stream.index, kind: "audio", codec: stream.codec, container: containerName)
                     }
                     copy.append(stream.index)
+                case .subtitle where options.copySubtitles && !keepLocation
+                        && bfv_stream_text_names_location(reader.path, Int32(stream.index), 8) == 1:
+                    warnings.append("\(path): the input's \(name) is left out: its text places the recording (a drone's or dash camera's "
+                                    + "telemetry; keep metadata with location to copy it)")
                 case .subtitle where options.copySubtitles, .data where keepLocation:
                     if fits != 0 { copy.append(stream.index) } else {
                         warnings.append("\(path): the input's \(name) is left out: a \(containerName) file cannot hold it (.mkv can hold most)")

@@ -814,6 +814,56 @@ int bfv_container_can_hold(const char *format_name, const bfv_reader *r, int ind
     return answer > 0 ? 1 : answer == 0 ? 0 : -1;
 }
 
+/// Whether `text` (a packet's bytes, any text subtitle codec: SubRip, mov_text, ASS) places
+/// the recording: a location word ("gps", "latitude", "longitude", "home(", "lat:", "lon:")
+/// with a number of three decimals or more, or two numbers of four decimals or more (dash
+/// cameras' "N37.7749 W122.4194"). Ordinary dialogue has neither.
+static int text_names_location(const uint8_t *text, int size) {
+    char lower[2048];
+    int n = size < (int)sizeof lower - 1 ? size : (int)sizeof lower - 1;
+    for (int i = 0; i < n; i++) {
+        char c = (char)text[i];
+        lower[i] = c == 0 ? ' ' : (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+    }
+    lower[n] = 0;
+    // The longest run of digits after a decimal point of each number, counted.
+    int fine = 0, finer = 0;
+    for (int i = 1; i < n; i++) {
+        if (lower[i] != '.' || lower[i - 1] < '0' || lower[i - 1] > '9') continue;
+        int digits = 0;
+        while (i + 1 + digits < n && lower[i + 1 + digits] >= '0' && lower[i + 1 + digits] <= '9') digits++;
+        if (digits >= 3) fine++;
+        if (digits >= 4) finer++;
+    }
+    if (finer >= 2) return 1;
+    if (!fine) return 0;
+    static const char *const words[] = {"gps", "latitude", "longitude", "home(", "lat:", "lon:", "lng:"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strstr(lower, words[i])) return 1;
+    return 0;
+}
+
+int bfv_stream_text_names_location(const char *path, int index, int packets) {
+    AVFormatContext *format = NULL;
+    if (!path || avformat_open_input(&format, path, NULL, NULL) < 0) return 0;
+    int found = 0;
+    if (index >= 0 && (unsigned)index < format->nb_streams) {
+        // The other streams' packets are skipped by the demuxer, not read.
+        for (unsigned i = 0; i < format->nb_streams; i++) format->streams[i]->discard = (int)i == index ? AVDISCARD_DEFAULT : AVDISCARD_ALL;
+        AVPacket *packet = av_packet_alloc();
+        for (int seen = 0, reads = 0; packet && !found && seen < packets && reads < 100000 && av_read_frame(format, packet) >= 0; reads++) {
+            if (packet->stream_index == index) {
+                seen++;
+                found = text_names_location(packet->data, packet->size);
+            }
+            av_packet_unref(packet);
+        }
+        av_packet_free(&packet);
+    }
+    avformat_close_input(&format);
+    return found;
+}
+
 /// Keys that can place the recording: ISO 6709 locations, GPS tags.
 static int names_location(const char *key) {
     return av_stristr(key, "location") != NULL || av_stristr(key, "gps") != NULL;

@@ -340,4 +340,34 @@ import Testing
         #expect(dropped.copiedStreams == [1] && dropped.warnings.count == 1, "\(dropped.warnings)")
         #expect(try Media.streams(mp4).count == 2)
     }
+
+    /// Drones and dash cameras write their telemetry, location included, as a subtitle track:
+    /// left out unless the location is kept. Dialogue, even about a GPS, is copied.
+    @Test func telemetrySubtitlesGoWithTheLocation() throws {
+        let clips = try Media.get()
+        let cues = [
+            "dji-old": "HOME(149.0251,-20.2532) 2017.08.05 14:11:51\nGPS(149.0251,-20.2533,16) BAROMETER:1.9",
+            "dji-mini": "<font size=\"28\">FrameCnt: 1, DiffTime: 33ms\n[iso : 100] [latitude: 47.371302] [longitude: 8.540213] [altitude: 420.0]</font>",
+            "dashcam": "2024/05/01 08:12:44 N37.7749 W122.4194 52km/h",
+            "dialogue": "Turn the GPS off, it is 3.5 miles to the house.",
+        ]
+        for (name, cue) in cues {
+            let srt = clips.output("\(name).srt")
+            try "1\n00:00:00,000 --> 00:00:00,400\n\(cue)\n\n2\n00:00:00,400 --> 00:00:00,800\n\(cue)\n".write(toFile: srt, atomically: true, encoding: .utf8)
+            for ext in ["mp4", "mkv"] {
+                let input = clips.output("\(name)-in.\(ext)")
+                try Media.ffmpeg(["-i", clips.mp4, "-i", srt, "-map", "0", "-map", "1", "-c:v", "copy", "-c:a", "copy",
+                                  "-c:s", ext == "mp4" ? "mov_text" : "srt", input])
+                let places = name != "dialogue"
+                for metadata in [VideoWriteOptions.MetadataPolicy.strip, .keep(location: false), .keep(location: true)] {
+                    let output = clips.output("\(name)-out.\(ext)")
+                    let writer = try transcode(input, to: output, options: VideoWriteOptions(metadata: metadata))
+                    let kept = !places || metadata == .keep(location: true)
+                    #expect(writer.copiedStreams == (kept ? [1, 2] : [1]), "\(name).\(ext) \(metadata)")
+                    #expect(writer.warnings.count == (kept ? 0 : 1), "\(writer.warnings)")
+                    #expect(try Media.streams(output).count == (kept ? 3 : 2))
+                }
+            }
+        }
+    }
 }

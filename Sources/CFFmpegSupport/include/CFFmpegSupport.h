@@ -149,6 +149,10 @@ typedef struct BFVWriterConfig {
 /// Whether the container of `format_name` (by extension) can hold the reader's stream `index`:
 /// 1 yes, 0 no, -1 unknown.
 int bfv_container_can_hold(const char *format_name, const bfv_reader *reader, int index);
+/// Whether the text of stream `index`'s first `packets` packets in the file at `path` places the
+/// recording: drones and dash cameras write their telemetry as a subtitle track ("GPS(8.5402,
+/// 47.3713, 420)", "[latitude: 47.371302]"). 1 if one does; 0 if none does or it cannot be read.
+int bfv_stream_text_names_location(const char *path, int index, int packets);
 /// Whether FFmpeg has the encoder for `codec` (libx264, libx265, libvpx-vp9).
 int bfv_has_encoder(BFVCodec codec);
 /// Opens the encoder and the muxer, adds the reader's streams `copy` (input indexes; reader may be
