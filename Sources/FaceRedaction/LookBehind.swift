@@ -12,6 +12,8 @@ import VisionTasks
 /// confirmed face found late is followed backwards through the waiting frames, frame by frame
 /// from where it was found, so that its earlier masks lie where the face was, not where its
 /// first motion guessed it; only the frames before the trace lost it get the guessed, growing box.
+/// With a `follow` too, the trace goes on by the face's look where the detector no longer finds
+/// it (a face too small for it further back, turned away, blurred by motion).
 ///
 /// Push each frame with its masks (`FaceRedactor.masks(inVideoFrame:timestampInMilliseconds:)`);
 /// a frame comes back, with every box to mask on it, once `depth + 3` newer frames have come
@@ -43,12 +45,17 @@ public struct LookBehind<Frame> {
     private var confirmed: Set<Int> = []
     /// Finds the face near a box in an earlier frame (nil: no retracing).
     private let retrace: Retrace?
-    /// Masks placed on earlier frames by following a found face backwards (`retrace`).
+    /// Finds a face by its look in the frame before, where the detector does not (nil: no following).
+    private let follow: Follow?
+    /// Masks placed on earlier frames by following a found face backwards (`retrace`, `follow`).
     public private(set) var retracedMasks = 0
 
     /// Where a face is in a frame, given where it is in the frame after: its box, or nil if it is
     /// not found there. The frame is the caller's, lent for the call.
     public typealias Retrace = (inout Frame, NormalizedRect) -> NormalizedRect?
+    /// Where the face in a box of a frame is in an earlier frame, by its look: its box there, or
+    /// nil if nothing there looks like it (what `RecordingRedactor` passes: a patch match).
+    public typealias Follow = (NormalizedRect, _ from: Frame, _ into: Frame) -> NormalizedRect?
 
     /// A face found after frames without it: since when it was not detected (`Int.min`: never
     /// before), and its first sightings (frame index, box), up to `LookBehind.sightings`: its first
@@ -76,11 +83,11 @@ public struct LookBehind<Frame> {
 
     /// A window that masks a face found late on up to `depth` frames before it; with `retrace`,
     /// a confirmed face found late is followed backwards through the frames before, where it
-    /// can be found.
-    public init(depth: Int, retrace: Retrace? = nil) throws(VisionTaskError) {
+    /// can be found, and with `follow` where it looks the same.
+    public init(depth: Int, retrace: Retrace? = nil, follow: Follow? = nil) throws(VisionTaskError) {
         guard (0...300).contains(depth) else { throw .invalidOption(name: "depth", value: "\(depth)", allowed: "in 0...300") }
         self.depth = depth
-        self.retrace = retrace
+        (self.retrace, self.follow) = (retrace, follow)
     }
 
     /// Adds the next frame and its masks; returns the frame leaving the window, with all its
@@ -175,21 +182,28 @@ public struct LookBehind<Frame> {
     }
 
     /// Follows each confirmed face found late back through the waiting frames before it, frame by
-    /// frame, each search about its box in the frame after, until `retraceMisses` frames in a row
-    /// miss it, it was last detected, or the window's reach ends; the boxes found become its masks
-    /// there (spread over neighbouring frames like any other), and its earliest ones the sightings
-    /// the frames before are guessed from.
+    /// frame, each search about its box in the frame after (by the detector, until it has missed
+    /// `retraceMisses` frames in a row; then, or where it misses, by `follow`), until both miss
+    /// for `retraceMisses` frames in a row, it was last detected, or the window's reach ends; the
+    /// boxes found become its masks there (spread over neighbouring frames like any other), and
+    /// its earliest ones the sightings the frames before are guessed from.
     private mutating func retraceConfirmedFinds() {
         guard let retrace else { return }
         for k in finds.indices where !finds[k].retraced && confirmed.contains(finds[k].id) {
             finds[k].retraced = true
             let find = finds[k]
             guard let start = waiting.firstIndex(where: { $0.index == find.found }) else { continue }
-            var box = find.sightings[0].box, misses = 0
+            var box = find.sightings[0].box, misses = 0, detectorMisses = 0
             var traced: [(index: Int, box: NormalizedRect)] = []
             var w = start - 1
             while w >= 0, waiting[w].index >= find.unseenSince, find.found - waiting[w].index <= depth {
-                if let seen = retrace(&waiting[w].frame, box) {
+                var found: NormalizedRect?
+                if detectorMisses <= Self.retraceMisses {
+                    found = retrace(&waiting[w].frame, box)
+                    detectorMisses = found == nil ? detectorMisses + 1 : 0
+                }
+                if found == nil, let follow { found = follow(box, waiting[w + 1 + misses].frame, waiting[w].frame) }
+                if let seen = found {
                     // A mask at the face's place there; a frame missed between two finds gets
                     // one box over both.
                     let index = waiting[w].index

@@ -85,13 +85,14 @@ public final class RecordingRedactor {
                     policy: MaskPolicy = MaskPolicy()) throws(Failure) -> Summary {
         let writer = FrameWriter(sink, options: redactor.options.mask)
         var window: LookBehind<VideoFrame>
-        // A face found late is followed back through the waiting frames by the redactor's detector.
+        // A face found late is followed back through the waiting frames by the redactor's detector,
+        // then by its look.
         let redactor = self.redactor
         do {
-            window = try LookBehind(depth: lookBehind) { frame, box in
+            window = try LookBehind(depth: lookBehind, retrace: { frame, box in
                 var scratch: [UInt8] = []   // a retrace is rare: its field copy, if any, is its own
                 return try? frame.withSearchPixels(scratch: &scratch) { try redactor.face(near: box, in: $0) }
-            }
+            }, follow: FaceFollowing.follow)
         } catch { throw Failure(frame: 0, error: error) }
         var index = 0, read = 0, lastTimestamp = Int.min, released = 0
         var scratch: [UInt8] = []   // an interlaced frame's field, filled in, to search

@@ -2,10 +2,15 @@
 # snapshot_get MIRROR_ROOT OWNER+NAME PATH OUT [REV]: one file of a fetched snapshot (at REV,
 # default HEAD) into OUT; a missing or empty file stops the script.
 snapshot_get() {
-    local d="$1/$2/repo"
-    [ -d "$d" ] || d="$1/$2"
-    git --git-dir="$d" show "${5:-HEAD}:$3" > "$4"
+    git --git-dir="$(snapshot_git_dir "$2" "$1")" show "${5:-HEAD}:$3" > "$4"
     [ -s "$4" ] || { echo "missing: $2 $3" >&2; exit 1; }
+}
+
+# snapshot_git_dir OWNER+NAME [MIRROR_ROOT]: the snapshot's git directory (bare, or a .git inside).
+snapshot_git_dir() {
+    local d="${2:-$M}/$1/repo"
+    [ -d "$d" ] || d="${2:-$M}/$1"
+    if [ -d "$d/.git" ]; then echo "$d/.git"; else echo "$d"; fi
 }
 
 # For the sets whose files are taken as they are (heldout.sh, heldout2.sh), with DEST and M set:
