@@ -37,7 +37,7 @@ public enum MaskReason: String, Sendable, CaseIterable {
     /// Not detected on this frame: where its track places it (a face lost for a few frames,
     /// hidden behind another, or lingering after it was last seen).
     case tracked
-    /// Before the face was found: followed back to this frame by a search about its later box.
+    /// Before the face was found: followed back to this frame by a search about its later box, or by its look.
     case retraced
     /// Before the face was found: its place guessed back along its first motion, growing.
     case beforeFound = "before-found"
