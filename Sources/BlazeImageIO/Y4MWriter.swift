@@ -43,8 +43,13 @@ public final class Y4MWriter {
         self.path = path
         planes = [UInt8](repeating: 0, count: header.frameBytes)
         let range = header.fullRange ? " XCOLORRANGE=FULL" : ""
+        let scan = switch header.fieldOrder {
+        case .progressive: "p"
+        case .topFieldFirst: "t"
+        case .bottomFieldFirst: "b"
+        }
         try put(Array(("YUV4MPEG2 W\(header.width) H\(header.height) F\(header.frameRateNumerator):\(header.frameRateDenominator) "
-            + "Ip A1:1 C\(header.colorSpace.rawValue)\(range)\n").utf8))
+            + "I\(scan) A1:1 C\(header.colorSpace.rawValue)\(range)\n").utf8))
     }
 
     /// Appends one frame's planes as stored (`header.frameBytes` bytes: Y, then U and V).

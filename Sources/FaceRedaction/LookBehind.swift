@@ -13,7 +13,8 @@ import VisionTasks
 /// from where it was found, so that its earlier masks lie where the face was, not where its
 /// first motion guessed it; only the frames before the trace lost it get the guessed, growing box.
 /// With a `follow` too, the trace goes on by the face's look where the detector no longer finds
-/// it (a face too small for it further back, turned away, blurred by motion).
+/// it (a face too small for it further back, turned away, blurred by motion), and a confirmed
+/// face the detector loses is followed on by its look, frame by frame, for up to `depth` frames.
 ///
 /// Push each frame with its masks (`FaceRedactor.masks(inVideoFrame:timestampInMilliseconds:)`);
 /// a frame comes back, with every box to mask on it, once `depth + 3` newer frames have come
@@ -47,6 +48,9 @@ public struct LookBehind<Frame> {
     private let retrace: Retrace?
     /// Finds a face by its look in the frame before, where the detector does not (nil: no following).
     private let follow: Follow?
+    /// Confirmed faces followed on by their look since the detector lost them: their box on the
+    /// latest frame they were detected or followed in, and the frame they were last detected in.
+    private var followed: [Int: (index: Int, box: NormalizedRect, detected: Int)] = [:]
     /// Masks placed on earlier frames by following a found face backwards (`retrace`, `follow`).
     public private(set) var retracedMasks = 0
 
@@ -105,6 +109,8 @@ public struct LookBehind<Frame> {
     /// face's ID and why it is drawn there.
     public mutating func pushDrawn(_ frame: Frame, masks: [RedactionMask]) -> (frame: Frame, masks: [DrawnMask])? {
         for m in masks where m.isConfirmed && m.trackingID >= 0 { confirmed.insert(m.trackingID) }
+        var masks = masks
+        if let follow { masks += followLost(into: frame, masks, follow) }
         for m in masks where m.isDetected && m.trackingID >= 0 {
             let last = lastDetected[m.trackingID]
             if last == next - 1 {
@@ -179,6 +185,29 @@ public struct LookBehind<Frame> {
         lastDetected = lastDetected.filter { $0.value >= oldest - 1 }
         lastMasked = lastMasked.filter { $0.value.index >= next - 1 - depth }
         return (frame, boxes)
+    }
+
+    /// The confirmed faces the detector lost on this frame (`masks` holds no detection of them),
+    /// each followed on by its look from its box on the frame before, for at most `depth` frames
+    /// after it was last detected: their masks here (`.tracked`, beside the tracker's own guess).
+    /// The mirror of the trace back: a face walking away from a camera, too small for the
+    /// detector, stays masked where it is, not only where the tracker's linger left it.
+    private mutating func followLost(into frame: Frame, _ masks: [RedactionMask], _ follow: Follow) -> [RedactionMask] {
+        var detected: [Int: NormalizedRect] = [:]
+        for m in masks where m.isDetected && m.trackingID >= 0 && detected[m.trackingID] == nil { detected[m.trackingID] = m.box }
+        var added: [RedactionMask] = []
+        let before = waiting.last?.frame
+        for (id, face) in followed.sorted(by: { $0.key < $1.key }) where detected[id] == nil {
+            guard let before, face.index == next - 1, next - face.detected <= depth, confirmed.contains(id),
+                  let box = follow(face.box, before, frame) else {
+                followed[id] = nil
+                continue
+            }
+            added.append(RedactionMask(trackingID: id, box: box, isDetected: false, reason: .tracked))
+            followed[id] = (next, box, face.detected)
+        }
+        for (id, box) in detected { followed[id] = (next, box, next) }
+        return added
     }
 
     /// Follows each confirmed face found late back through the waiting frames before it, frame by

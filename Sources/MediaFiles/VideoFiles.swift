@@ -58,13 +58,14 @@ public enum VideoFiles {
     }
 
     /// A Y4M header for `source`'s frames: a Y4M source's own (as C420jpeg when its frames come
-    /// out as RGB), else C420jpeg at the stream's size, rate and range.
+    /// out as RGB), else C420jpeg at the stream's size, rate and range; the field order of either.
     public static func y4mHeader(for source: any VideoFrameSource) throws -> Y4MHeader {
         if let y4m = source as? Y4MFrameSource {
             var header = y4m.header
             if ![.c420jpeg, .c420paldv, .c420mpeg2, .c420, .mono].contains(header.colorSpace) {
                 header = Y4MHeader(width: header.width, height: header.height, frameRateNumerator: header.frameRateNumerator,
                                    frameRateDenominator: header.frameRateDenominator)   // RGB frames, written as C420jpeg
+                header.fieldOrder = y4m.header.fieldOrder
             }
             return header
         }
@@ -72,6 +73,7 @@ public enum VideoFiles {
         var header = Y4MHeader(width: info.width, height: info.height, frameRateNumerator: info.frameRateNumerator,
                                frameRateDenominator: info.frameRateDenominator)
         header.fullRange = info.fullRange
+        if let video = source as? VideoFileReader { header.fieldOrder = video.info.fieldOrder }
         return header
     }
 }

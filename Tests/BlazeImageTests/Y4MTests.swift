@@ -34,6 +34,14 @@ import Testing
             try Data(bytes).write(to: URL(fileURLWithPath: folder + "/clip.y4m"))
             #expect(try Y4MFrameSource(path: folder + "/clip.y4m").nextFrame()?.fieldOrder == order, "\(tag)")
         }
+        // And the writer says it: a redacted interlaced stream stays interlaced.
+        for order in [VideoFrame.FieldOrder.topFieldFirst, .bottomFieldFirst, .progressive] {
+            var header = Y4MHeader(width: 2, height: 2, frameRateNumerator: 25)
+            header.fieldOrder = order
+            let path = folder + "/written.y4m"
+            try Y4MWriter(path: path, header: header).write(planes: [16, 16, 16, 16, 128, 128])
+            #expect(try Y4MFrameSource(path: path).nextFrame()?.fieldOrder == order)
+        }
     }
 
     @Test func fullRangeWhenTheHeaderSaysSo() throws {

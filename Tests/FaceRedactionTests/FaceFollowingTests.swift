@@ -88,4 +88,38 @@ import Testing
             #expect(out[f].boxes.contains { $0.xMin <= t.xMin + 1e-6 && $0.xMin + $0.width >= t.xMin + t.width - 1e-6 }, "frame \(f): \(out[f].boxes)")
         }
     }
+
+    /// A confirmed face the detector loses is followed on by its look, from its box on the frame
+    /// before, while it looks the same and for at most `depth` frames after its last detection.
+    @Test func aLostFaceIsFollowedOnByLook() throws {
+        func truth(_ f: Int) -> NormalizedRect { NormalizedRect(xMin: 0.1 + 0.03 * Float(f), yMin: 0.4, width: 0.1, height: 0.1) }
+        for (depth, gone) in [(10, 9), (3, 20)] {
+            var asked: [(from: Int, into: Int)] = []
+            var window = try LookBehind<Int>(depth: depth, follow: { near, from, into in
+                asked.append((from, into))
+                // It walks on, unseen by the detector, until it leaves the picture at frame `gone`.
+                return into < gone && abs(truth(from).xMin - near.xMin) < 1e-6 ? truth(into) : nil
+            })
+            var out: [(frame: Int, boxes: [NormalizedRect])] = []
+            for f in 0..<16 {
+                // Detected on frames 0 to 4 only; the tracker's linger is left out here.
+                let masks = f < 5 ? [RedactionMask(trackingID: 7, box: truth(f), isDetected: true)] : []
+                if let done = window.push(f, masks: masks) { out.append(done) }
+            }
+            out += window.drain()
+            let last = min(gone - 1, 4 + depth)   // the last frame it is followed to
+            #expect(asked.map(\.into) == Array(5...min(gone, 4 + depth)), "depth \(depth): \(asked)")
+            for f in 5...last {
+                let t = truth(f)
+                #expect(out[f].boxes.contains { $0.xMin <= t.xMin + 1e-6 && $0.xMin + $0.width >= t.xMin + t.width - 1e-6 }, "frame \(f): \(out[f].boxes)")
+            }
+        }
+        // A face never confirmed is not followed.
+        var asked = 0
+        var window = try LookBehind<Int>(depth: 10, follow: { _, _, _ in asked += 1; return nil })
+        for f in 0..<8 {
+            _ = window.push(f, masks: f < 3 ? [RedactionMask(trackingID: 1, box: truth(f), isDetected: true, isConfirmed: false)] : [])
+        }
+        #expect(asked == 0)
+    }
 }
