@@ -1,12 +1,13 @@
 import BlazeFace
 import BlazeImage
 
-/// Follows a face from one frame to the frame before it by its look, not by a detector: the
-/// place in the earlier frame whose luma best matches the face's patch (the box grown by a
-/// quarter, to take in the head's outline). What `LookBehind` falls back on when the detector
-/// no longer finds a face found late in the frames before (a 10-pixel face walking towards a
+/// Follows a face from one frame to the next or the one before by its look, not by a detector:
+/// the place in the other frame whose luma best matches the face's patch (the box grown by a
+/// quarter, to take in the head's outline). What `LookBehind` falls back on where the detector
+/// no longer finds a face found late in the frames before it (a 10-pixel face walking towards a
 /// dash camera is found only once it is 15 pixels tall; before, its mask was a guess that stayed
-/// where it was found while the face moved away from it).
+/// where it was found while the face moved away from it), or a confirmed face in the frames
+/// after it lost it.
 ///
 /// A match must be close (a mean difference of at most `maxDifference` levels) and the patch
 /// must have texture (a mean deviation of at least `minTexture` levels: a flat patch matches
@@ -20,11 +21,11 @@ enum FaceFollowing {
     /// The least mean absolute deviation of the patch's luma from its mean (0...255).
     static let minTexture: Float = 4
 
-    /// Where the face in `box` of `later` lies in `earlier` (a frame of the same size), or nil
-    /// when no place there looks like it.
-    static func follow(_ box: NormalizedRect, from later: VideoFrame, into earlier: VideoFrame) -> NormalizedRect? {
-        guard later.width == earlier.width, later.height == earlier.height else { return nil }
-        let (w, h) = (later.width, later.height)
+    /// Where the face in `box` of `source` lies in `target` (a neighbouring frame of the same
+    /// size), or nil when no place there looks like it.
+    static func follow(_ box: NormalizedRect, from source: VideoFrame, into target: VideoFrame) -> NormalizedRect? {
+        guard source.width == target.width, source.height == target.height else { return nil }
+        let (w, h) = (source.width, source.height)
         let patch = box.scaled(by: 1.25)
         let (x0, y0) = (patch.xMin * Float(w), patch.yMin * Float(h))
         let (pw, ph) = (patch.width * Float(w), patch.height * Float(h))
@@ -32,7 +33,7 @@ enum FaceFollowing {
         let n = min(samples, Int(max(pw, ph)))
         let step = max(pw, ph) / Float(n)
         let (nx, ny) = (max(2, Int(pw / step)), max(2, Int(ph / step)))
-        let later = Luma(later), earlier = Luma(earlier)
+        let source = Luma(source), target = Luma(target)
 
         // The patch's samples (those inside the picture), and its texture.
         var template: [(x: Int, y: Int, value: Float)] = []
@@ -41,7 +42,7 @@ enum FaceFollowing {
             for i in 0..<nx {
                 let (x, y) = (Int(x0 + (Float(i) + 0.5) * step), Int(y0 + (Float(j) + 0.5) * step))
                 guard x >= 0, y >= 0, x < w, y < h else { continue }
-                template.append((x, y, later[x, y]))
+                template.append((x, y, source[x, y]))
             }
         }
         guard template.count * 2 >= nx * ny else { return nil }   // mostly off the picture
@@ -55,7 +56,7 @@ enum FaceFollowing {
             for t in template {
                 let (x, y) = (t.x + dx, t.y + dy)
                 guard x >= 0, y >= 0, x < w, y < h else { return .infinity }
-                sum += abs(earlier[x, y] - t.value)
+                sum += abs(target[x, y] - t.value)
                 if sum > limit { return .infinity }
             }
             return sum / Float(template.count)

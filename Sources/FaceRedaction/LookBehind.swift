@@ -46,7 +46,7 @@ public struct LookBehind<Frame> {
     private var confirmed: Set<Int> = []
     /// Finds the face near a box in an earlier frame (nil: no retracing).
     private let retrace: Retrace?
-    /// Finds a face by its look in the frame before, where the detector does not (nil: no following).
+    /// Finds a face by its look in a neighbouring frame, where the detector does not (nil: no following).
     private let follow: Follow?
     /// Confirmed faces followed on by their look since the detector lost them: their box on the
     /// latest frame they were detected or followed in, and the frame they were last detected in.
@@ -57,8 +57,8 @@ public struct LookBehind<Frame> {
     /// Where a face is in a frame, given where it is in the frame after: its box, or nil if it is
     /// not found there. The frame is the caller's, lent for the call.
     public typealias Retrace = (inout Frame, NormalizedRect) -> NormalizedRect?
-    /// Where the face in a box of a frame is in an earlier frame, by its look: its box there, or
-    /// nil if nothing there looks like it (what `RecordingRedactor` passes: a patch match).
+    /// Where the face in a box of a frame is in the frame before or after it, by its look: its
+    /// box there, or nil if nothing there looks like it (what `RecordingRedactor` passes: a patch match).
     public typealias Follow = (NormalizedRect, _ from: Frame, _ into: Frame) -> NormalizedRect?
 
     /// A face found after frames without it: since when it was not detected (`Int.min`: never
