@@ -826,7 +826,7 @@ static int text_names_location(const uint8_t *text, int size) {
         lower[i] = c == 0 ? ' ' : (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
     }
     lower[n] = 0;
-    // The longest run of digits after a decimal point of each number, counted.
+    // The numbers with three decimals or more, and those with four or more.
     int fine = 0, finer = 0;
     for (int i = 1; i < n; i++) {
         if (lower[i] != '.' || lower[i - 1] < '0' || lower[i - 1] > '9') continue;
