@@ -48,9 +48,9 @@ public struct LookBehind<Frame> {
     private let retrace: Retrace?
     /// Finds a face by its look in a neighbouring frame, where the detector does not (nil: no following).
     private let follow: Follow?
-    /// Confirmed faces followed on by their look since the detector lost them: their box on the
-    /// latest frame they were detected or followed in, and the frame they were last detected in.
-    private var followed: [Int: (index: Int, box: NormalizedRect, detected: Int)] = [:]
+    /// Faces to follow on by their look once the detector loses them: their box on the latest
+    /// frame they were detected or followed in (when they were last detected is `lastDetected`'s).
+    private var followed: [Int: (index: Int, box: NormalizedRect)] = [:]
     /// Masks placed on earlier frames by following a found face backwards (`retrace`, `follow`).
     public private(set) var retracedMasks = 0
 
@@ -198,15 +198,15 @@ public struct LookBehind<Frame> {
         var added: [RedactionMask] = []
         let before = waiting.last?.frame
         for (id, face) in followed.sorted(by: { $0.key < $1.key }) where detected[id] == nil {
-            guard let before, face.index == next - 1, next - face.detected <= depth, confirmed.contains(id),
-                  let box = follow(face.box, before, frame) else {
+            guard let before, face.index == next - 1, let seen = lastDetected[id], next - seen <= depth,
+                  confirmed.contains(id), let box = follow(face.box, before, frame) else {
                 followed[id] = nil
                 continue
             }
             added.append(RedactionMask(trackingID: id, box: box, isDetected: false, reason: .tracked))
-            followed[id] = (next, box, face.detected)
+            followed[id] = (next, box)
         }
-        for (id, box) in detected { followed[id] = (next, box, next) }
+        for (id, box) in detected { followed[id] = (next, box) }
         return added
     }
 
