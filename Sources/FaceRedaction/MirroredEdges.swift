@@ -1,0 +1,71 @@
+import BlazeFace
+import BlazeImage
+import VisionTasks
+
+// A still's edges searched mirrored (`FaceRedactorOptions.searchesMirroredEdges`): a face cut by
+// the picture's edge (a group photo's last person, a crowd running off the frame) shows less
+// than half of itself, and neither network finds a third of a face. Mirrored across the edge it
+// meets its own reflection and, being about symmetric, is a whole face again.
+
+extension RGBImage {
+    /// The picture with `margin` pixels added on each side, mirrored from inside it (the edge's
+    /// own row or column first); `margin` is at most the shorter side.
+    func mirrorPadded(by margin: Int) -> RGBImage {
+        let m = max(0, min(margin, width, height))
+        let (w, h) = (width + 2 * m, height + 2 * m)
+        // Where padded column or row `i` comes from: reflected about the edge, not repeated.
+        func source(_ i: Int, _ n: Int) -> Int { i < 0 ? -i - 1 : i >= n ? 2 * n - i - 1 : i }
+        let columns = (0..<w).map { source($0 - m, width) * 3 }
+        var out = [UInt8](repeating: 0, count: w * h * 3)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let row = source(y - m, height) * width * 3
+                    var o = y * w * 3
+                    for x in columns {
+                        dst[o] = src[row + x]
+                        dst[o + 1] = src[row + x + 1]
+                        dst[o + 2] = src[row + x + 2]
+                        o += 3
+                    }
+                }
+            }
+        }
+        return RGBImage(unchecked: w, h, out)
+    }
+}
+
+extension RawDetection {
+    /// This detection, found in a picture padded by `margin` pixels on each side, in the
+    /// unpadded `width` x `height` picture's normalized coordinates (it may reach past them).
+    func unpadded(margin: Int, width: Int, height: Int) -> RawDetection {
+        let (pw, ph) = (Float(width + 2 * margin), Float(height + 2 * margin))
+        let (w, h, m) = (Float(width), Float(height), Float(margin))
+        var out = self
+        out.box = NormalizedRect(xMin: (box.xMin * pw - m) / w, yMin: (box.yMin * ph - m) / h,
+                                 width: box.width * pw / w, height: box.height * ph / h)
+        for i in out.keypoints.indices {
+            let p = out.keypoints[i]
+            out.keypoints[i] = (x: (p.x * pw - m) / w, y: (p.y * ph - m) / h)
+        }
+        return out
+    }
+
+    /// Whether the box is cut by the picture's edge (normalized 0...1) with a quarter of its
+    /// area or more inside: a face and its reflection make one box about the edge, half in.
+    var isCutByEdge: Bool {
+        let inside = NormalizedRect(xMin: 0, yMin: 0, width: 1, height: 1)
+        let area = box.width * box.height
+        guard area > 0, box.xMin < 0 || box.yMin < 0 || box.xMin + box.width > 1 || box.yMin + box.height > 1 else { return false }
+        return box.intersectionArea(inside) >= area / 4
+    }
+}
+
+extension WideSearch.Region {
+    /// Whether this region of a picture padded by `margin` pixels on each side (`width` x
+    /// `height` padded) reaches into the padding: the others see only what the upright search saw.
+    func reachesMargin(_ margin: Int, width: Int, height: Int) -> Bool {
+        let (mx, my) = (Float(margin) / Float(width), Float(margin) / Float(height))
+        return region.xMin < mx || region.yMin < my || region.xMin + region.width > 1 - mx || region.yMin + region.height > 1 - my
+    }
+}

@@ -1,0 +1,87 @@
+import BlazeFace
+import BlazeImageIO
+@testable import FaceRedaction
+import Testing
+
+/// A still's edges searched mirrored (`FaceRedactorOptions.searchesMirroredEdges`): a face cut
+/// by the picture's edge, too little of it showing for the detectors, meets its reflection and
+/// is found; its mask reaches over the edge.
+@Suite struct MirroredEdgesTests {
+    /// The padding mirrors the picture about each edge (the edge's own pixel first), and a box
+    /// found in the padded picture maps back to the same pixels of the unpadded one.
+    @Test func thePaddingIsAMirrorAndBoxesMapBack() throws {
+        // A 5x3 picture whose pixel (x, y) holds x in red and y in green.
+        var pixels = [UInt8](repeating: 0, count: 5 * 3 * 3)
+        for y in 0..<3 { for x in 0..<5 { (pixels[(y * 5 + x) * 3], pixels[(y * 5 + x) * 3 + 1]) = (UInt8(x), UInt8(y)) } }
+        let padded = try RGBImage(width: 5, height: 3, pixels: pixels).mirrorPadded(by: 2)
+        #expect((padded.width, padded.height) == (9, 7))
+        func at(_ x: Int, _ y: Int) -> (UInt8, UInt8) { (padded.pixels[(y * 9 + x) * 3], padded.pixels[(y * 9 + x) * 3 + 1]) }
+        // Columns -2, -1, 0...4, 5, 6 come from 1, 0, 0...4, 4, 3; rows likewise.
+        #expect((0..<9).map { at($0, 2).0 } == [1, 0, 0, 1, 2, 3, 4, 4, 3])
+        #expect((0..<7).map { at(4, $0).1 } == [1, 0, 0, 1, 2, 2, 1])
+        // A margin larger than the picture is cut to its shorter side.
+        #expect(try RGBImage(width: 5, height: 3, pixels: pixels).mirrorPadded(by: 10).width == 5 + 2 * 3)
+        // The padded picture's pixel box (1, 1)-(4, 5) is the picture's (-1, -1)-(2, 3).
+        let found = RawDetection(score: 1, box: NormalizedRect(xMin: 1 / 9, yMin: 1 / 7, width: 3 / 9, height: 4 / 7),
+                                 keypoints: KeypointList([(2 / 9, 3 / 7)]))
+        let back = found.unpadded(margin: 2, width: 5, height: 3)
+        let tolerance: Float = 1e-6
+        #expect(abs(back.box.xMin + 1 / 5) < tolerance && abs(back.box.yMin + 1 / 3) < tolerance)
+        #expect(abs(back.box.width - 3 / 5) < tolerance && abs(back.box.height - 4 / 3) < tolerance)
+        #expect(abs(back.keypoints[0].x - 0) < tolerance && abs(back.keypoints[0].y - 1 / 3) < tolerance)
+    }
+
+    /// A box counts as cut by the edge when it crosses it with a quarter of its area or more
+    /// inside; a box wholly inside or (nearly) wholly outside does not.
+    @Test func aBoxAcrossTheEdgeWithAQuarterInsideIsCut() {
+        func cut(_ x: Float, _ y: Float, _ w: Float, _ h: Float) -> Bool {
+            RawDetection(score: 1, box: NormalizedRect(xMin: x, yMin: y, width: w, height: h), keypoints: KeypointList([])).isCutByEdge
+        }
+        #expect(cut(-0.1, 0.4, 0.2, 0.2))    // half inside, across the left edge
+        #expect(cut(0.9, 0.9, 0.2, 0.2))     // a quarter inside, across a corner
+        #expect(cut(0.4, 0.85, 0.2, 0.2))    // three quarters inside, across the bottom
+        #expect(!cut(0.4, 0.4, 0.2, 0.2))    // inside
+        #expect(!cut(-0.18, 0.4, 0.2, 0.2))  // a tenth inside
+        #expect(!cut(1.1, 0.4, 0.2, 0.2))    // outside
+        #expect(!cut(0.5, 0.5, 0, 0))        // no area
+    }
+
+    /// Only the regions that reach the mirrored margin are searched again.
+    @Test func onlyRegionsReachingTheMarginAreSearched() {
+        func region(_ x: Float, _ y: Float, _ w: Float, _ h: Float) -> WideSearch.Region {
+            WideSearch.Region(region: NormalizedRect(xMin: x, yMin: y, width: w, height: h), scale: 1)
+        }
+        // A 100x100 padded picture with a margin of 10.
+        #expect(region(0, 0, 1, 1).reachesMargin(10, width: 100, height: 100))
+        #expect(region(0.05, 0.3, 0.2, 0.2).reachesMargin(10, width: 100, height: 100))
+        #expect(region(0.3, 0.8, 0.2, 0.15).reachesMargin(10, width: 100, height: 100))
+        #expect(!region(0.2, 0.15, 0.6, 0.7).reachesMargin(10, width: 100, height: 100))
+    }
+
+    /// The astronaut's face (95 pixels wide at x = 177 in `astronaut.png`) cut by the left or
+    /// the right edge, 35% of its width showing: BlazeFace alone misses it; with the edges
+    /// mirrored it is found, its mask lies across the edge and covers what shows of the face.
+    @Test(arguments: [true, false])
+    func aFaceCutByTheEdgeIsFoundMirrored(_ cutOnTheLeft: Bool) throws {
+        let picture = try PNG.read(contentsOf: FaceRedactionTests.images.appendingPathComponent("astronaut.png").path)
+        let (faceX, faceWidth) = (177, 95)
+        let x0 = cutOnTheLeft ? faceX + faceWidth * 65 / 100 : 0
+        let x1 = cutOnTheLeft ? picture.width : faceX + faceWidth * 35 / 100
+        var pixels: [UInt8] = []
+        for y in 0..<picture.height { pixels += picture.pixels[(y * picture.width + x0) * 3 ..< (y * picture.width + x1) * 3] }
+        let cut = try RGBImage(width: x1 - x0, height: picture.height, pixels: pixels)
+        func masks(mirrored: Bool) throws -> [DrawnMask] {
+            var image = cut
+            return try FaceRedactor(options: FaceRedactorOptions(wideSearch: nil, searchesMirroredEdges: mirrored, runningMode: .image))
+                .redactReportingMasks(image: &image)
+        }
+        #expect(try masks(mirrored: false).isEmpty)
+        let found = try masks(mirrored: true)
+        let mask = try #require(found.count == 1 ? found.first?.box : nil, "\(found)")
+        // The face's rows 82...177 and what shows of its columns, normalized to the cut picture.
+        let shows = NormalizedRect(xMin: Float(max(faceX, x0) - x0) / Float(cut.width), yMin: 82 / 512,
+                                   width: Float(faceWidth * 35 / 100) / Float(cut.width), height: 95 / 512)
+        #expect(cutOnTheLeft ? mask.xMin < 0 : mask.xMin + mask.width > 1, "across the edge: \(mask)")
+        #expect(mask.intersectionArea(shows) > 0.9 * shows.width * shows.height, "\(mask) over \(shows)")
+    }
+}
