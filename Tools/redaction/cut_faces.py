@@ -2,6 +2,7 @@
 """Faces cut by a photo's edge: how many a build still masks.
 
     cut_faces.py BLAZEFACE OUT PHOTO_OR_FOLDER... [--faces 60] [--seed 7] [--shows 0.3 0.45]
+    cut_faces.py BLAZEFACE OUT --faces-from OTHER_OUT/faces.json
 
 Finds the faces of the photos (`blazeface detect --search redact`: what redact masks), keeps
 those of 40 pixels or more scoring 0.7 or more, picks --faces of them at random (--seed), and
@@ -46,7 +47,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("binary")
     ap.add_argument("out")
-    ap.add_argument("photos", nargs="+")
+    ap.add_argument("photos", nargs="*")
     ap.add_argument("--faces", type=int, default=60)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--shows", type=float, nargs="+", default=[0.3, 0.45])
@@ -56,6 +57,8 @@ def main():
     (out / "cuts").mkdir(parents=True, exist_ok=True)
     if a.faces_from:
         faces = json.load(open(a.faces_from))
+    elif not a.photos:
+        ap.error("give photos or folders, or --faces-from")
     else:
         photos = []
         for p in map(pathlib.Path, a.photos):
