@@ -341,18 +341,20 @@ public final class FaceRedactor: VisionTask {
             let faces = regions.isEmpty ? try pictureFaces(picture, &s) : try wideFaces(picture, regions, &s)
             turned += faces.map { $0.turnedBack(quarterTurns) }
         }
-        let upright = result.detections.map(\.relativeBoundingBox)
-        result.detections += search.merge(turned, width: pixels.width, height: pixels.height).detections.filter { face in
-            !upright.contains { face.relativeBoundingBox.overlapOfSmaller($0) > 0.5 }
-                && isSureWhenTurned(face)
-        }
-        guard options.searchesMirroredEdges else { return result }
+        add(turned, of: image, to: &result, where: isSureWhenTurned)
         // Its edges mirrored add the faces they cut that no search above found.
-        let found = result.detections.map(\.relativeBoundingBox)
-        result.detections += search.merge(try facesCutByEdges(image, &s), width: pixels.width, height: pixels.height).detections.filter { face in
-            !found.contains { face.relativeBoundingBox.overlapOfSmaller($0) > 0.5 }
-        }
+        if options.searchesMirroredEdges { add(try facesCutByEdges(image, &s), of: image, to: &result) }
         return result
+    }
+
+    /// Adds to the `result` of a still `image` the faces of another search of it (merged among
+    /// themselves) that lie over none of its faces (half the smaller box or more) and pass `passes`.
+    private func add(_ faces: [RawDetection], of image: RGBImage, to result: inout FaceDetectorResult,
+                     where passes: (Detection) -> Bool = { _ in true }) {
+        let found = result.detections.map(\.relativeBoundingBox)
+        result.detections += search.merge(faces, width: image.width, height: image.height).detections.filter { face in
+            !found.contains { face.relativeBoundingBox.overlapOfSmaller($0) > 0.5 } && passes(face)
+        }
     }
 
     /// The faces cut by the picture's edges: the picture with its edges mirrored outwards (by

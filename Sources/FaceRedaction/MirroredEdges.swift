@@ -15,19 +15,19 @@ extension RGBImage {
         let (w, h) = (width + 2 * m, height + 2 * m)
         // Where padded column or row `i` comes from: reflected about the edge, not repeated.
         func source(_ i: Int, _ n: Int) -> Int { i < 0 ? -i - 1 : i >= n ? 2 * n - i - 1 : i }
-        let columns = (0..<w).map { source($0 - m, width) * 3 }
+        // The margins' columns, reflected; the row between them is copied whole.
+        let margins = (0..<m).map { source($0 - m, width) * 3 } + (width..<(width + m)).map { source($0, width) * 3 }
         var out = [UInt8](repeating: 0, count: w * h * 3)
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<h {
-                    let row = source(y - m, height) * width * 3
-                    var o = y * w * 3
-                    for x in columns {
-                        dst[o] = src[row + x]
-                        dst[o + 1] = src[row + x + 1]
-                        dst[o + 2] = src[row + x + 2]
-                        o += 3
+                    let row = source(y - m, height) * width * 3, o = y * w * 3
+                    for (k, x) in margins.enumerated() {
+                        let at = o + (k < m ? k : k + width) * 3
+                        (dst[at], dst[at + 1], dst[at + 2]) = (src[row + x], src[row + x + 1], src[row + x + 2])
                     }
+                    UnsafeMutableRawPointer(dst.baseAddress! + o + m * 3)
+                        .copyMemory(from: src.baseAddress! + row, byteCount: width * 3)
                 }
             }
         }
