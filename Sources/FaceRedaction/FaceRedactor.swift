@@ -363,13 +363,23 @@ public final class FaceRedactor: VisionTask {
     /// counts if its box lies across an edge, a quarter of it or more inside, and it scores
     /// `mirroredEdgeMinScore`.
     private func facesCutByEdges(_ image: RGBImage, _ s: inout State) throws(VisionTaskError) -> [RawDetection] {
-        let margin = max(1, Int((Float(min(image.width, image.height)) * Self.mirroredEdgeShare).rounded(.up)))
+        let margin = Self.mirroredEdgeMargin(width: image.width, height: image.height)
         let padded = image.mirrorPadded(by: margin)
         let regions = options.wideSearch?.stillRegions(width: padded.width, height: padded.height)
             .filter { $0.reachesMargin(margin, width: padded.width, height: padded.height) } ?? []
         let faces = regions.isEmpty ? try pictureFaces(padded, &s) : try wideFaces(padded, regions, &s)
-        return faces.filter { $0.score >= Self.mirroredEdgeMinScore }
-            .map { $0.unpadded(margin: margin, width: image.width, height: image.height) }.filter(\.isCutByEdge)
+        return Self.cutByEdges(faces, margin: margin, width: image.width, height: image.height)
+    }
+
+    /// How far a `width` x `height` picture's edges are mirrored out: `mirroredEdgeShare` of its shorter side.
+    static func mirroredEdgeMargin(width: Int, height: Int) -> Int {
+        max(1, Int((Float(min(width, height)) * mirroredEdgeShare).rounded(.up)))
+    }
+
+    /// Of the faces found in a picture padded by `margin` (`mirrorPadded`), those scoring
+    /// `mirroredEdgeMinScore` whose box lies across the `width` x `height` picture's edge, in its coordinates.
+    static func cutByEdges(_ faces: [RawDetection], margin: Int, width: Int, height: Int) -> [RawDetection] {
+        faces.filter { $0.score >= mirroredEdgeMinScore }.map { $0.unpadded(margin: margin, width: width, height: height) }.filter(\.isCutByEdge)
     }
 
     /// The score a face found across a mirrored edge needs: under it, on 159 real photos, were
@@ -464,6 +474,21 @@ public final class FaceRedactor: VisionTask {
                 wideFound += try wideFaces(picture, Array(share), &s).map { $0.turnedBack(k) }
                 turned = (k, picture)
             }
+            // The frame's edges mirrored (made once a frame, when needed): a share of the strips
+            // about them, at half the regions' finest scale.
+            let margin = Self.mirroredEdgeMargin(width: w, height: h)
+            var mirrored: RGBImage?
+            func padded() -> RGBImage? {
+                if mirrored == nil { mirrored = (image ?? RGBImage.copy(of: pixels))?.mirrorPadded(by: margin) }
+                return mirrored
+            }
+            if options.searchesMirroredEdges {
+                let edges = wideSearch.edgeRegions(width: w, height: h, margin: margin, scale: (regions.first?.scale ?? 1) / 2)
+                let share = s.frameIndex == 0 || everyTile ? edges[...] : Self.share(of: edges, part: s.frameIndex % parts, parts: parts)
+                if !share.isEmpty, let padded = padded() {
+                    wideFound += Self.cutByEdges(try wideFaces(padded, Array(share), &s), margin: margin, width: w, height: h)
+                }
+            }
             // Confirmed faces neither BlazeFace nor this frame's regions found: a close-up of
             // each, and turned too those still not found.
             func isLost(_ p: (id: Int, box: NormalizedRect)) -> Bool {
@@ -477,6 +502,14 @@ public final class FaceRedactor: VisionTask {
                     wideSearch.closeUp(around: $0.box.turnedClockwise(k), width: picture.width, height: picture.height)
                 }
                 wideFound += try wideCloseUps(picture, closeUps, &s).flatMap { $0 }.map { $0.turnedBack(k) }
+            }
+            // Those still not found whose box lies across the edge: a close-up of each, mirrored.
+            let cut = options.searchesMirroredEdges ? lost.filter { isLost(($0.id, $0.box)) && $0.box.crossesEdge } : []
+            if !cut.isEmpty, let padded = padded() {
+                let closeUps = cut.compactMap {
+                    wideSearch.closeUp(around: $0.box.padded(margin: margin, width: w, height: h), width: padded.width, height: padded.height)
+                }
+                wideFound += Self.cutByEdges(try wideCloseUps(padded, closeUps, &s).flatMap { $0 }, margin: margin, width: w, height: h)
             }
             raw += wideFound
         }

@@ -56,8 +56,21 @@ extension RawDetection {
     var isCutByEdge: Bool {
         let inside = NormalizedRect(xMin: 0, yMin: 0, width: 1, height: 1)
         let area = box.width * box.height
-        guard area > 0, box.xMin < 0 || box.yMin < 0 || box.xMin + box.width > 1 || box.yMin + box.height > 1 else { return false }
+        guard area > 0, box.crossesEdge else { return false }
         return box.intersectionArea(inside) >= area / 4
+    }
+}
+
+extension NormalizedRect {
+    /// Whether the box reaches past the picture's edge (normalized 0...1).
+    var crossesEdge: Bool { xMin < 0 || yMin < 0 || xMin + width > 1 || yMin + height > 1 }
+
+    /// This box of a `width` x `height` picture in the picture padded by `margin` pixels on
+    /// each side (the inverse of `RawDetection.unpadded`).
+    func padded(margin: Int, width: Int, height: Int) -> NormalizedRect {
+        let (pw, ph) = (Float(width + 2 * margin), Float(height + 2 * margin))
+        let (w, h, m) = (Float(width), Float(height), Float(margin))
+        return NormalizedRect(xMin: (xMin * w + m) / pw, yMin: (yMin * h + m) / ph, width: self.width * w / pw, height: self.height * h / ph)
     }
 }
 
@@ -67,5 +80,38 @@ extension WideSearch.Region {
     func reachesMargin(_ margin: Int, width: Int, height: Int) -> Bool {
         let (mx, my) = (Float(margin) / Float(width), Float(margin) / Float(height))
         return region.xMin < mx || region.yMin < my || region.xMin + region.width > 1 - mx || region.yMin + region.height > 1 - my
+    }
+}
+
+extension WideSearch {
+    /// The regions of a `width` x `height` picture, padded by `margin` pixels on each side
+    /// (`mirrorPadded`), that a video frame's mirrored edges are searched in: a strip twice the
+    /// margin wide about each edge, at `scale`, cut along its length into pieces of at most
+    /// `maxInputPixels` input pixels that overlap by the strip's width (a face across the edge
+    /// lies whole in one). Regions are normalized to the padded picture.
+    func edgeRegions(width: Int, height: Int, margin: Int, scale: Float) -> [Region] {
+        let (pw, ph) = (Float(width + 2 * margin), Float(height + 2 * margin))
+        let across = Float(2 * margin)
+        guard margin > 0, scale > 0 else { return [] }
+        // Pieces of a strip `length` long: (start, length) along it, in padded pixels.
+        func pieces(_ length: Float) -> [(Float, Float)] {
+            let longest = max(1.5 * across, Float(maxInputPixels) / (across * scale * scale))
+            guard length > longest else { return [(0, length)] }
+            let count = Int(((length - across) / (longest - across)).rounded(.up))
+            let step = (length - longest) / Float(count - 1)
+            return (0..<count).map { (Float($0) * step, longest) }
+        }
+        var out: [Region] = []
+        for (start, length) in pieces(ph) {
+            for x in [0, pw - across] {
+                out.append(Region(region: NormalizedRect(xMin: x / pw, yMin: start / ph, width: across / pw, height: length / ph), scale: scale))
+            }
+        }
+        for (start, length) in pieces(pw) {
+            for y in [0, ph - across] {
+                out.append(Region(region: NormalizedRect(xMin: start / pw, yMin: y / ph, width: length / pw, height: across / ph), scale: scale))
+            }
+        }
+        return out
     }
 }

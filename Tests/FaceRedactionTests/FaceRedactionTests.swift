@@ -574,16 +574,20 @@ import Testing
         // tiles, then the whole at a quarter), no BlazeFace tiles; tiles given by size stay. The
         // first frame is also probed for faces turned (`searchesTurnedVideo`): CenterFace's
         // regions of the picture turned three ways (as many, the picture being square); the
-        // next probe of a face-free video is 2 s later.
+        // next probe of a face-free video is 2 s later. The four strips about its mirrored
+        // edges (`searchesMirroredEdges`) are shared out the same way.
         let large = try RGBImage(width: 1700, height: 1700, fill: (90, 90, 90))
         let wide = WideSearch().regions(width: 1700, height: 1700)
         #expect(wide.count == 5)
+        let edges = WideSearch().edgeRegions(width: 1700, height: 1700, margin: FaceRedactor.mirroredEdgeMargin(width: 1700, height: 1700), scale: 0.5)
+        #expect(edges.count == 4)
+        let edgeShare = FaceRedactor.share(of: edges, part: 1, parts: 8).count
         #expect(try searched(FaceRedactor(options: .init(scanInterval: 8)), large)
-                    == [1 + 4 * wide.count, 1 + FaceRedactor.share(of: wide, part: 1, parts: 8).count, 1 + wide.count])
-        #expect(try searched(FaceRedactor(options: .init(scanInterval: 8, searchesTurnedVideo: false)), large)
+                    == [1 + 4 * wide.count + edges.count, 1 + FaceRedactor.share(of: wide, part: 1, parts: 8).count + edgeShare, 1 + wide.count + edges.count])
+        #expect(try searched(FaceRedactor(options: .init(scanInterval: 8, searchesTurnedVideo: false, searchesMirroredEdges: false)), large)
                     == [1 + wide.count, 1 + FaceRedactor.share(of: wide, part: 1, parts: 8).count, 1 + wide.count])
         let sized = TilingOptions(tileSizes: [512]).regions(width: 1700, height: 1700)
-        #expect(try searched(FaceRedactor(options: .init(scanInterval: 8, tiling: .tileSizes([512]))), large)
+        #expect(try searched(FaceRedactor(options: .init(scanInterval: 8, tiling: .tileSizes([512]), searchesMirroredEdges: false)), large)
                     == [1 + sized.count + 4 * wide.count,
                         1 + FaceRedactor.share(of: sized, part: 1, parts: 8).count + FaceRedactor.share(of: wide, part: 1, parts: 8).count,
                         1 + sized.count + wide.count])

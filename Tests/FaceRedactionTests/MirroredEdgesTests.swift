@@ -58,6 +58,49 @@ import Testing
         #expect(!region(0.2, 0.15, 0.6, 0.7).reachesMargin(10, width: 100, height: 100))
     }
 
+    /// A video frame's mirrored edges are searched in four strips twice the margin wide, whole
+    /// where they fit one input, else in pieces that overlap by the strip's width.
+    @Test func aFramesEdgeStripsCoverEveryEdge() {
+        let search = WideSearch()
+        // 1280x720 padded by 108: 1496x936.
+        let strips = search.edgeRegions(width: 1280, height: 720, margin: 108, scale: 1)
+        #expect(strips.map { [$0.region.xMin * 1496, $0.region.yMin * 936, $0.region.width * 1496, $0.region.height * 936].map { $0.rounded() } }
+                == [[0, 0, 216, 936], [1280, 0, 216, 936], [0, 0, 1496, 216], [0, 720, 1496, 216]])
+        // 7680x4320 at scale 1: each strip is too large for one input, so it comes in pieces
+        // that fit, overlap by 1296 pixels (twice the margin) and run from end to end.
+        let (margin, pw, ph) = (648, Float(7680 + 1296), Float(4320 + 1296))
+        let pieces = search.edgeRegions(width: 7680, height: 4320, margin: margin, scale: 1)
+        #expect(pieces.count > 4)
+        for p in pieces {
+            let (w, h) = (p.region.width * pw, p.region.height * ph)
+            #expect(w * h <= Float(search.maxInputPixels) * 1.001 && min(w, h).rounded() == 1296, "\(w) x \(h)")
+        }
+        let top = pieces.filter { $0.region.yMin == 0 && $0.region.height * ph < 1297 }.map { ($0.region.xMin * pw, ($0.region.xMin + $0.region.width) * pw) }
+        #expect(top.first?.0 == 0 && abs((top.last?.1 ?? 0) - pw) < 1)
+        #expect(zip(top, top.dropFirst()).allSatisfy { $0.1 - $1.0 >= 1295 })
+    }
+
+    /// In video, a face that stays cut by the edge (a third of it showing, a person standing at
+    /// the edge of a fixed camera's view) is masked on every frame: its strip finds it, and
+    /// between the strip's turns a mirrored close-up follows it.
+    @Test func aFaceCutByTheEdgeOfAVideoIsMaskedOnEveryFrame() throws {
+        let picture = try PNG.read(contentsOf: FaceRedactionTests.images.appendingPathComponent("astronaut.png").path)
+        let (faceX, faceWidth) = (177, 95)
+        let x0 = faceX + faceWidth * 65 / 100
+        var pixels: [UInt8] = []
+        for y in 0..<picture.height { pixels += picture.pixels[(y * picture.width + x0) * 3 ..< (y * picture.width + picture.width) * 3] }
+        let cut = try RGBImage(width: picture.width - x0, height: picture.height, pixels: pixels)
+        let shows = NormalizedRect(xMin: 0, yMin: 82 / 512, width: Float(faceWidth * 35 / 100) / Float(cut.width), height: 95 / 512)
+        func framesMasked(mirrored: Bool) throws -> Int {
+            let redactor = try FaceRedactor(options: FaceRedactorOptions(searchesMirroredEdges: mirrored))
+            return try (0..<20).filter { i in
+                try redactor.masks(inVideoFrame: cut, timestampInMilliseconds: 40 * i).contains { $0.box.intersectionArea(shows) > 0.8 * shows.width * shows.height }
+            }.count
+        }
+        #expect(try framesMasked(mirrored: true) == 20)
+        #expect(try framesMasked(mirrored: false) == 0)
+    }
+
     /// The astronaut's face (95 pixels wide at x = 177 in `astronaut.png`) cut by the left or
     /// the right edge, 35% of its width showing: BlazeFace alone misses it; with the edges
     /// mirrored it is found, its mask lies across the edge and covers what shows of the face.

@@ -3,6 +3,7 @@
 
     cut_faces.py BLAZEFACE OUT PHOTO_OR_FOLDER... [--faces 60] [--seed 7] [--shows 0.3 0.45]
     cut_faces.py BLAZEFACE OUT --faces-from OTHER_OUT/faces.json
+    cut_faces.py BLAZEFACE OUT ... --video 2
 
 Finds the faces of the photos (`blazeface detect --search redact`: what redact masks), keeps
 those of 40 pixels or more scoring 0.7 or more, picks --faces of them at random (--seed), and
@@ -13,6 +14,11 @@ by the same build, and a face counts as masked when 80% of what shows of it lies
 masked of those cut; OUT/cuts.json holds each cut and its coverage. Run it with two builds and
 the same seed to compare them (the faces are picked from the first build's search of the whole
 photos, saved as OUT/faces.json; pass --faces-from to reuse another run's).
+
+With --video SECONDS each cut becomes a still clip of that length (25 frames/s, H.264, made by
+ffmpeg: a person standing at the edge of a fixed camera's view; frames of at most 1280x720, cut
+from the photo at its cut edge about the face), redacted by the build with
+--masks, and a face counts per frame: the face-frames masked, and the clips masked on every frame.
 """
 import argparse
 import json
@@ -20,6 +26,7 @@ import pathlib
 import random
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 from PIL import Image, ImageOps
@@ -52,6 +59,7 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--shows", type=float, nargs="+", default=[0.3, 0.45])
     ap.add_argument("--faces-from", help="another run's faces.json: the same faces, cut the same way")
+    ap.add_argument("--video", type=float, help="seconds: redact each cut as a still clip of this length instead")
     a = ap.parse_args()
     out = pathlib.Path(a.out)
     (out / "cuts").mkdir(parents=True, exist_ok=True)
@@ -92,6 +100,8 @@ def main():
                 cx0, cy0, cx1, cy1 = crop
                 shown = (max(x, cx0) - cx0, max(y, cy0) - cy0, min(x + w, cx1) - cx0, min(y + h, cy1) - cy0)
                 cuts[name] = {"edge": edge, "shows": share, "shown": shown}
+    if a.video:
+        return videos(a, out, cuts)
     found = detect(a.binary, [out / "cuts" / n for n in cuts])
     table = {}
     for name, cut in cuts.items():
@@ -103,6 +113,46 @@ def main():
     for (share, edge), (n, masked) in sorted(table.items()):
         print(f"{int(share * 100)}% showing, cut by the {edge} edge: {masked} of {n} masked")
     print(f"total: {sum(m for _, m in table.values())} of {sum(n for n, _ in table.values())} masked")
+
+
+def videos(a, out, cuts):
+    """Each cut as a still clip of `a.video` seconds, redacted with --masks; the face per frame."""
+    (out / "clips").mkdir(exist_ok=True)
+    table = {}
+    for name, cut in cuts.items():
+        clip = out / "clips" / name.replace(".png", ".mp4")
+        masks = clip.with_suffix(".jsonl")
+        # A 1280x720 window (or the whole cut, if smaller) at the cut edge, about the face: a video frame.
+        im = Image.open(out / "cuts" / name)
+        W, H = im.size
+        w, h = min(W, 1280) // 2 * 2, min(H, 720) // 2 * 2
+        x0, y0, x1, y1 = cut["shown"]
+        left = {"left": 0, "right": W - w}.get(cut["edge"], min(max(0, (x0 + x1) // 2 - w // 2), W - w))
+        top = {"top": 0, "bottom": H - h}.get(cut["edge"], min(max(0, (y0 + y1) // 2 - h // 2), H - h))
+        cut["shown"] = (x0 - left, y0 - top, x1 - left, y1 - top)
+        if not clip.exists():
+            frame = out / "clips" / name
+            im.crop((left, top, left + w, top + h)).save(frame)
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-loop", "1", "-i", str(frame), "-t", str(a.video), "-r", "25",
+                            "-c:v", "libx264", "-pix_fmt", "yuv420p", str(clip)], check=True)
+            frame.unlink()
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run([a.binary, "redact", str(clip), f"{tmp}/out.mp4", "--threads", "2", "--masks", str(masks), "--no-progress"],
+                           check=True, capture_output=True)
+        frames = [r for r in map(json.loads, open(masks)) if "frame" in r]
+        masked = [coverage(cut["shown"], [dict(zip(("originX", "originY", "width", "height"), m["box"])) for m in f["masks"]]) >= 0.8
+                  for f in frames]
+        cut["frames"], cut["framesMasked"] = len(frames), sum(masked)
+        row = table.setdefault((cut["shows"], cut["edge"]), [0, 0, 0, 0])
+        row[0] += 1
+        row[1] += all(masked)
+        row[2] += len(frames)
+        row[3] += sum(masked)
+    json.dump(cuts, open(out / "clips.json", "w"), indent=1)
+    for (share, edge), (n, every, frames, masked) in sorted(table.items()):
+        print(f"{int(share * 100)}% showing, cut by the {edge} edge: {every} of {n} clips masked on every frame, {masked} of {frames} face-frames")
+    print(f"total: {sum(r[1] for r in table.values())} of {sum(r[0] for r in table.values())} clips masked on every frame, "
+          f"{sum(r[3] for r in table.values())} of {sum(r[2] for r in table.values())} face-frames")
 
 
 if __name__ == "__main__":
