@@ -1,9 +1,7 @@
 import BlazeImageIO
-import BlazeVideoIO
 import ArgumentParser
 import BlazeFace
 import BlazeImage
-import FaceRedaction
 import FileRedaction
 import Foundation
 import MediaFiles
@@ -43,7 +41,7 @@ struct Detect: ParsableCommand {
     var tiles: String?
 
     @Option(help: "What is searched: mediapipe (MediaPipe's detector on the whole picture, or --tiles) or redact (exactly what `blazeface redact` hides in a photo: every scale, BlazeFace and CenterFace, merged).")
-    var search: SearchChoice = .mediapipe
+    var search: PictureFaceSearch.Kind = .mediapipe
 
     @Option(help: "How the pixels must be turned to be upright (UIImage's names). Results are in the stored image's coordinates. --rotation is an alias for the unmirrored four.")
     var orientation: ImageOrientation = .up
@@ -141,9 +139,8 @@ struct Detect: ParsableCommand {
         var annotated: (RGBImage, FaceDetectorResult)?
         do {
             let search = self.search
-            try pool.forEachInOrder(count: items.count, makeState: { try Finder(search, options: options) }, { finder, i in
-                Self.process(items[i], stdin: stdin, detector: finder, processing: processing, tiles: tileSizes,
-                             applyEXIF: applyEXIF, keepImage: wantImage)
+            try pool.forEachInOrder(count: items.count, makeState: { try PictureFaceSearch(search, options: options) }, { finder, i in
+                finder.outcome(for: items[i], standardInput: stdin, processing: processing, tiles: tileSizes, upright: applyEXIF, keepingImage: wantImage)
             }, emit: { i, outcome in
                 if stdoutIsTerminal { progress?.clear() }
                 switch outcome {
@@ -181,15 +178,14 @@ struct Detect: ParsableCommand {
     /// frame (every `--every`-th), detected frame by frame as pictures.
     private func runWithVideos(_ items: [InputList.Item], options: FaceDetectorOptions, processing: ImageProcessingOptions) throws {
         if annotate != nil { throw ValidationError("--annotate takes one picture, not a video (use track --annotate)") }
-        let detector: Finder
-        do { detector = try Finder(search, options: options) } catch { throw ToolError("\(error)") }
+        let detector: PictureFaceSearch
+        do { detector = try PictureFaceSearch(search, options: options) } catch { throw ToolError("\(error)") }
         let stdin = InputList.standardInput(for: items)
         let tileSizes = try tileSizes()
         var failures = 0
         for item in items {
             guard case .file(let path) = item, Self.isVideo(path) else {
-                switch Self.process(item, stdin: stdin, detector: detector, processing: processing, tiles: tileSizes,
-                                    applyEXIF: !noExifOrientation, keepImage: false) {
+                switch detector.outcome(for: item, standardInput: stdin, processing: processing, tiles: tileSizes, upright: !noExifOrientation) {
                 case .detected(let line, _, _): print(line)
                 case .failed(let record, let message): print(record); printError(message); failures += 1
                 }
@@ -202,38 +198,6 @@ struct Detect: ParsableCommand {
             if !whole { failures += 1 }
         }
         try BatchExit.finish(refused: failures)
-    }
-
-    /// What one image gave: its JSON line, or an error record and a message for stderr.
-    enum Outcome {
-        case detected(line: String, image: RGBImage?, result: FaceDetectorResult)
-        case failed(record: String, message: String)
-    }
-
-    /// All of stdin, refused past 2 GiB (the file readers' limit) rather than read until memory runs out.
-    static func process(_ item: InputList.Item, stdin: Result<[UInt8], ImageError>?, detector: Finder, processing: ImageProcessingOptions,
-                        tiles: [Int]? = nil, applyEXIF: Bool, keepImage: Bool) -> Outcome {
-        let name = item.name
-        do {
-            let image = try item.picture(upright: applyEXIF, standardInput: stdin)
-            let result = try detector.faces(in: image, processing: processing, tiles: tiles)
-            return .detected(line: DetectionJSON.line(image: name, width: image.width, height: image.height, result: result),
-                             image: keepImage ? image : nil, result: result)
-        } catch let error as ImageError {
-            // File errors already name the path; stdin's do not. A video cut short before its
-            // index is neither picture nor readable video: say so rather than "unknown image format".
-            var message = item.message(for: error)
-            if case .file(let path) = item, case .file(_, .unknownFormat) = error, let cause = VideoFileReader.unreadableCause(path: path) {
-                message = "\(path): \(cause)"
-            }
-            return .failed(record: DetectionJSON.errorLine(image: name, message: message), message: message)
-        } catch let error as DetectorError {
-            let message = "\(name): \(error.description)"
-            return .failed(record: DetectionJSON.errorLine(image: name, message: message), message: message)
-        } catch {
-            let message = "\(name): \(error)"
-            return .failed(record: DetectionJSON.errorLine(image: name, message: message), message: message)
-        }
     }
 }
 
@@ -253,34 +217,4 @@ enum ModelChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// `--search`: MediaPipe's detector, or the redactor's search (what `redact` hides).
-enum SearchChoice: String, ExpressibleByArgument, CaseIterable {
-    case mediapipe, redact
-}
-
-/// What finds a picture's faces for `detect`: the detector (MediaPipe's search, or tiles), or the
-/// redactor's still-picture search (`--search redact`), one per lane.
-struct Finder {
-    let detector: FaceDetector
-    let redactor: FaceRedactor?
-
-    init(_ search: SearchChoice, options: FaceDetectorOptions) throws {
-        detector = try FaceDetector(options: options)
-        if search == .redact {
-            var lane = options
-            lane.threadPool = .inline
-            redactor = try FaceRedactor(options: .init(detectorOptions: lane))
-        } else {
-            redactor = nil
-        }
-    }
-
-    var options: FaceDetectorOptions { detector.options }
-
-    func faces(in image: RGBImage, processing: ImageProcessingOptions, tiles: [Int]?) throws -> FaceDetectorResult {
-        if let redactor { return try redactor.faces(inPicture: image) }
-        let tiling = tiles.flatMap { $0.isEmpty
-            ? TilingOptions.automatic(width: image.width, height: image.height, model: detector.options.model)
-            : TilingOptions(tileSizes: $0) }
-        return try detector.detect(image: image, options: tiling == nil ? processing : nil, searchArea: tiling.map { .tiles($0) } ?? .wholeFrame)
-    }
-}
+extension PictureFaceSearch.Kind: ExpressibleByArgument {}

@@ -39,17 +39,6 @@ enum VideoMedia {
     }
 }
 
-/// Creates the folders above a single output that do not exist yet (as a folder run creates its
-/// output folder); a plain error when one cannot be made.
-func createParentFolders(of output: String) throws {
-    guard output != "-" else { return }
-    let parent = (output as NSString).deletingLastPathComponent
-    guard !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) else { return }
-    do { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) } catch {
-        throw ToolError("\(output): cannot create its folder \(parent): \((error as NSError).localizedDescription)")
-    }
-}
-
 /// Refuses an output that is an input (the same file, by any name) before anything is written.
 func refuseOverwriting(input: String, with output: String) throws {
     do { try PathIdentity.refuseOverwriting(input: input, with: output) } catch { throw ValidationError(error.description) }

@@ -1,4 +1,3 @@
-import InternalUtilities
 import ArgumentParser
 import BlazeFace
 import BlazeImage
@@ -279,11 +278,8 @@ struct Redact: ParsableCommand {
             return try redactBatch(redactor, pool: pool, replacement: replacement)
         }
         let kind = try MediaKind.of(input)
-        if masks != nil, kind == .folder { throw ValidationError("--masks takes one photo or video, not a folder") }
-        if applyMasks != nil, kind == .folder { throw ValidationError("--apply-masks takes one photo or video, not a folder") }
-        if applyMasks != nil, masks != nil { throw ValidationError("--apply-masks draws a masks file; --masks writes one: give one of them") }
+        do { try FileRedactionPlan.checkMasksOptions(kind: kind, writingMasks: masks != nil, drawingMasks: applyMasks != nil) } catch { throw error.reported }
         let applied = try applyMasks.map { try Self.readMasks($0, replacement: replacement) }
-        if let masks { try refuseOverwriting(input: input, with: masks) }
         if kind == .folder {
             // A name that says a file type, not there yet, is a file the user meant, not a folder.
             let ext = (output as NSString).pathExtension.lowercased()
@@ -294,35 +290,21 @@ struct Redact: ParsableCommand {
             return try redactBatch(redactor, pool: pool, replacement: replacement)
         }
         // One file: into OUTPUT, or into the folder OUTPUT names.
-        let target = BatchInputs.target(for: input, in: output, kind: kind)
-        try refuseOverwriting(input: input, with: target)
-        if let replaceWith { try refuseOverwriting(input: replaceWith, with: target) }
-        if kind == .photo {
-            guard ImageFormat.forOutput(path: target) != nil else {
-                throw ValidationError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", ")
-                                      + ", or give a folder (one that exists, or a name ending in /)")
-            }
-        } else {
-            try VideoMedia.checkOutput(target)
-        }
-        try createParentFolders(of: target)
-        if let masks {
-            guard PathIdentity.resolved(masks) != PathIdentity.resolved(target) else { throw ValidationError("--masks \(masks) is the output") }
-            try createParentFolders(of: masks)
-            BatchOutputs.removeStaleTemporaries(of: masks)
-        }
+        let plan: FileRedactionPlan
+        do {
+            let request = masks.map { MasksFileRequest(path: $0, replacementSHA256: replacement?.sha256, settings: settingsString) }
+            plan = try FileRedactionPlan.prepare(input: input, kind: kind, output: output, masks: request, replacementPath: replaceWith)
+        } catch { throw error.reported }
         let json = batch.progress == .json
         if kind == .photo {
-            BatchOutputs.removeStaleTemporaries(of: target)
-            let photo = try redactPhoto(redactor, input, target, masksPath: masks, applying: applied)
+            let photo = try redactPhoto(redactor, input, plan.output, masksFile: plan.masks, applying: applied)
             if json {
-                printLine(photo.jsonLine(input: input, output: target))
+                printLine(photo.jsonLine(input: input, output: plan.output))
             } else {
                 printLine("redact: \(photo.faces) face(s) masked")
             }
         } else {
-            if target != "-" { BatchOutputs.removeStaleTemporaries(of: target) }
-            try redactVideo(redactor, input, target, kind: kind, jsonLines: json, masksPath: masks, applying: applied)
+            try redactVideo(redactor, input, plan.output, kind: kind, jsonLines: json, masksFile: plan.masks, applying: applied)
         }
     }
 
@@ -347,15 +329,13 @@ struct Redact: ParsableCommand {
 
     /// Redacts one photo to `target` (`FaceRedactor.redactPhoto`), or with --apply-masks draws
     /// the file's masks. A signal during the search writes nothing.
-    func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String, masksPath: String? = nil,
+    func redactPhoto(_ redactor: FaceRedactor, _ source: String, _ target: String, masksFile: MasksFileRequest? = nil,
                      applying applied: MasksFile? = nil) throws -> RedactedPhoto {
         guard let format = ImageFormat.forOutput(path: target) else {
             throw ValidationError("\(target): unknown photo type; use " + ImageFormat.outputExtensions.joined(separator: ", "))
         }
         if keepMetadata, format == .pnm { throw ValidationError("\(target): --keep-metadata needs JPEG or PNG output: PPM holds no metadata") }
         let options = PhotoRedactionOptions(metadata: keepMetadata ? .keep(location: keepLocation) : .strip, jpegQuality: jpegQuality)
-        var masksFile: MasksFileWriter?
-        defer { masksFile?.discard() }
         let redacted: RedactedPhoto
         do {
             if let applied {
@@ -364,18 +344,13 @@ struct Redact: ParsableCommand {
                     throw ExitCode(BatchExit.refused)
                 }
             } else {
-                redacted = try redactor.redactPhoto(at: source, to: target, options: options, policy: { try policy(width: $0, height: $1) }) { found in
-                    masksFile = try masksPath.map {
-                        try MasksFileWriter(path: $0, input: source, width: found.width, height: found.height, options: redactor.options.mask,
-                                            replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
-                    }
-                    masksFile?.frame(index: 0, timestampInMilliseconds: nil, masks: found.masks)
+                redacted = try redactor.redactPhoto(at: source, to: target, options: options, policy: { try policy(width: $0, height: $1) },
+                                                    writingMasks: masksFile) { _ in
                     try StopSignals.check()   // a signal while the faces were searched: nothing is written
                 }
             }
         } catch let error as ImageError { throw ToolError("\(error)") }
         for warning in redacted.warnings { printError("\(source): \(warning)") }
-        try masksFile?.commit()
         return redacted
     }
 
@@ -397,12 +372,10 @@ struct Redact: ParsableCommand {
     /// masks drawn, and with --accept-truncated what the input was missing.
     @discardableResult
     func redactVideo(_ redactor: FaceRedactor, _ source: String, _ target: String, kind: MediaKind, jsonLines: Bool = false,
-                     masksPath: String? = nil, applying applied: MasksFile? = nil)
+                     masksFile: MasksFileRequest? = nil, applying applied: MasksFile? = nil)
         throws -> (frames: Int, faces: Int, truncation: String?, damage: String?) {
         try VideoMedia.checkOutput(target)
         let name = source == "-" ? "<stdin>" : source
-        var masksFile: MasksFileWriter?
-        defer { masksFile?.discard() }
         var progress: ProgressBar?
         defer { progress?.clear() }
         var total: Int?
@@ -411,10 +384,6 @@ struct Redact: ParsableCommand {
             if start.lookBehind < start.requestedLookBehind, let w = start.width, let h = start.height {
                 printError("\(name): \(w)x\(h) frames: look-behind of \(start.lookBehind) frames instead of \(start.requestedLookBehind), "
                            + "to stay within --max-memory \(maxMemory)")
-            }
-            if let masksPath {
-                masksFile = try MasksFileWriter(path: masksPath, input: source, width: start.width ?? 0, height: start.height ?? 0, options: redactor.options.mask,
-                                                replacementSHA256: replaceWith.flatMap(SHA256.hexDigest(ofFile:)), settings: settingsString)
             }
             total = start.expectedFrames
             if ProgressBar.wanted(count: total, disabled: noProgress || batch.progress == .json) { progress = ProgressBar(total: total, unit: "frames") }
@@ -438,9 +407,7 @@ struct Redact: ParsableCommand {
                                               progress: frameLine, shouldStop: StopSignals.check)
             } else {
                 done = try redactor.redactVideo(at: source, to: target, kind: kind, options: videoOptions(), policy: { try policy(width: $0, height: $1) },
-                                                starting: starting, progress: frameLine,
-                                                masks: masksPath == nil ? nil : { masksFile?.frame(index: $0.index, timestampInMilliseconds: $0.timestampInMilliseconds, masks: $0.masks) },
-                                                shouldStop: StopSignals.check)
+                                                writingMasks: masksFile, starting: starting, progress: frameLine, shouldStop: StopSignals.check)
             }
         } catch let error as VideoRedactionError {
             switch error.kind {
@@ -456,7 +423,6 @@ struct Redact: ParsableCommand {
             }
         }
         progress?.clear()
-        try masksFile?.commit()
         for warning in done.warnings { printError(warning) }
         // --progress json: stderr holds the JSON lines alone (in a folder run the frames and masks
         // are in the input's line).
@@ -472,4 +438,9 @@ struct Redact: ParsableCommand {
         if let damage = done.damage { printError("\(source): with --skip-damaged-frames: \(damage)") }
         return (done.frames, done.facesMasked, done.truncation, done.damage)
     }
+}
+
+extension FileRedactionPlanError {
+    /// As the command reports it: a usage error, or (a folder that cannot be made) a plain failure.
+    var reported: any Error { kind == .folder ? ToolError(description) : ValidationError(description) }
 }

@@ -5,6 +5,7 @@ import BlazeFace
 import BlazeImage
 import FaceRedaction
 import FaceTracking
+import FileRedaction
 import Foundation
 import MediaFiles
 
@@ -49,7 +50,7 @@ struct Track: ParsableCommand {
     var weights: String?
 
     @Option(help: "What is searched: mediapipe (MediaPipe's detector, tracked) or redact (what `blazeface redact` masks on each frame, live: every scale, BlazeFace and CenterFace, lingering and hidden faces; one line per frame with its masks in normalized coordinates; the look-behind of a file's redaction adds masks before a face was found, see redact --preview).")
-    var search: SearchChoice = .mediapipe
+    var search: PictureFaceSearch.Kind = .mediapipe
 
     @Flag(help: "At the end, print frames, full detections, region searches, fallbacks and time on stderr.")
     var stats = false
