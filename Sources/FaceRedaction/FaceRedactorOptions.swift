@@ -49,13 +49,14 @@ public struct FaceRedactorOptions: Sendable {
     /// them, none with them (`Tools/redaction/turned_photos.sh`); a photo takes about 2.4 times
     /// as long. Video frames: `searchesTurnedVideo`.
     public var searchesTurnedStills: Bool
-    /// A still picture (an `RGBImage`) is searched with its edges mirrored outwards too (default
-    /// true): a face cut by the edge, a third of it showing, meets its own reflection there and
-    /// is whole again, so the detectors find it; it counts if its box lies across the edge and it
-    /// scores 0.5. Like the turned searches, it only adds faces the other searches missed. Of real
-    /// faces cut to 30% by an edge, a quarter were masked without it, over half with it
-    /// (`Tools/redaction/cut_faces.py`; figures in Docs/anonymisation.md, "Photos' edges
-    /// mirrored"). Video frames are not searched this way.
+    /// Pictures are searched with their edges mirrored outwards too (default true): a face cut
+    /// by the edge, a third of it showing, meets its own reflection there and is whole again, so
+    /// the detectors find it; it counts if its box lies across the edge and it scores 0.5. A
+    /// still (an `RGBImage`) has the regions at its edges searched again, padded; a video frame
+    /// (with `wideSearch`) a share of four strips about its edges, shared over the regions'
+    /// round, and a mirrored close-up of a lost face whose box lies across the edge. Of real faces
+    /// cut to 30% by an edge, a quarter were masked without it, over half with it
+    /// (`Tools/redaction/cut_faces.py`; figures in Docs/anonymisation.md, "Edges mirrored").
     public var searchesMirroredEdges: Bool
     /// A video (or camera feed) is probed for faces on their side or upside down (default
     /// true; needs `wideSearch`): its first frame, and then one 2, 4, 8, 8... s later
