@@ -368,7 +368,8 @@ public final class FaceRedactor: VisionTask {
         let regions = options.wideSearch?.stillRegions(width: padded.width, height: padded.height)
             .filter { $0.reachesMargin(margin, width: padded.width, height: padded.height) } ?? []
         let faces = regions.isEmpty ? try pictureFaces(padded, &s) : try wideFaces(padded, regions, &s)
-        return Self.cutByEdges(faces, margin: margin, width: image.width, height: image.height)
+        return Self.cutByEdges(faces, margin: margin, part: .init(x: 0, y: 0, width: padded.width, height: padded.height),
+                               width: image.width, height: image.height)
     }
 
     /// How far a `width` x `height` picture's edges are mirrored out: `mirroredEdgeShare` of its shorter side.
@@ -376,10 +377,12 @@ public final class FaceRedactor: VisionTask {
         max(1, Int((Float(min(width, height)) * mirroredEdgeShare).rounded(.up)))
     }
 
-    /// Of the faces found in a picture padded by `margin` (`mirrorPadded`), those scoring
-    /// `mirroredEdgeMinScore` whose box lies across the `width` x `height` picture's edge, in its coordinates.
-    static func cutByEdges(_ faces: [RawDetection], margin: Int, width: Int, height: Int) -> [RawDetection] {
-        faces.filter { $0.score >= mirroredEdgeMinScore }.map { $0.unpadded(margin: margin, width: width, height: height) }.filter(\.isCutByEdge)
+    /// Of the faces found in `part` of a picture padded by `margin` (`mirrorPadded`), those
+    /// scoring `mirroredEdgeMinScore` whose box lies across the `width` x `height` picture's
+    /// edge, in its coordinates.
+    static func cutByEdges(_ faces: [RawDetection], margin: Int, part: RGBImage.PixelRect, width: Int, height: Int) -> [RawDetection] {
+        faces.filter { $0.score >= mirroredEdgeMinScore }.map { $0.unpadded(fromPart: part, margin: margin, width: width, height: height) }
+            .filter(\.isCutByEdge)
     }
 
     /// The score a face found across a mirrored edge needs: under it, on 159 real photos, were
@@ -474,19 +477,19 @@ public final class FaceRedactor: VisionTask {
                 wideFound += try wideFaces(picture, Array(share), &s).map { $0.turnedBack(k) }
                 turned = (k, picture)
             }
-            // The frame's edges mirrored (made once a frame, when needed): a share of the strips
-            // about them, at half the regions' finest scale.
+            // The frame's edges mirrored: the strips about them at half the regions' finest
+            // scale, shared over two of the regions' rounds, each strip made from the frame's own
+            // pixels; a face found there is then followed by the mirrored close-ups below.
             let margin = Self.mirroredEdgeMargin(width: w, height: h)
-            var mirrored: RGBImage?
-            func padded() -> RGBImage? {
-                if mirrored == nil { mirrored = (image ?? RGBImage.copy(of: pixels))?.mirrorPadded(by: margin) }
-                return mirrored
-            }
+            let (pw, ph) = (w + 2 * margin, h + 2 * margin)
             if options.searchesMirroredEdges {
                 let edges = wideSearch.edgeRegions(width: w, height: h, margin: margin, scale: (regions.first?.scale ?? 1) / 2)
-                let share = s.frameIndex == 0 || everyTile ? edges[...] : Self.share(of: edges, part: s.frameIndex % parts, parts: parts)
-                if !share.isEmpty, let padded = padded() {
-                    wideFound += Self.cutByEdges(try wideFaces(padded, Array(share), &s), margin: margin, width: w, height: h)
+                let share = s.frameIndex == 0 || everyTile ? edges[...] : Self.share(of: edges, part: s.frameIndex % (2 * parts), parts: 2 * parts)
+                for strip in share {
+                    let part = RGBImage.PixelRect(covering: strip.region, width: pw, height: ph)
+                    let found = try wideFaces(RGBImage.mirrorPadded(pixels, margin: margin, part: part),
+                                              [.init(region: NormalizedRect(xMin: 0, yMin: 0, width: 1, height: 1), scale: strip.scale)], &s)
+                    wideFound += Self.cutByEdges(found, margin: margin, part: part, width: w, height: h)
                 }
             }
             // Confirmed faces neither BlazeFace nor this frame's regions found: a close-up of
@@ -503,13 +506,19 @@ public final class FaceRedactor: VisionTask {
                 }
                 wideFound += try wideCloseUps(picture, closeUps, &s).flatMap { $0 }.map { $0.turnedBack(k) }
             }
-            // Those still not found whose box lies across the edge: a close-up of each, mirrored.
+            // Those still not found whose box lies across the edge: a close-up of each in the
+            // frame mirrored (a square of three times the face about it, made from the frame).
             let cut = options.searchesMirroredEdges ? lost.filter { isLost(($0.id, $0.box)) && $0.box.crossesEdge } : []
-            if !cut.isEmpty, let padded = padded() {
-                let closeUps = cut.compactMap {
-                    wideSearch.closeUp(around: $0.box.padded(margin: margin, width: w, height: h), width: padded.width, height: padded.height)
-                }
-                wideFound += Self.cutByEdges(try wideCloseUps(padded, closeUps, &s).flatMap { $0 }, margin: margin, width: w, height: h)
+            for face in cut {
+                let box = face.box.padded(margin: margin, width: w, height: h)
+                let (cx, cy, side) = box.square(times: 3, width: Float(pw), height: Float(ph))
+                let square = max(side, 48)
+                let part = RGBImage.PixelRect(covering: NormalizedRect(xMin: (cx - square / 2) / Float(pw), yMin: (cy - square / 2) / Float(ph),
+                                                                       width: square / Float(pw), height: square / Float(ph)), width: pw, height: ph)
+                guard part.width >= 2, part.height >= 2, let closeUp = wideSearch.closeUp(around: box.within(part, width: pw, height: ph),
+                                                                                          width: part.width, height: part.height) else { continue }
+                let found = try wideCloseUps(RGBImage.mirrorPadded(pixels, margin: margin, part: part), [closeUp], &s).flatMap { $0 }
+                wideFound += Self.cutByEdges(found, margin: margin, part: part, width: w, height: h)
             }
             raw += wideFound
         }

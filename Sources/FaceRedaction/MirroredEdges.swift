@@ -35,18 +35,75 @@ extension RGBImage {
     }
 }
 
+extension RGBImage {
+    /// The part `part` (in the pixels of `pixels` padded by `margin` on each side, mirrored as
+    /// `mirrorPadded` pads) of the padded picture, without padding the rest: a video frame's
+    /// strip about an edge, or the square about a face across it. The same pixels as
+    /// `mirrorPadded` gives there, read through the frame's own sampler (no RGB copy of the frame).
+    static func mirrorPadded<P: SampledPixels>(_ pixels: P, margin: Int, part: PixelRect) -> RGBImage {
+        pixels.withSampler(MirroredPart(margin: margin, part: part))
+    }
+
+    /// A rectangle of whole pixels: its top left and size.
+    struct PixelRect: Equatable {
+        var x: Int, y: Int, width: Int, height: Int
+
+        init(x: Int, y: Int, width: Int, height: Int) { (self.x, self.y, self.width, self.height) = (x, y, width, height) }
+
+        /// The whole pixels `region` (normalized to a `width` x `height` picture) covers, cut to the picture.
+        init(covering region: NormalizedRect, width: Int, height: Int) {
+            let (w, h) = (Float(width), Float(height))
+            let x0 = max(0, min(width, Int((region.xMin * w).rounded(.down)))), y0 = max(0, min(height, Int((region.yMin * h).rounded(.down))))
+            let x1 = max(x0, min(width, Int(((region.xMin + region.width) * w).rounded(.up))))
+            let y1 = max(y0, min(height, Int(((region.yMin + region.height) * h).rounded(.up))))
+            (x, y, self.width, self.height) = (x0, y0, x1 - x0, y1 - y0)
+        }
+    }
+}
+
+/// Builds `RGBImage.mirrorPadded(_:margin:part:)` with the pixels' own sampler.
+private struct MirroredPart: PixelSamplerVisitor {
+    let margin: Int, part: RGBImage.PixelRect
+
+    func visit<S: PixelSampler>(_ sampler: S) -> RGBImage {
+        let (w, h) = (sampler.width, sampler.height)
+        let m = max(0, min(margin, w, h))
+        func source(_ i: Int, _ n: Int) -> Int { i < 0 ? -i - 1 : i >= n ? 2 * n - i - 1 : i }
+        let columns = (0..<part.width).map { source(part.x + $0 - m, w) }
+        var out = [UInt8](repeating: 0, count: part.width * part.height * 3)
+        guard w > 0, h > 0 else { return RGBImage(unchecked: part.width, part.height, out) }
+        for row in 0..<part.height {
+            let y = source(part.y + row - m, h), o = row * part.width * 3
+            for (k, x) in columns.enumerated() {
+                let v = sampler.rgb(x, y), i = o + 3 * k
+                out[i] = UInt8(truncatingIfNeeded: v[0])
+                out[i + 1] = UInt8(truncatingIfNeeded: v[1])
+                out[i + 2] = UInt8(truncatingIfNeeded: v[2])
+            }
+        }
+        return RGBImage(unchecked: part.width, part.height, out)
+    }
+}
+
 extension RawDetection {
     /// This detection, found in a picture padded by `margin` pixels on each side, in the
     /// unpadded `width` x `height` picture's normalized coordinates (it may reach past them).
     func unpadded(margin: Int, width: Int, height: Int) -> RawDetection {
-        let (pw, ph) = (Float(width + 2 * margin), Float(height + 2 * margin))
+        unpadded(fromPart: .init(x: 0, y: 0, width: width + 2 * margin, height: height + 2 * margin), margin: margin, width: width, height: height)
+    }
+
+    /// This detection, found in `part` of a picture padded by `margin` pixels on each side
+    /// (`RGBImage.mirrorPadded(_:margin:part:)`), in the unpadded `width` x `height` picture's
+    /// normalized coordinates.
+    func unpadded(fromPart part: RGBImage.PixelRect, margin: Int, width: Int, height: Int) -> RawDetection {
+        let (pw, ph, px, py) = (Float(part.width), Float(part.height), Float(part.x), Float(part.y))
         let (w, h, m) = (Float(width), Float(height), Float(margin))
         var out = self
-        out.box = NormalizedRect(xMin: (box.xMin * pw - m) / w, yMin: (box.yMin * ph - m) / h,
+        out.box = NormalizedRect(xMin: (px + box.xMin * pw - m) / w, yMin: (py + box.yMin * ph - m) / h,
                                  width: box.width * pw / w, height: box.height * ph / h)
         for i in out.keypoints.indices {
             let p = out.keypoints[i]
-            out.keypoints[i] = (x: (p.x * pw - m) / w, y: (p.y * ph - m) / h)
+            out.keypoints[i] = (x: (px + p.x * pw - m) / w, y: (py + p.y * ph - m) / h)
         }
         return out
     }
@@ -64,6 +121,13 @@ extension RawDetection {
 extension NormalizedRect {
     /// Whether the box reaches past the picture's edge (normalized 0...1).
     var crossesEdge: Bool { xMin < 0 || yMin < 0 || xMin + width > 1 || yMin + height > 1 }
+
+    /// This box (normalized to a `width` x `height` picture) normalized to `part` of it.
+    func within(_ part: RGBImage.PixelRect, width: Int, height: Int) -> NormalizedRect {
+        let (w, h, pw, ph) = (Float(width), Float(height), Float(part.width), Float(part.height))
+        return NormalizedRect(xMin: (xMin * w - Float(part.x)) / pw, yMin: (yMin * h - Float(part.y)) / ph,
+                              width: self.width * w / pw, height: self.height * h / ph)
+    }
 
     /// This box of a `width` x `height` picture in the picture padded by `margin` pixels on
     /// each side (the inverse of `RawDetection.unpadded`).

@@ -575,13 +575,13 @@ import Testing
         // first frame is also probed for faces turned (`searchesTurnedVideo`): CenterFace's
         // regions of the picture turned three ways (as many, the picture being square); the
         // next probe of a face-free video is 2 s later. The four strips about its mirrored
-        // edges (`searchesMirroredEdges`) are shared out the same way.
+        // edges (`searchesMirroredEdges`) are shared out over two rounds.
         let large = try RGBImage(width: 1700, height: 1700, fill: (90, 90, 90))
         let wide = WideSearch().regions(width: 1700, height: 1700)
         #expect(wide.count == 5)
         let edges = WideSearch().edgeRegions(width: 1700, height: 1700, margin: FaceRedactor.mirroredEdgeMargin(width: 1700, height: 1700), scale: 0.5)
         #expect(edges.count == 4)
-        let edgeShare = FaceRedactor.share(of: edges, part: 1, parts: 8).count
+        let edgeShare = FaceRedactor.share(of: edges, part: 1, parts: 16).count
         #expect(try searched(FaceRedactor(options: .init(scanInterval: 8)), large)
                     == [1 + 4 * wide.count + edges.count, 1 + FaceRedactor.share(of: wide, part: 1, parts: 8).count + edgeShare, 1 + wide.count + edges.count])
         #expect(try searched(FaceRedactor(options: .init(scanInterval: 8, searchesTurnedVideo: false, searchesMirroredEdges: false)), large)
