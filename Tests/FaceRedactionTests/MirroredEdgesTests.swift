@@ -31,6 +31,38 @@ import Testing
         #expect(abs(back.keypoints[0].x - 0) < tolerance && abs(back.keypoints[0].y - 1 / 3) < tolerance)
     }
 
+    /// A part of the padded picture, made from the picture alone (a video frame's strip), holds
+    /// the same pixels as that part of the whole padded picture, and its detections map back
+    /// to the picture as the whole padded picture's do.
+    @Test func aPartOfThePaddingIsThatPartOfTheWhole() throws {
+        var pixels = [UInt8](repeating: 0, count: 7 * 5 * 3)
+        for i in pixels.indices { pixels[i] = UInt8((i * 37) % 251) }
+        let picture = try RGBImage(width: 7, height: 5, pixels: pixels)
+        let whole = picture.mirrorPadded(by: 2)
+        for part in [RGBImage.PixelRect(x: 0, y: 0, width: 4, height: 9), RGBImage.PixelRect(x: 3, y: 5, width: 8, height: 4),
+                     RGBImage.PixelRect(x: 0, y: 0, width: 11, height: 9)] {
+            let cut = RGBImage.mirrorPadded(picture, margin: 2, part: part)
+            #expect((cut.width, cut.height) == (part.width, part.height))
+            for y in 0..<part.height {
+                let from = ((part.y + y) * whole.width + part.x) * 3
+                #expect(Array(cut.pixels[(y * part.width * 3)..<((y + 1) * part.width * 3)]) == Array(whole.pixels[from..<(from + part.width * 3)]))
+            }
+        }
+        // A box at pixels (1, 2)-(3, 4) of the part at (3, 5) is at (4, 7)-(6, 9) of the padded
+        // picture: (2, 5)-(4, 7) of the picture.
+        let part = RGBImage.PixelRect(x: 3, y: 5, width: 8, height: 4)
+        let found = RawDetection(score: 1, box: NormalizedRect(xMin: 1 / 8, yMin: 2 / 4, width: 2 / 8, height: 2 / 4), keypoints: KeypointList([]))
+        let back = found.unpadded(fromPart: part, margin: 2, width: 7, height: 5).box
+        let tolerance: Float = 1e-6
+        #expect(abs(back.xMin - 2 / 7) < tolerance && abs(back.yMin - 5 / 5) < tolerance)
+        #expect(abs(back.width - 2 / 7) < tolerance && abs(back.height - 2 / 5) < tolerance)
+        // The pixels a normalized region covers, cut to the picture; and a box within a part.
+        #expect(RGBImage.PixelRect(covering: NormalizedRect(xMin: -0.1, yMin: 0.25, width: 0.5, height: 0.6), width: 10, height: 8)
+                == RGBImage.PixelRect(x: 0, y: 2, width: 4, height: 5))
+        let inPart = NormalizedRect(xMin: 0.5, yMin: 0.5, width: 0.25, height: 0.25).within(RGBImage.PixelRect(x: 2, y: 2, width: 4, height: 4), width: 8, height: 8)
+        #expect(inPart == NormalizedRect(xMin: 0.5, yMin: 0.5, width: 0.5, height: 0.5))
+    }
+
     /// A box counts as cut by the edge when it crosses it with a quarter of its area or more
     /// inside; a box wholly inside or (nearly) wholly outside does not.
     @Test func aBoxAcrossTheEdgeWithAQuarterInsideIsCut() {
