@@ -94,6 +94,16 @@ public struct FileRedactionPlan: Sendable {
         if drawingMasks, writingMasks { throw .init(.masksOptions, "--apply-masks draws a masks file; --masks writes one: give one of them") }
     }
 
+    /// Refuses, for a folder input, an output that names a file type and is not there yet: a
+    /// file the user meant, where a folder is needed.
+    public static func checkFolderOutput(_ output: String) throws(FileRedactionPlanError) {
+        let ext = (output as NSString).pathExtension.lowercased()
+        if !FileManager.default.fileExists(atPath: output), !output.hasSuffix("/"),
+           VideoFiles.containerExtensions.contains(ext) || ext == "y4m" || ImageFormat.forOutput(path: output) != nil {
+            throw .init(.output, "\(output): INPUT is a folder, so OUTPUT must be a folder too, not a .\(ext) file")
+        }
+    }
+
     /// The plan for `input` (of `kind`, not a folder) into `output`, a file or a folder (one that
     /// exists, or a name ending in /; `BatchInputs.target`). Refuses an output (or masks file)
     /// that is the input or the replacement picture, or an output name of no type written here;

@@ -105,7 +105,7 @@ struct Analyze: ParsableCommand {
         try checkUnitInterval(minDetectionConfidence, "--min-detection-confidence")
         try checkRange(every, 1...1000, "--every")
         _ = try threadCount
-        if annotate != nil, let path = images.first, Detect.isVideo(path) {
+        if annotate != nil, let path = images.first, InputList.Item.file(path).isVideo {
             throw ValidationError("--annotate takes one picture, not a video")
         }
     }
@@ -127,7 +127,7 @@ struct Analyze: ParsableCommand {
         var failures = 0
         for (index, item) in items.enumerated() {
             let name = item.name
-            if case .file(let path) = item, Detect.isVideo(path) {
+            if case .file(let path) = item, item.isVideo {
                 let ok = analyzeVideo(path, pipeline: pipeline)
                 if !ok { failures += 1 }
                 if json { printLine(DetectionJSON.progressLine(input: name, faces: nil, error: ok ? nil : "\(path): not analysed to its end", index: index + 1, of: items.count)) }

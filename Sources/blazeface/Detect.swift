@@ -4,7 +4,6 @@ import BlazeFace
 import BlazeImage
 import FileRedaction
 import Foundation
-import MediaFiles
 
 struct Detect: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -124,7 +123,7 @@ struct Detect: ParsableCommand {
                                                     : ImageOrientation(rotationDegrees: rotation) ?? .up,
                                                 regionOfInterest: try parsedRegion())
         let items = try InputList.sharded(images, options: batch).items
-        if items.contains(where: { if case .file(let path) = $0 { Self.isVideo(path) } else { false } }) {
+        if items.contains(where: \.isVideo) {
             return try runWithVideos(items, options: options, processing: processing)
         }
         let stdin = InputList.standardInput(for: items)
@@ -168,12 +167,6 @@ struct Detect: ParsableCommand {
         try BatchExit.finish(refused: failures)
     }
 
-    /// Whether `path` is a video (by its content), not a picture.
-    static func isVideo(_ path: String) -> Bool {
-        guard let kind = try? MediaKind.of(path) else { return false }
-        return kind == .video || kind == .y4m
-    }
-
     /// The inputs in order, one at a time: each picture as one line, each video as a line per
     /// frame (every `--every`-th), detected frame by frame as pictures.
     private func runWithVideos(_ items: [InputList.Item], options: FaceDetectorOptions, processing: ImageProcessingOptions) throws {
@@ -184,7 +177,7 @@ struct Detect: ParsableCommand {
         let tileSizes = try tileSizes()
         var failures = 0
         for item in items {
-            guard case .file(let path) = item, Self.isVideo(path) else {
+            guard case .file(let path) = item, item.isVideo else {
                 switch detector.outcome(for: item, standardInput: stdin, processing: processing, tiles: tileSizes, upright: !noExifOrientation) {
                 case .detected(let line, _, _): print(line)
                 case .failed(let record, let message): print(record); printError(message); failures += 1

@@ -281,12 +281,7 @@ struct Redact: ParsableCommand {
         do { try FileRedactionPlan.checkMasksOptions(kind: kind, writingMasks: masks != nil, drawingMasks: applyMasks != nil) } catch { throw error.reported }
         let applied = try applyMasks.map { try Self.readMasks($0, replacement: replacement) }
         if kind == .folder {
-            // A name that says a file type, not there yet, is a file the user meant, not a folder.
-            let ext = (output as NSString).pathExtension.lowercased()
-            if !FileManager.default.fileExists(atPath: output), !output.hasSuffix("/"),
-               VideoFiles.containerExtensions.contains(ext) || ext == "y4m" || ImageFormat.forOutput(path: output) != nil {
-                throw ValidationError("\(output): INPUT is a folder, so OUTPUT must be a folder too, not a .\(ext) file")
-            }
+            do { try FileRedactionPlan.checkFolderOutput(output) } catch { throw error.reported }
             return try redactBatch(redactor, pool: pool, replacement: replacement)
         }
         // One file: into OUTPUT, or into the folder OUTPUT names.

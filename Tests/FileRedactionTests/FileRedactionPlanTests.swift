@@ -29,6 +29,31 @@ import Testing
         }
     }
 
+    /// A folder goes into a folder: an output not there yet that names a file type is refused;
+    /// one ending in / or without a type is a folder to make.
+    @Test func aFolderInputNeedsAFolderOutput() throws {
+        for name in ["/nonexistent-dir/out.mp4", "/nonexistent-dir/out.jpg", "/nonexistent-dir/out.y4m"] {
+            #expect { try FileRedactionPlan.checkFolderOutput(name) } throws: {
+                ($0 as? FileRedactionPlanError)?.kind == .output && "\($0)".hasSuffix("OUTPUT must be a folder too, not a .\((name as NSString).pathExtension) file")
+            }
+        }
+        for name in ["/nonexistent-dir/out/", "/nonexistent-dir/out", Self.images] {
+            #expect(throws: Never.self) { try FileRedactionPlan.checkFolderOutput(name) }
+        }
+    }
+
+    /// A detection run reads a video frame by frame: whether an input is one is read from its content.
+    @Test func anInputIsAVideoByItsContent() throws {
+        #expect(!InputList.Item.file(Self.images + "/two_faces_1280x853.png").isVideo)
+        #expect(!InputList.Item.standardInput.isVideo && !InputList.Item.file("/nonexistent.mp4").isVideo)
+        let dir = try Self.temporaryFolder("isvideo")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A one-frame Y4M stream named .bin: a video by its content, not its name.
+        let frame = [UInt8]("YUV4MPEG2 W2 H2 F25:1 C420jpeg\nFRAME\n".utf8) + [UInt8](repeating: 128, count: 6)
+        FileManager.default.createFile(atPath: dir + "/clip.bin", contents: Data(frame))
+        #expect(InputList.Item.file(dir + "/clip.bin").isVideo)
+    }
+
     @Test func thePlanNamesTheOutputAndMakesItsFolders() throws {
         let dir = try Self.temporaryFolder("plan")
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -23,6 +23,13 @@ public enum InputList {
             case .standardInput: "-"
             }
         }
+
+        /// Whether this is a file holding a video (by its content: `MediaKind.video` or `.y4m`),
+        /// which a detection run reads frame by frame, not as one picture.
+        public var isVideo: Bool {
+            guard case .file(let path) = self, let kind = try? MediaKind.of(path) else { return false }
+            return kind == .video || kind == .y4m
+        }
     }
 
     /// The arguments in order, each folder replaced by the images inside it (recursively,
