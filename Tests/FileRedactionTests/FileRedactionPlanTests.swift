@@ -50,7 +50,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // A one-frame Y4M stream named .bin: a video by its content, not its name.
         let frame = [UInt8]("YUV4MPEG2 W2 H2 F25:1 C420jpeg\nFRAME\n".utf8) + [UInt8](repeating: 128, count: 6)
-        FileManager.default.createFile(atPath: dir + "/clip.bin", contents: Data(frame))
+        #expect(FileManager.default.createFile(atPath: dir + "/clip.bin", contents: Data(frame)))
         #expect(InputList.Item.file(dir + "/clip.bin").isVideo)
     }
 
