@@ -7,14 +7,16 @@ import VisionTasks
 // than half of itself, and neither network finds a third of a face. Mirrored across the edge it
 // meets its own reflection and, being about symmetric, is a whole face again.
 
+/// Where padded column or row `i` of a side `n` long comes from: reflected about the edge (the
+/// edge's own pixel first), not repeated; `i` is at most `n` outside it.
+private func source(_ i: Int, _ n: Int) -> Int { i < 0 ? -i - 1 : i >= n ? 2 * n - i - 1 : i }
+
 extension RGBImage {
     /// The picture with `margin` pixels added on each side, mirrored from inside it (the edge's
     /// own row or column first); `margin` is at most the shorter side.
     func mirrorPadded(by margin: Int) -> RGBImage {
         let m = max(0, min(margin, width, height))
         let (w, h) = (width + 2 * m, height + 2 * m)
-        // Where padded column or row `i` comes from: reflected about the edge, not repeated.
-        func source(_ i: Int, _ n: Int) -> Int { i < 0 ? -i - 1 : i >= n ? 2 * n - i - 1 : i }
         // The margins' columns, reflected; the row between them is copied whole.
         let margins = (0..<m).map { source($0 - m, width) * 3 } + (width..<(width + m)).map { source($0, width) * 3 }
         var out = [UInt8](repeating: 0, count: w * h * 3)
@@ -68,7 +70,6 @@ private struct MirroredPart: PixelSamplerVisitor {
     func visit<S: PixelSampler>(_ sampler: S) -> RGBImage {
         let (w, h) = (sampler.width, sampler.height)
         let m = max(0, min(margin, w, h))
-        func source(_ i: Int, _ n: Int) -> Int { i < 0 ? -i - 1 : i >= n ? 2 * n - i - 1 : i }
         let columns = (0..<part.width).map { source(part.x + $0 - m, w) }
         var out = [UInt8](repeating: 0, count: part.width * part.height * 3)
         guard w > 0, h > 0 else { return RGBImage(unchecked: part.width, part.height, out) }
