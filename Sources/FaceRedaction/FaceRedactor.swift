@@ -337,7 +337,7 @@ public final class FaceRedactor: VisionTask {
         var turned: [RawDetection] = []
         for quarterTurns in 1...3 where options.searchesTurnedStills {
             let picture = image.turnedClockwise(quarterTurns)
-            let regions = options.wideSearch?.stillRegions(width: picture.width, height: picture.height) ?? []
+            let regions = options.wideSearch?.regions(width: picture.width, height: picture.height) ?? []
             let faces = regions.isEmpty ? try pictureFaces(picture, &s) : try wideFaces(picture, regions, &s)
             turned += faces.map { $0.turnedBack(quarterTurns) }
         }
@@ -365,7 +365,7 @@ public final class FaceRedactor: VisionTask {
     private func facesCutByEdges(_ image: RGBImage, _ s: inout State) throws(VisionTaskError) -> [RawDetection] {
         let margin = Self.mirroredEdgeMargin(width: image.width, height: image.height)
         let padded = image.mirrorPadded(by: margin)
-        let regions = options.wideSearch?.stillRegions(width: padded.width, height: padded.height)
+        let regions = options.wideSearch?.regions(width: padded.width, height: padded.height)
             .filter { $0.reachesMargin(margin, width: padded.width, height: padded.height) } ?? []
         let faces = regions.isEmpty ? try pictureFaces(padded, &s) : try wideFaces(padded, regions, &s)
         return Self.cutByEdges(faces, margin: margin, part: .init(x: 0, y: 0, width: padded.width, height: padded.height),
@@ -406,7 +406,7 @@ public final class FaceRedactor: VisionTask {
         if let image = pixels as? RGBImage { try image.requireWhole() }
         let tiles = tiling(pixels)
         let searches = tiles?.searches(width: pixels.width, height: pixels.height) ?? [.region(nil, minScore: 0)]
-        let found = try wideFaces(pixels, options.wideSearch?.stillRegions(width: pixels.width, height: pixels.height) ?? [], &s)
+        let found = try wideFaces(pixels, options.wideSearch?.regions(width: pixels.width, height: pixels.height) ?? [], &s)
         return try rawFaces(pixels, searches, minTileConfidence: tiles?.minTileConfidence ?? 1, &s) + found
     }
 
@@ -453,7 +453,8 @@ public final class FaceRedactor: VisionTask {
             if s.frameIndex == 0 { s.firstTimestamp = t }
             if s.frameIndex == 1, let first = s.firstTimestamp {
                 let step = t.subtractingReportingOverflow(first)
-                s.wideScanFrames = wideSearch.scanFrames(frameStep: step.overflow ? 0 : step.partialValue)
+                s.wideScanFrames = wideSearch.scanFrames(frameStep: step.overflow ? 0 : step.partialValue,
+                                                         roundPixels: WideSearch.inputPixels(of: regions, width: w, height: h))
             }
             let parts = s.wideScanFrames ?? wideSearch.scanInterval
             let share = s.frameIndex == 0 || everyTile ? regions[...]

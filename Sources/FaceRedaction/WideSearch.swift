@@ -11,7 +11,7 @@ import VisionTasks
 /// Where it looks (`regions`): pictures are searched at every scale, each region at a scale
 /// that brings its faces into the network's reach:
 /// - pictures up to `upscaleBelow` pixels on their longer side are searched at twice their size
-///   (a face of 8 pixels is 16 to the network), a still at its own size too (`stillRegions`);
+///   (a face of 8 pixels is 16 to the network), and at their own size too;
 /// - pictures whose input would exceed `maxInputPixels` are searched in tiles of `tileSide`
 ///   input pixels overlapping by `tileOverlap` (a face of up to the overlap lies whole in one),
 ///   and again, as a whole or in tiles, at a quarter of the scale (larger faces), until the
@@ -35,7 +35,8 @@ public struct WideSearch: Sendable, Equatable {
     public var confirmationScore: Float = 0.45
     /// In video, the frames over which the regions are shared out (default 8: the whole picture
     /// searched every 8 frames), whatever the BlazeFace tiles' `scanInterval`; fewer in video of
-    /// fewer frames a second, so that it takes at most `scanPeriod` (see `scanFrames(frameStep:)`).
+    /// fewer frames a second, so that it takes at most `scanPeriod`, and in small frames, whose
+    /// round costs less (`scanPixelsPerFrame`; see `scanFrames(frameStep:roundPixels:)`).
     public var scanInterval = 8
     /// The longest the regions' round may take in video, in milliseconds (default 360: 8 frames
     /// at 24 frames/s, as at 25 and 30). At 10 frames/s a person walking past a camera shows a
@@ -43,12 +44,31 @@ public struct WideSearch: Sendable, Equatable {
     /// a real clip; searched every 3, 4 (Docs/anonymisation-audit.md).
     public var scanPeriod = 360
 
+    /// The most input pixels a video frame's share of the regions' round needs before the round
+    /// is spread over more frames (default 115,200: a 1280x720 frame's round over 8 frames). A
+    /// smaller frame's whole round costs less than that over `scanInterval` frames, so it is done
+    /// in fewer, at the same cost a frame: a 480x270 frame's every 6 frames, not every 8. A face
+    /// that passes the camera shows for a few frames only, and is found only if a round falls there.
+    public var scanPixelsPerFrame = 1280 * 720 / 8
+
     /// The frames the regions are shared over in video whose frames are `frameStep` milliseconds
-    /// apart: `scanInterval`, or fewer where that would take longer than `scanPeriod` (at least 1).
-    /// A step that is not positive (timestamps not given) keeps `scanInterval`.
-    public func scanFrames(frameStep: Int) -> Int {
-        guard frameStep > 0 else { return scanInterval }
-        return max(1, min(scanInterval, scanPeriod / frameStep))
+    /// apart and whose round of regions takes `roundPixels` input pixels: `scanInterval`, or fewer
+    /// where that would take longer than `scanPeriod`, or where the round would need less than
+    /// `scanPixelsPerFrame` a frame (at least 1). A step that is not positive (timestamps not given)
+    /// keeps `scanInterval`, as far as the time goes.
+    public func scanFrames(frameStep: Int, roundPixels: Int = .max) -> Int {
+        var frames = scanInterval
+        if frameStep > 0 { frames = min(frames, scanPeriod / frameStep) }
+        let (whole, rest) = max(0, roundPixels).quotientAndRemainder(dividingBy: max(1, scanPixelsPerFrame))
+        return max(1, min(frames, whole + (rest > 0 ? 1 : 0)))
+    }
+
+    /// The input pixels of a round of `regions`: each region's pixels at its scale.
+    static func inputPixels(of regions: [Region], width: Int, height: Int) -> Int {
+        regions.reduce(0) { sum, r in
+            let pixels = Double(r.region.width) * Double(width) * Double(r.scale) * Double(r.region.height) * Double(height) * Double(r.scale)
+            return sum + Int(min(pixels.rounded(.up), Double(Int.max / 64)))
+        }
     }
     /// Pictures up to this longer side are searched at twice their size (default 1024).
     public var upscaleBelow = 1024
@@ -73,7 +93,7 @@ public struct WideSearch: Sendable, Equatable {
         for (name, v) in [("minScore", minScore), ("confirmationScore", confirmationScore)] where !(v.isFinite && (0...1).contains(v)) {
             throw .invalidOption(name: name, value: "\(v)", allowed: "in 0...1")
         }
-        guard (1...100).contains(scanInterval), scanPeriod >= 0, upscaleBelow >= 0, maxInputPixels >= 64 * 64, tileSide >= 64, tileOverlap >= 0, tileOverlap < tileSide / 2,
+        guard (1...100).contains(scanInterval), scanPeriod >= 0, scanPixelsPerFrame >= 1, upscaleBelow >= 0, maxInputPixels >= 64 * 64, tileSide >= 64, tileOverlap >= 0, tileOverlap < tileSide / 2,
               closeUpFaceSide.isFinite, closeUpFaceSide >= 16 else {
             throw .invalidOption(name: "wideSearch", value: "\(self)", allowed: "sizes of at least 64 pixels, overlap under half a tile")
         }
@@ -86,9 +106,21 @@ public struct WideSearch: Sendable, Equatable {
         public var scale: Float
     }
 
-    /// Every region a `width` x `height` picture is searched in, largest scale first: tiles where
-    /// the input would be too large, then coarser scales until the whole picture fits one input.
+    /// Every region a `width` x `height` picture is searched in: tiles where the input would be
+    /// too large, then coarser scales until the whole picture fits one input; and where those
+    /// upscale the picture, the whole picture at its own size last. CenterFace scores some faces
+    /// higher at their own size than at twice it: one cut by a photo's edge (0.59 against 0.46 on
+    /// a real crowd photo); a man walking past a news camera, 40 to 50 pixels, overexposed and
+    /// blurred by motion, found at his own size and on none of 30 frames at twice it. A quarter
+    /// more input pixels.
     public func regions(width: Int, height: Int) -> [Region] {
+        let pyramid = pyramid(width: width, height: height)
+        guard let first = pyramid.first, first.scale > 1 else { return pyramid }
+        return pyramid + [Region(region: NormalizedRect(xMin: 0, yMin: 0, width: 1, height: 1), scale: 1)]
+    }
+
+    /// The regions from the largest scale down: `regions` without the picture at its own size.
+    private func pyramid(width: Int, height: Int) -> [Region] {
         guard width > 0, height > 0 else { return [] }
         var out: [Region] = []
         var scale: Float = max(width, height) <= upscaleBelow ? 2 : 1
@@ -115,17 +147,6 @@ public struct WideSearch: Sendable, Equatable {
             }
             scale /= 4
         }
-    }
-
-    /// Every region a still picture is searched in: `regions(width:height:)`, and where those
-    /// upscale the picture, the whole picture at its own size too. CenterFace scores some faces
-    /// higher at their own size than at twice it (one cut by the picture's edge: 0.59 against
-    /// 0.46 on a real crowd photo), and a still, unlike a video frame, has no later frame to be
-    /// found on; the search costs a quarter more.
-    public func stillRegions(width: Int, height: Int) -> [Region] {
-        let regions = regions(width: width, height: height)
-        guard let first = regions.first, first.scale > 1 else { return regions }
-        return regions + [Region(region: NormalizedRect(xMin: 0, yMin: 0, width: 1, height: 1), scale: 1)]
     }
 
     /// The side of a close-up's cell in input pixels: twice `closeUpFaceSide`, up to a multiple of 32.

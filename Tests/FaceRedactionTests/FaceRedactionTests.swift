@@ -531,24 +531,40 @@ import Testing
     /// 30 and 50 frames/s, 5 at 15, 3 at 10, 2 at 6, 1 at 2; timestamps that do not advance keep 8.
     @Test func centerFacesRoundTakesAtMostAThirdOfASecond() {
         let search = WideSearch()
-        #expect([42, 40, 33, 20, 67, 100, 167, 500, 0, -40].map(search.scanFrames(frameStep:)) == [8, 8, 8, 8, 5, 3, 2, 1, 8, 8])
+        let steps = [42, 40, 33, 20, 67, 100, 167, 500, 0, -40]
+        #expect(steps.map { search.scanFrames(frameStep: $0) } == [8, 8, 8, 8, 5, 3, 2, 1, 8, 8])
         var every3 = WideSearch()
         every3.scanInterval = 3
         #expect(every3.scanFrames(frameStep: 40) == 3 && every3.scanFrames(frameStep: 167) == 2)
     }
 
-    /// CenterFace's pyramid: a small picture at twice its size (a still at its own size too), a
-    /// 720p frame whole at its own, a 6000-pixel photo in tiles and again whole at a quarter; a
-    /// still searches one more region than a video frame only where the picture is upscaled.
-    @Test func centerFaceSearchesEveryScaleAndStillsAlsoAtTheirOwn() throws {
+    /// A small frame's round costs less than a 1280x720 frame's spread over 8 frames, so it is
+    /// done in fewer frames, at no more cost a frame: 480x270 (searched at twice its size and at
+    /// its own) every 6 frames, 320x240 every 4; 640x360 and larger keep 8, and the time limit
+    /// still applies.
+    @Test func aSmallFramesRoundTakesFewerFrames() {
+        let search = WideSearch()
+        func frames(_ w: Int, _ h: Int, step: Int = 40) -> Int {
+            search.scanFrames(frameStep: step, roundPixels: WideSearch.inputPixels(of: search.regions(width: w, height: h), width: w, height: h))
+        }
+        #expect(WideSearch.inputPixels(of: search.regions(width: 480, height: 270), width: 480, height: 270) == 960 * 540 + 480 * 270)
+        let sizes = [(480, 270), (320, 240), (64, 64), (640, 360), (1280, 720), (1920, 1080), (3840, 2160)]
+        #expect(sizes.map { frames($0.0, $0.1) } == [6, 4, 1, 8, 8, 8, 8])
+        #expect(frames(1280, 720, step: 100) == 3 && frames(480, 270, step: 0) == 6)
+    }
+
+    /// CenterFace's pyramid: a small picture at twice its size and at its own, a 720p frame
+    /// whole at its own, a 6000-pixel photo in tiles and again whole at a quarter; a 1024-pixel
+    /// square in tiles at twice its size, whole at half, and whole at its own last.
+    @Test func centerFaceSearchesEveryScaleAndSmallPicturesAlsoAtTheirOwn() throws {
         let search = WideSearch(), whole = NormalizedRect(xMin: 0, yMin: 0, width: 1, height: 1)
-        #expect(search.regions(width: 640, height: 360) == [.init(region: whole, scale: 2)])
-        #expect(search.stillRegions(width: 640, height: 360) == [.init(region: whole, scale: 2), .init(region: whole, scale: 1)])
+        #expect(search.regions(width: 640, height: 360) == [.init(region: whole, scale: 2), .init(region: whole, scale: 1)])
         #expect(search.regions(width: 1280, height: 720) == [.init(region: whole, scale: 1)])
-        #expect(search.stillRegions(width: 1280, height: 720) == search.regions(width: 1280, height: 720))
         let large = search.regions(width: 6000, height: 4231)
         #expect(large.count == 35 + 1 && large.dropLast().allSatisfy { $0.scale == 1 } && large.last == .init(region: whole, scale: 0.25))
-        #expect(search.stillRegions(width: 6000, height: 4231) == large)
+        let square = search.regions(width: 1024, height: 1024)
+        #expect(square.count == 9 + 2 && square.dropLast(2).allSatisfy { $0.scale == 2 })
+        #expect(square.suffix(2) == [.init(region: whole, scale: 0.5), .init(region: whole, scale: 1)])
     }
 
     /// In video a frame searches a share of the tiles, except the first and any frame asked to

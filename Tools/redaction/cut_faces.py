@@ -4,6 +4,7 @@
     cut_faces.py BLAZEFACE OUT PHOTO_OR_FOLDER... [--faces 60] [--seed 7] [--shows 0.3 0.45]
     cut_faces.py BLAZEFACE OUT --faces-from OTHER_OUT/faces.json
     cut_faces.py BLAZEFACE OUT ... --video 2
+    cut_faces.py BLAZEFACE OUT ... --face-side 24
 
 Finds the faces of the photos (`blazeface detect --search redact`: what redact masks), keeps
 those of 40 pixels or more scoring 0.7 or more, picks --faces of them at random (--seed), and
@@ -19,6 +20,9 @@ With --video SECONDS each cut becomes a still clip of that length (25 frames/s, 
 ffmpeg: a person standing at the edge of a fixed camera's view; frames of at most 1280x720, cut
 from the photo at its cut edge about the face), redacted by the build with
 --masks, and a face counts per frame: the face-frames masked, and the clips masked on every frame.
+
+With --face-side PIXELS each photo is first scaled down (Lanczos) so that the face's larger side
+is that long: the same faces, smaller.
 """
 import argparse
 import json
@@ -60,6 +64,7 @@ def main():
     ap.add_argument("--shows", type=float, nargs="+", default=[0.3, 0.45])
     ap.add_argument("--faces-from", help="another run's faces.json: the same faces, cut the same way")
     ap.add_argument("--video", type=float, help="seconds: redact each cut as a still clip of this length instead")
+    ap.add_argument("--face-side", type=int, help="pixels: first scale each photo down so that the face's larger side is this long")
     a = ap.parse_args()
     out = pathlib.Path(a.out)
     (out / "cuts").mkdir(parents=True, exist_ok=True)
@@ -88,8 +93,12 @@ def main():
         except Exception as e:
             print(f"skipped {face['photo']}: {e}", file=sys.stderr)
             continue
-        W, H = im.size
         x, y, w, h = face["box"]
+        if a.face_side and a.face_side < max(w, h):
+            f = a.face_side / max(w, h)
+            im = im.resize((max(1, round(im.width * f)), max(1, round(im.height * f))), Image.LANCZOS)
+            x, y, w, h = round(x * f), round(y * f), round(w * f), round(h * f)
+        W, H = im.size
         for share in a.shows:
             for edge, crop in (("left", (int(x + w * (1 - share)), 0, W, H)), ("right", (0, 0, int(x + w * share), H)),
                                ("top", (0, int(y + h * (1 - share)), W, H)), ("bottom", (0, 0, W, int(y + h * share)))):
