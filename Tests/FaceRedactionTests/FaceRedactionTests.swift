@@ -553,6 +553,20 @@ import Testing
         #expect(frames(1280, 720, step: 100) == 3 && frames(480, 270, step: 0) == 6)
     }
 
+    /// In video, a 480x270 frame's round (the frame at twice its size, then at its own) comes
+    /// every 6 frames, one region a frame, beside BlazeFace's whole frame on every frame.
+    @Test func aSmallVideoFramesRoundComesEverySixFrames() throws {
+        let redactor = try FaceRedactor(options: .init(searchesTurnedVideo: false, searchesMirroredEdges: false))
+        let frame = try RGBImage(width: 480, height: 270, fill: (90, 90, 90))
+        var searched: [Int] = []
+        for i in 0..<14 {
+            let before = redactor.statistics.regionsSearched
+            #expect(try redactor.masks(inVideoFrame: frame, timestampInMilliseconds: 40 * i).isEmpty)
+            searched.append(redactor.statistics.regionsSearched - before)
+        }
+        #expect(searched == [3, 2, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 2, 2])
+    }
+
     /// CenterFace's pyramid: a small picture at twice its size and at its own, a 720p frame
     /// whole at its own, a 6000-pixel photo in tiles and again whole at a quarter; a 1024-pixel
     /// square in tiles at twice its size, whole at half, and whole at its own last.
