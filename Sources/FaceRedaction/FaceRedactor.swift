@@ -325,7 +325,14 @@ public final class FaceRedactor: VisionTask {
     }
 
     private func picture<P: SampledPixels & Sendable>(_ pixels: P, _ s: inout State) throws(VisionTaskError) -> FaceDetectorResult {
-        var result = search.merge(try pictureFaces(pixels, &s), width: pixels.width, height: pixels.height)
+        let (w, h) = (pixels.width, pixels.height)
+        var result = search.merge(try pictureFaces(pixels, &s), width: w, height: h)
+        // A crowd's smallest faces: the tiles at twice the picture's size about them add the
+        // faces behind them that its own size shows too small.
+        if let refine = options.wideSearch?.refinementRegions(width: w, height: h, faces: result.detections.map(\.relativeBoundingBox)),
+           !refine.isEmpty {
+            add(try wideFaces(pixels, refine, &s), width: w, height: h, to: &result)
+        }
         guard options.searchesTurnedStills || options.searchesMirroredEdges, let image = pixels as? RGBImage else { return result }
         // The picture turned adds the faces the upright search missed; those it found keep
         // their boxes. Turned, it is searched by CenterFace at every scale (BlazeFace's tiles too
@@ -341,18 +348,19 @@ public final class FaceRedactor: VisionTask {
             let faces = regions.isEmpty ? try pictureFaces(picture, &s) : try wideFaces(picture, regions, &s)
             turned += faces.map { $0.turnedBack(quarterTurns) }
         }
-        add(turned, of: image, to: &result, where: isSureWhenTurned)
+        add(turned, width: w, height: h, to: &result, where: isSureWhenTurned)
         // Its edges mirrored add the faces they cut that no search above found.
-        if options.searchesMirroredEdges { add(try facesCutByEdges(image, &s), of: image, to: &result) }
+        if options.searchesMirroredEdges { add(try facesCutByEdges(image, &s), width: w, height: h, to: &result) }
         return result
     }
 
-    /// Adds to the `result` of a still `image` the faces of another search of it (merged among
-    /// themselves) that lie over none of its faces (half the smaller box or more) and pass `passes`.
-    private func add(_ faces: [RawDetection], of image: RGBImage, to result: inout FaceDetectorResult,
+    /// Adds to the `result` of a still `width` x `height` picture the faces of another search of
+    /// it (merged among themselves) that lie over none of its faces (half the smaller box or
+    /// more) and pass `passes`.
+    private func add(_ faces: [RawDetection], width: Int, height: Int, to result: inout FaceDetectorResult,
                      where passes: (Detection) -> Bool = { _ in true }) {
         let found = result.detections.map(\.relativeBoundingBox)
-        result.detections += search.merge(faces, width: image.width, height: image.height).detections.filter { face in
+        result.detections += search.merge(faces, width: width, height: height).detections.filter { face in
             !found.contains { face.relativeBoundingBox.overlapOfSmaller($0) > 0.5 } && passes(face)
         }
     }

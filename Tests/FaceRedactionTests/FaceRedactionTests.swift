@@ -553,6 +553,52 @@ import Testing
         #expect(frames(1280, 720, step: 100) == 3 && frames(480, 270, step: 0) == 6)
     }
 
+    /// A still over 1024 pixels with a face under 24 pixels is searched again at twice its size
+    /// in the tile about that face (one tile for faces close together); a larger face, or a
+    /// picture searched at twice its size already, adds nothing.
+    @Test func aCrowdsSmallestFacesAreLookedBehindAtTwiceTheSize() {
+        let search = WideSearch()
+        func face(_ x: Float, _ y: Float, _ side: Float, _ w: Float = 2048, _ h: Float = 1150) -> NormalizedRect {
+            NormalizedRect(xMin: x / w, yMin: y / h, width: side / w, height: side / h)
+        }
+        let tiles = search.refinementRegions(width: 2048, height: 1150, faces: [face(500, 300, 20), face(520, 310, 18), face(1500, 900, 60)])
+        #expect(tiles.count == 1)
+        if let tile = tiles.first {
+            #expect(tile.scale == 2 && tile.region.width * 2048 * 2 == Float(search.tileSide))
+            #expect(tile.region.xMin * 2048 <= 500 && (tile.region.xMin + tile.region.width) * 2048 >= 540)
+            #expect(tile.region.yMin * 1150 <= 300 && (tile.region.yMin + tile.region.height) * 1150 >= 328)
+        }
+        #expect(search.refinementRegions(width: 2048, height: 1150, faces: [face(100, 100, 20), face(1900, 1000, 20)]).count == 2)
+        #expect(search.refinementRegions(width: 2048, height: 1150, faces: [face(500, 300, 30)]).isEmpty)
+        #expect(search.refinementRegions(width: 1024, height: 768, faces: [face(500, 300, 20, 1024, 768)]).isEmpty)
+    }
+
+    /// A still over 1024 pixels whose face is under 24 pixels (the astronaut at a fifth of its
+    /// size, its face about 19 pixels, on a 1600x1000 gray picture) is searched once more: the
+    /// tile at twice its size about that face. With `refinesBelow` 0 it is not.
+    @Test func aStillsSmallFaceAddsTheTileAboutItAtTwiceTheSize() throws {
+        let photo = try PNG.read(contentsOf: FaceRedactionTests.images.appendingPathComponent("astronaut.png").path)
+        let (f, sw, sh, w, h) = (5, photo.width / 5, photo.height / 5, 1600, 1000)
+        var canvas = [UInt8](repeating: 128, count: w * h * 3)
+        for y in 0..<sh { for x in 0..<sw { for c in 0..<3 {
+            var sum = 0   // the mean of the f x f pixels the small one stands for
+            for dy in 0..<f { for dx in 0..<f { sum += Int(photo.pixels[((y * f + dy) * photo.width + x * f + dx) * 3 + c]) } }
+            canvas[((400 + y) * w + 600 + x) * 3 + c] = UInt8(sum / (f * f))
+        } } }
+        let picture = try RGBImage(width: w, height: h, pixels: canvas)
+        func searched(refinesBelow: Float) throws -> (faces: Int, regions: Int) {
+            var wide = WideSearch()
+            wide.refinesBelow = refinesBelow
+            let redactor = try FaceRedactor(options: .init(wideSearch: wide, searchesTurnedStills: false, searchesMirroredEdges: false,
+                                                           runningMode: .image))
+            let faces = try redactor.faces(inPicture: picture).detections.filter { $0.relativeBoundingBox.width * Float(w) < 24 }
+            return (faces.count, redactor.statistics.regionsSearched)
+        }
+        let (plain, refined) = (try searched(refinesBelow: 0), try searched(refinesBelow: 24))
+        #expect(plain.faces == 1 && refined.faces == 1)
+        #expect(refined.regions == plain.regions + 1)
+    }
+
     /// In video, a 480x270 frame's round (the frame at twice its size, then at its own) comes
     /// every 6 frames, one region a frame, beside BlazeFace's whole frame on every frame.
     @Test func aSmallVideoFramesRoundComesEverySixFrames() throws {
