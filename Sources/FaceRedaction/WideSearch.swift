@@ -76,7 +76,8 @@ public struct WideSearch: Sendable, Equatable {
     /// default 24) marks a crowd whose faces go on smaller than the picture's own size shows the
     /// network: the tile at twice the picture's size about each such face is searched too
     /// (`refinementRegions`). In a crowd selfie of 2048x1150, background faces of 8 to 14 pixels
-    /// stayed visible; a portrait or a group photo has no such face and costs nothing more.
+    /// stayed visible (a quarter more time now); a portrait or a group photo has no such face
+    /// and costs nothing more.
     public var refinesBelow: Float = 24
     /// The largest input searched whole, in pixels (default 1664 x 1664): above it, tiles.
     public var maxInputPixels = 1664 * 1664
