@@ -52,15 +52,20 @@ public struct WideSearch: Sendable, Equatable {
     public var scanPixelsPerFrame = 1280 * 720 / 8
 
     /// The frames the regions are shared over in video whose frames are `frameStep` milliseconds
-    /// apart and whose round of regions takes `roundPixels` input pixels: `scanInterval`, or fewer
-    /// where that would take longer than `scanPeriod`, or where the round would need less than
-    /// `scanPixelsPerFrame` a frame (at least 1). A step that is not positive (timestamps not given)
-    /// keeps `scanInterval`, as far as the time goes.
-    public func scanFrames(frameStep: Int, roundPixels: Int = .max) -> Int {
-        var frames = scanInterval
-        if frameStep > 0 { frames = min(frames, scanPeriod / frameStep) }
+    /// apart, as far as the time goes: `scanInterval`, or fewer where that would take longer than
+    /// `scanPeriod` (at least 1). A step that is not positive (timestamps not given) keeps
+    /// `scanInterval`.
+    public func scanFrames(frameStep: Int) -> Int {
+        guard frameStep > 0 else { return scanInterval }
+        return max(1, min(scanInterval, scanPeriod / frameStep))
+    }
+
+    /// The frames the regions are shared over in video whose frames are `frameStep` milliseconds
+    /// apart and whose round of regions takes `roundPixels` input pixels: `scanFrames(frameStep:)`,
+    /// or fewer where the round would need less than `scanPixelsPerFrame` a frame (at least 1).
+    public func scanFrames(frameStep: Int, roundPixels: Int) -> Int {
         let (whole, rest) = max(0, roundPixels).quotientAndRemainder(dividingBy: max(1, scanPixelsPerFrame))
-        return max(1, min(frames, whole + (rest > 0 ? 1 : 0)))
+        return max(1, min(scanFrames(frameStep: frameStep), whole + (rest > 0 ? 1 : 0)))
     }
 
     /// The input pixels of a round of `regions`: each region's pixels at its scale.
@@ -125,6 +130,11 @@ public struct WideSearch: Sendable, Equatable {
         guard let first = pyramid.first, first.scale > 1 else { return pyramid }
         return pyramid + [Region(region: NormalizedRect(xMin: 0, yMin: 0, width: 1, height: 1), scale: 1)]
     }
+
+    /// Every region a still picture is searched in: `regions(width:height:)`, which now holds
+    /// the picture at its own size for stills and video alike (kept for 1.x callers).
+    @available(*, deprecated, renamed: "regions(width:height:)")
+    public func stillRegions(width: Int, height: Int) -> [Region] { regions(width: width, height: height) }
 
     /// The regions from the largest scale down: `regions` without the picture at its own size.
     private func pyramid(width: Int, height: Int) -> [Region] {

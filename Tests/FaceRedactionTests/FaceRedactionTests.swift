@@ -532,7 +532,7 @@ import Testing
     @Test func centerFacesRoundTakesAtMostAThirdOfASecond() {
         let search = WideSearch()
         let steps = [42, 40, 33, 20, 67, 100, 167, 500, 0, -40]
-        #expect(steps.map { search.scanFrames(frameStep: $0) } == [8, 8, 8, 8, 5, 3, 2, 1, 8, 8])
+        #expect(steps.map(search.scanFrames(frameStep:)) == [8, 8, 8, 8, 5, 3, 2, 1, 8, 8])
         var every3 = WideSearch()
         every3.scanInterval = 3
         #expect(every3.scanFrames(frameStep: 40) == 3 && every3.scanFrames(frameStep: 167) == 2)
