@@ -87,15 +87,9 @@ private struct MirroredPart: PixelSamplerVisitor {
 }
 
 extension RawDetection {
-    /// This detection, found in a picture padded by `margin` pixels on each side, in the
-    /// unpadded `width` x `height` picture's normalized coordinates (it may reach past them).
-    func unpadded(margin: Int, width: Int, height: Int) -> RawDetection {
-        unpadded(fromPart: .init(x: 0, y: 0, width: width + 2 * margin, height: height + 2 * margin), margin: margin, width: width, height: height)
-    }
-
     /// This detection, found in `part` of a picture padded by `margin` pixels on each side
-    /// (`RGBImage.mirrorPadded(_:margin:part:)`), in the unpadded `width` x `height` picture's
-    /// normalized coordinates.
+    /// (`RGBImage.mirrorPadded(_:margin:part:)`, or all of `mirrorPadded(by:)`), in the unpadded
+    /// `width` x `height` picture's normalized coordinates (it may reach past them).
     func unpadded(fromPart part: RGBImage.PixelRect, margin: Int, width: Int, height: Int) -> RawDetection {
         let (pw, ph, px, py) = (Float(part.width), Float(part.height), Float(part.x), Float(part.y))
         let (w, h, m) = (Float(width), Float(height), Float(margin))

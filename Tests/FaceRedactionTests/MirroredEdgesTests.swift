@@ -24,7 +24,7 @@ import Testing
         // The padded picture's pixel box (1, 1)-(4, 5) is the picture's (-1, -1)-(2, 3).
         let found = RawDetection(score: 1, box: NormalizedRect(xMin: 1 / 9, yMin: 1 / 7, width: 3 / 9, height: 4 / 7),
                                  keypoints: KeypointList([(2 / 9, 3 / 7)]))
-        let back = found.unpadded(margin: 2, width: 5, height: 3)
+        let back = found.unpadded(fromPart: .init(x: 0, y: 0, width: 9, height: 7), margin: 2, width: 5, height: 3)
         let tolerance: Float = 1e-6
         #expect(abs(back.box.xMin + 1 / 5) < tolerance && abs(back.box.yMin + 1 / 3) < tolerance)
         #expect(abs(back.box.width - 3 / 5) < tolerance && abs(back.box.height - 4 / 3) < tolerance)
